@@ -115,27 +115,26 @@ impl KGramHasher {
             return;
         }
         let mut lanes = [0u64; LANES];
-        for (lane, state) in lanes.iter_mut().enumerate() {
-            *state = self.raw(&symbols[lane * lane_len..lane * lane_len + self.k]);
+        let mut ends = [0usize; LANES];
+        for (lane, (state, end)) in lanes.iter_mut().zip(&mut ends).enumerate() {
+            let first = lane * lane_len;
+            *state = self.raw(&symbols[first..first + self.k]);
+            *end = (first + lane_len).min(count);
         }
-        // Every lane but the last has exactly lane_len k-grams; the common
-        // prefix of the lanes runs interleaved, the last lane's rest alone.
-        let last_len = count - (LANES - 1) * lane_len;
-        let common = last_len.min(lane_len);
-        for step in 0..common {
+        // While every lane has a next k-gram, the chains run interleaved with
+        // no bounds logic; then each lane finishes its own tail.
+        let shortest = ends[LANES - 1] - (LANES - 1) * lane_len;
+        for step in 0..shortest.saturating_sub(1) {
             for (lane, state) in lanes.iter_mut().enumerate() {
                 let i = lane * lane_len + step;
                 out[i] = self.finish(*state);
-                if step + 1 < lane_len {
-                    *state = self.next(*state, symbols[i], symbols[i + self.k]);
-                }
+                *state = self.next(*state, symbols[i], symbols[i + self.k]);
             }
         }
-        for step in common..lane_len {
-            for (lane, state) in lanes.iter_mut().enumerate().take(LANES - 1) {
-                let i = lane * lane_len + step;
+        for (lane, (state, end)) in lanes.iter_mut().zip(ends).enumerate() {
+            for i in lane * lane_len + shortest.saturating_sub(1)..end {
                 out[i] = self.finish(*state);
-                if step + 1 < lane_len {
+                if i + 1 < end {
                     *state = self.next(*state, symbols[i], symbols[i + self.k]);
                 }
             }
