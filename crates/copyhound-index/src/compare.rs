@@ -1,0 +1,209 @@
+//! The batch comparison: prepare → index → candidate pairs → fragments and
+//! scores, each step parallel over units or pairs.
+
+use rayon::prelude::*;
+
+use crate::candidates::{PairingRules, candidate_pairs};
+use crate::fragments::{Match, Side, find_fragments};
+use crate::prepare::{UnitSummary, prepare};
+use crate::score::score;
+use crate::{
+    BaseCode, CompareError, CompareOptions, FingerprintIndex, IndexStats, PairScore, Unit,
+};
+
+/// At most this many (a, b) occurrence pairs are formed from one hash that
+/// repeats inside both units; beyond it occurrences are paired by rank
+/// (the i-th in `a` with the i-th in `b`), the diagonal a copy lies on.
+/// Keeps repetitive input (long runs of one token) from costing
+/// occurrences² work.
+const MAX_OCCURRENCE_PAIRS: usize = 64;
+
+/// The steps of a comparison, for progress reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Base-code masks and unit sizes, one step per unit.
+    Prepare,
+    /// Building the inverted index (one step).
+    Index,
+    /// Counting shared fingerprints (one step).
+    Candidates,
+    /// Fragments and scores, one step per candidate pair.
+    Score,
+}
+
+/// Receives progress; called from several threads.
+pub trait Progress: Sync {
+    /// A stage begins with `total` steps.
+    fn start(&self, stage: Stage, total: u64);
+    /// `steps` more steps of the current stage are done.
+    fn advance(&self, steps: u64);
+}
+
+/// Reports nothing.
+impl Progress for () {
+    fn start(&self, _: Stage, _: u64) {}
+    fn advance(&self, _: u64) {}
+}
+
+/// The result of comparing a batch of units.
+#[derive(Clone, Debug, Default)]
+pub struct Comparison {
+    /// Scored pairs with at least one fragment, by similarity (highest
+    /// first), then by unit names.
+    pub pairs: Vec<PairScore>,
+    /// Sizes of each unit, in input order.
+    pub units: Vec<UnitSummary>,
+    /// What the index kept and dropped.
+    pub index: IndexStats,
+    /// The largest number of units a kept fingerprint could be in.
+    pub max_units_per_fingerprint: usize,
+    /// Pairs that shared enough fingerprints to be candidates.
+    pub candidate_pairs: usize,
+    /// Candidates actually scored (fewer when the pair cap applied).
+    pub scored_pairs: usize,
+}
+
+impl Comparison {
+    /// Whether the pair cap left candidates unscored.
+    pub fn truncated(&self) -> bool {
+        self.scored_pairs < self.candidate_pairs
+    }
+}
+
+/// Compares every allowed pair of `units` that shares fingerprints, with
+/// the code of `base` excluded.
+pub fn compare(
+    units: &[Unit],
+    base: &BaseCode,
+    options: &CompareOptions,
+) -> Result<Comparison, CompareError> {
+    compare_with_progress(units, base, options, &())
+}
+
+/// [`compare`], reporting progress to `progress`.
+pub fn compare_with_progress(
+    units: &[Unit],
+    base: &BaseCode,
+    options: &CompareOptions,
+    progress: &dyn Progress,
+) -> Result<Comparison, CompareError> {
+    if u32::try_from(units.len()).is_err() {
+        return Err(CompareError::TooManyUnits(units.len()));
+    }
+    let k = options.hasher.k();
+    check_fingerprints(units, k)?;
+    let max_units = options.max_occurrences.validate()?.limit(units.len());
+
+    progress.start(Stage::Prepare, units.len() as u64);
+    let prepared = prepare(units, base, &options.hasher);
+    progress.advance(units.len() as u64);
+
+    progress.start(Stage::Index, 1);
+    let index = FingerprintIndex::build(units, base, max_units);
+    progress.advance(1);
+
+    progress.start(Stage::Candidates, 1);
+    let rules = PairingRules::new(units);
+    let candidates = candidate_pairs(
+        &index,
+        &rules,
+        units.len(),
+        options.min_shared,
+        options.max_pairs,
+    );
+    progress.advance(1);
+
+    progress.start(Stage::Score, candidates.pairs.len() as u64);
+    let mut pairs: Vec<PairScore> = candidates
+        .pairs
+        .par_iter()
+        .map_init(Vec::new, |matches, candidate| {
+            // The side whose name sorts first is `a`, so a pair's fragments
+            // (and the tie-breaks among them) do not depend on input order.
+            let (low, high) = (candidate.a, candidate.b);
+            let (a, b) = if (&units[high as usize].name, high) < (&units[low as usize].name, low) {
+                (high, low)
+            } else {
+                (low, high)
+            };
+            collect_matches(&index, a, b, matches);
+            let side = |u: u32| Side {
+                unit: &units[u as usize],
+                prepared: &prepared[u as usize],
+            };
+            let fragments = find_fragments(side(a), side(b), matches, k);
+            progress.advance(1);
+            let (a, b) = (a as usize, b as usize);
+            score(
+                (a, &units[a], &prepared[a]),
+                (b, &units[b], &prepared[b]),
+                candidate.shared as usize,
+                fragments,
+            )
+        })
+        .filter(|pair| !pair.fragments.is_empty())
+        .collect();
+    pairs.sort_by(|p, q| {
+        q.similarity
+            .total_cmp(&p.similarity)
+            .then_with(|| units[p.a].name.cmp(&units[q.a].name))
+            .then_with(|| units[p.b].name.cmp(&units[q.b].name))
+            .then_with(|| (p.a, p.b).cmp(&(q.a, q.b)))
+    });
+
+    Ok(Comparison {
+        pairs,
+        units: prepared.into_iter().map(|p| p.summary).collect(),
+        index: index.stats().clone(),
+        max_units_per_fingerprint: max_units,
+        candidate_pairs: candidates.qualified,
+        scored_pairs: candidates.pairs.len(),
+    })
+}
+
+fn check_fingerprints(units: &[Unit], k: usize) -> Result<(), CompareError> {
+    for unit in units {
+        for document in &unit.documents {
+            let len = document.normalized.len();
+            if let Some(f) = document
+                .fingerprints
+                .iter()
+                .find(|f| f.pos as usize + k > len)
+            {
+                return Err(CompareError::FingerprintOutOfBounds {
+                    unit: unit.name.clone(),
+                    document: document.name.clone(),
+                    pos: f.pos,
+                    k,
+                    len,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Every pair of occurrences of the hashes units `a` and `b` share.
+fn collect_matches(index: &FingerprintIndex, a: u32, b: u32, out: &mut Vec<Match>) {
+    out.clear();
+    for &h in index.hashes_of(a) {
+        if index.units_of(h).binary_search(&b).is_err() {
+            continue;
+        }
+        let in_a = index.unit_postings(h, a);
+        let in_b = index.unit_postings(h, b);
+        let pair = |pa: &crate::Posting, pb: &crate::Posting| Match {
+            a_doc: pa.doc,
+            a_pos: pa.pos,
+            b_doc: pb.doc,
+            b_pos: pb.pos,
+        };
+        if in_a.len() * in_b.len() <= MAX_OCCURRENCE_PAIRS {
+            for pa in in_a {
+                out.extend(in_b.iter().map(|pb| pair(pa, pb)));
+            }
+        } else {
+            out.extend(in_a.iter().zip(in_b).map(|(pa, pb)| pair(pa, pb)));
+        }
+    }
+}

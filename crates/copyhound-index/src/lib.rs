@@ -1,0 +1,75 @@
+//! Batch comparison for copyhound: which units of a batch share text or
+//! code, where exactly, and how much.
+//!
+//! The pipeline (winnowing paper §5.2), each step a module:
+//!
+//! 1. [`Unit`]s of [`Document`]s — normalised symbols with their
+//!    fingerprints — come in; this crate does no I/O and knows nothing of
+//!    file kinds.
+//! 2. [`BaseCode`]: every k-gram of the starter code is masked out of every
+//!    unit, so template code never counts, even around edits to it.
+//! 3. [`FingerprintIndex`]: hash → postings in two flat sorted arrays;
+//!    fingerprints in more units than [`MaxOccurrences`] allows are dropped.
+//! 4. [`candidate_pairs`]: counts shared fingerprints only for pairs that
+//!    share one (never all pairs), under the [`PairingRules`] (no old–old
+//!    pair, no pair within a group), keeping at most a capped number.
+//! 5. Fragments: matching fingerprints merged along diagonals and extended
+//!    symbol by symbol into exact, maximal [`Fragment`]s, disjoint per side.
+//! 6. [`PairScore`]: coverage of each side (symbols, lines), longest
+//!    fragment, total overlap and the symmetric similarity
+//!    `2·overlap / (compared symbols of both)` — exactly 1 for identical
+//!    units.
+//!
+//! [`compare`] runs it all, in parallel with rayon.
+//!
+//! ```
+//! use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Winnowing};
+//! use copyhound_index::{compare, BaseCode, CompareOptions, Document, Unit};
+//!
+//! let hasher = KGramHasher::new(5, 42);
+//! let selector = Winnowing::robust(4);
+//! let unit = |name: &str, text: &str| {
+//!     let mut doc = NormalizedDocument::new();
+//!     for (i, b) in text.bytes().enumerate() {
+//!         doc.push(u32::from(b), i..i + 1);
+//!     }
+//!     Unit::new(name, vec![Document::fingerprinted(name, doc, &hasher, &selector)])
+//! };
+//! let units = [
+//!     unit("alice", "the quick brown fox jumps over the lazy dog"),
+//!     unit("bob", "a quick brown fox jumps over the lazy cat"),
+//!     unit("carol", "completely different words here, nothing shared"),
+//! ];
+//! let result = compare(&units, &BaseCode::none(), &CompareOptions::new(hasher)).unwrap();
+//! assert_eq!(result.pairs.len(), 1);
+//! let pair = &result.pairs[0];
+//! assert_eq!((pair.a, pair.b), (0, 1));
+//! // " quick brown fox jumps over the lazy " is 37 bytes on each side.
+//! assert_eq!(pair.longest_fragment, 37);
+//! ```
+#![deny(missing_docs)]
+
+mod base;
+mod bitset;
+mod candidates;
+mod compare;
+mod error;
+mod fragments;
+mod index;
+mod lines;
+mod options;
+mod prepare;
+mod score;
+mod unit;
+
+pub use base::BaseCode;
+pub use candidates::{CandidatePair, Candidates, PairingRules, candidate_pairs};
+pub use compare::{Comparison, Progress, Stage, compare, compare_with_progress};
+pub use error::CompareError;
+pub use fragments::{Fragment, SymbolRange};
+pub use index::{FingerprintIndex, IndexStats, Posting};
+pub use lines::LineIndex;
+pub use options::{CompareOptions, DEFAULT_MAX_PAIRS, MaxOccurrences};
+pub use prepare::UnitSummary;
+pub use score::{PairScore, SideCoverage};
+pub use unit::{Document, Role, Unit};

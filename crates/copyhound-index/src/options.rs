@@ -1,0 +1,145 @@
+//! The knobs of a comparison.
+
+use std::fmt;
+use std::str::FromStr;
+
+use copyhound_fingerprint::KGramHasher;
+
+use crate::CompareError;
+
+/// How many units a fingerprint may appear in before it is ignored (the
+/// `-m` of MOSS): code every submission shares — the assignment's
+/// skeleton, common idioms — says nothing about copying between two of them.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub enum MaxOccurrences {
+    /// Keep every fingerprint.
+    #[default]
+    Unlimited,
+    /// Ignore fingerprints present in more than this many units (at least 2).
+    Count(usize),
+    /// Ignore fingerprints present in more than this share of the units
+    /// (in `(0, 1]`).
+    Fraction(f64),
+}
+
+impl MaxOccurrences {
+    /// The largest number of distinct units a kept fingerprint may be in,
+    /// for a batch of `units` units.
+    ///
+    /// A fraction never yields less than 2: a limit of 1 would ignore every
+    /// fingerprint two units share, and so every pair.
+    pub fn limit(self, units: usize) -> usize {
+        match self {
+            Self::Unlimited => usize::MAX,
+            Self::Count(n) => n,
+            Self::Fraction(f) => ((f * units as f64).floor() as usize).max(2),
+        }
+    }
+
+    /// Checks that the limit can keep any pair at all.
+    pub fn validate(self) -> Result<Self, CompareError> {
+        match self {
+            Self::Count(n) if n < 2 => Err(CompareError::InvalidMaxOccurrences(format!(
+                "{n}: a fingerprint must be allowed in at least 2 units to pair them"
+            ))),
+            Self::Fraction(f) if !(f > 0.0 && f <= 1.0) => Err(
+                CompareError::InvalidMaxOccurrences(format!("{f}: a fraction must be in (0, 1]")),
+            ),
+            other => Ok(other),
+        }
+    }
+}
+
+impl FromStr for MaxOccurrences {
+    type Err = CompareError;
+
+    /// `10` is a count; `0.25` or `25%` a share of the units.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let s = s.trim();
+        let invalid = || {
+            CompareError::InvalidMaxOccurrences(format!(
+                "`{s}`: expected a whole number of units (e.g. 10), a fraction (0.25) or a percentage (25%)"
+            ))
+        };
+        let parsed = if let Some(percent) = s.strip_suffix('%') {
+            Self::Fraction(percent.trim().parse::<f64>().map_err(|_| invalid())? / 100.0)
+        } else if s.contains('.') {
+            Self::Fraction(s.parse().map_err(|_| invalid())?)
+        } else {
+            Self::Count(s.parse().map_err(|_| invalid())?)
+        };
+        parsed.validate()
+    }
+}
+
+impl fmt::Display for MaxOccurrences {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Unlimited => f.write_str("unlimited"),
+            Self::Count(n) => write!(f, "{n}"),
+            Self::Fraction(x) => write!(f, "{}%", x * 100.0),
+        }
+    }
+}
+
+/// Default cap on the number of candidate pairs scored.
+pub const DEFAULT_MAX_PAIRS: usize = 100_000;
+
+/// Everything a comparison needs besides its input.
+#[derive(Clone, Debug)]
+pub struct CompareOptions {
+    /// The hasher the documents were fingerprinted with: its k is the
+    /// shortest match a fragment may be, and base code is hashed with it.
+    pub hasher: KGramHasher,
+    /// The common-fingerprint filter.
+    pub max_occurrences: MaxOccurrences,
+    /// Pairs sharing fewer distinct fingerprints are not scored.
+    pub min_shared: usize,
+    /// At most this many candidate pairs (those sharing most fingerprints)
+    /// are scored, which bounds memory whatever the number of units.
+    pub max_pairs: usize,
+}
+
+impl CompareOptions {
+    /// Defaults: no occurrence limit, pairs sharing at least one
+    /// fingerprint, at most [`DEFAULT_MAX_PAIRS`] pairs.
+    pub fn new(hasher: KGramHasher) -> Self {
+        Self {
+            hasher,
+            max_occurrences: MaxOccurrences::Unlimited,
+            min_shared: 1,
+            max_pairs: DEFAULT_MAX_PAIRS,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MaxOccurrences;
+
+    #[test]
+    fn counts_fractions_and_percentages_parse() {
+        assert_eq!(
+            "10".parse::<MaxOccurrences>().unwrap(),
+            MaxOccurrences::Count(10)
+        );
+        assert_eq!(
+            "0.5".parse::<MaxOccurrences>().unwrap(),
+            MaxOccurrences::Fraction(0.5)
+        );
+        assert_eq!(
+            "25%".parse::<MaxOccurrences>().unwrap(),
+            MaxOccurrences::Fraction(0.25)
+        );
+        assert!("1".parse::<MaxOccurrences>().is_err());
+        assert!("1.5".parse::<MaxOccurrences>().is_err());
+        assert!("many".parse::<MaxOccurrences>().is_err());
+    }
+
+    #[test]
+    fn a_fraction_limit_scales_with_the_batch() {
+        assert_eq!(MaxOccurrences::Fraction(0.5).limit(10), 5);
+        assert_eq!(MaxOccurrences::Fraction(0.1).limit(5), 2);
+        assert_eq!(MaxOccurrences::Count(3).limit(100), 3);
+    }
+}

@@ -1,0 +1,156 @@
+//! Scores of a pair, derived from its fragments.
+//!
+//! Fragments are disjoint on each side and every fragment has the same
+//! length on both sides, so the *overlap* `L` (symbols in fragments) is the
+//! number of covered symbols of either unit. With `Ta`, `Tb` the compared
+//! symbols of the units (outside base code), the ranking score is
+//!
+//! ```text
+//! similarity = 2·L / (Ta + Tb)
+//! ```
+//!
+//! the Dice coefficient of the two symbol sets under the matching. It is
+//! symmetric, lies in `[0, 1]`, and is exactly 1 when both units are fully
+//! covered (identical units: `L = Ta = Tb`, and `2L / 2L` is exact in
+//! floating point). Unlike the mean or maximum of the one-sided coverages it
+//! does not rank "a small file fully inside a large one" as a full copy: the
+//! one-sided shares (`coverage_a`, `coverage_b`) are reported next to it for
+//! that case.
+
+use crate::Unit;
+use crate::bitset::BitSet;
+use crate::fragments::Fragment;
+use crate::prepare::PreparedUnit;
+
+/// How much of one unit a pair's fragments cover.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SideCoverage {
+    /// Symbols inside fragments.
+    pub covered_symbols: usize,
+    /// Symbols that count (outside base code).
+    pub compared_symbols: usize,
+    /// Lines touched by fragments, when lines are known.
+    pub covered_lines: Option<usize>,
+    /// Lines holding compared symbols, when lines are known.
+    pub compared_lines: Option<usize>,
+}
+
+impl SideCoverage {
+    /// Share of the compared symbols covered, in `[0, 1]`.
+    pub fn symbol_share(&self) -> f64 {
+        share(self.covered_symbols, self.compared_symbols)
+    }
+
+    /// Share of the compared lines touched, in `[0, 1]`, when lines are
+    /// known.
+    pub fn line_share(&self) -> Option<f64> {
+        Some(share(self.covered_lines?, self.compared_lines?))
+    }
+}
+
+fn share(part: usize, whole: usize) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        part as f64 / whole as f64
+    }
+}
+
+/// A scored pair of units.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairScore {
+    /// Index of the first unit (the one whose name sorts first).
+    pub a: usize,
+    /// Index of the second unit.
+    pub b: usize,
+    /// Distinct fingerprint hashes the units share after filtering.
+    pub shared_fingerprints: usize,
+    /// Coverage of the first unit.
+    pub coverage_a: SideCoverage,
+    /// Coverage of the second unit.
+    pub coverage_b: SideCoverage,
+    /// Symbols in the longest fragment.
+    pub longest_fragment: usize,
+    /// Symbols in all fragments (on either side).
+    pub total_overlap: usize,
+    /// The symmetric score the pairs are ranked by, in `[0, 1]`.
+    pub similarity: f64,
+    /// The fragments, sorted by position in the first unit.
+    pub fragments: Vec<Fragment>,
+}
+
+/// Which side of a fragment to read.
+#[derive(Clone, Copy)]
+enum Which {
+    A,
+    B,
+}
+
+pub(crate) fn score(
+    (a, unit_a, prep_a): (usize, &Unit, &PreparedUnit),
+    (b, unit_b, prep_b): (usize, &Unit, &PreparedUnit),
+    shared_fingerprints: usize,
+    fragments: Vec<Fragment>,
+) -> PairScore {
+    let total_overlap: usize = fragments.iter().map(|f| f.len() as usize).sum();
+    let longest_fragment = fragments
+        .iter()
+        .map(|f| f.len() as usize)
+        .max()
+        .unwrap_or(0);
+    let coverage_a = coverage(unit_a, prep_a, &fragments, total_overlap, Which::A);
+    let coverage_b = coverage(unit_b, prep_b, &fragments, total_overlap, Which::B);
+    let both = coverage_a.compared_symbols + coverage_b.compared_symbols;
+    let similarity = if both == 0 {
+        0.0
+    } else {
+        (2 * total_overlap) as f64 / both as f64
+    };
+    PairScore {
+        a,
+        b,
+        shared_fingerprints,
+        coverage_a,
+        coverage_b,
+        longest_fragment,
+        total_overlap,
+        similarity,
+        fragments,
+    }
+}
+
+fn coverage(
+    unit: &Unit,
+    prepared: &PreparedUnit,
+    fragments: &[Fragment],
+    covered_symbols: usize,
+    which: Which,
+) -> SideCoverage {
+    let compared_lines = prepared.summary.compared_lines;
+    let covered_lines = compared_lines.map(|_| {
+        let mut per_doc: Vec<Option<BitSet>> = vec![None; unit.documents.len()];
+        for f in fragments {
+            let range = match which {
+                Which::A => f.a,
+                Which::B => f.b,
+            };
+            let document = &unit.documents[range.doc as usize];
+            let lines = document
+                .lines
+                .as_ref()
+                .expect("compared lines are known only when every document has lines");
+            let seen =
+                per_doc[range.doc as usize].get_or_insert_with(|| BitSet::new(lines.line_count()));
+            for span in &document.normalized.spans[range.start as usize..range.end as usize] {
+                seen.insert(lines.line_of(span.start) as usize);
+            }
+        }
+        per_doc.iter().flatten().map(BitSet::count).sum()
+    });
+    SideCoverage {
+        covered_symbols,
+        compared_symbols: prepared.summary.compared_symbols,
+        covered_lines,
+        compared_lines,
+    }
+}

@@ -1,0 +1,135 @@
+//! What is compared: units (a file, or a directory submitted as a whole)
+//! made of normalised, fingerprinted documents.
+
+use std::ops::Range;
+
+use copyhound_fingerprint::{Fingerprint, KGramHasher, NormalizedDocument, Selector};
+
+use crate::LineIndex;
+
+/// One normalised file of a unit with its fingerprints.
+#[derive(Clone, Debug, Default)]
+pub struct Document {
+    /// The name shown to users (a path relative to the unit, usually).
+    pub name: String,
+    /// The symbols and their byte spans.
+    pub normalized: NormalizedDocument,
+    /// The selected fingerprints, in position order, computed with the
+    /// hasher given to the comparison.
+    pub fingerprints: Vec<Fingerprint>,
+    /// Line starts of the original text, when lines should be reported.
+    pub lines: Option<LineIndex>,
+}
+
+impl Document {
+    /// A document with precomputed fingerprints and no line information.
+    pub fn new(
+        name: impl Into<String>,
+        normalized: NormalizedDocument,
+        fingerprints: Vec<Fingerprint>,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            normalized,
+            fingerprints,
+            lines: None,
+        }
+    }
+
+    /// A document fingerprinted here with `hasher` and `selector`.
+    pub fn fingerprinted(
+        name: impl Into<String>,
+        normalized: NormalizedDocument,
+        hasher: &KGramHasher,
+        selector: &dyn Selector,
+    ) -> Self {
+        let mut fingerprints = Vec::new();
+        selector.fingerprint(hasher, &normalized.symbols, &mut fingerprints);
+        Self::new(name, normalized, fingerprints)
+    }
+
+    /// Adds the line starts of the original text.
+    #[must_use]
+    pub fn with_lines(mut self, lines: LineIndex) -> Self {
+        self.lines = Some(lines);
+        self
+    }
+
+    /// The bytes of symbols `symbols` in the original text.
+    ///
+    /// # Panics
+    /// If the range is empty or out of bounds.
+    pub fn byte_range(&self, symbols: Range<u32>) -> Range<usize> {
+        self.normalized.byte_range(
+            symbols.start as usize,
+            (symbols.end - symbols.start) as usize,
+        )
+    }
+
+    /// The 1-based first and last line of symbols `symbols`, when lines are
+    /// known.
+    pub fn line_range(&self, symbols: Range<u32>) -> Option<(u32, u32)> {
+        let lines = self.lines.as_ref()?;
+        let bytes = self.byte_range(symbols);
+        let last_byte = bytes.end.saturating_sub(1).max(bytes.start);
+        Some((
+            lines.line_of(bytes.start as u32) + 1,
+            lines.line_of(last_byte as u32) + 1,
+        ))
+    }
+}
+
+/// How a unit takes part in pairing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// A current submission: paired with every other unit.
+    #[default]
+    New,
+    /// An earlier submission: paired with new units, never with other old
+    /// ones.
+    Old,
+}
+
+/// What is compared: one file, or several files submitted together.
+#[derive(Clone, Debug, Default)]
+pub struct Unit {
+    /// The name shown to users; ties in the ranking are broken by name.
+    pub name: String,
+    /// The unit's documents.
+    pub documents: Vec<Document>,
+    /// New or old submission.
+    pub role: Role,
+    /// Units of the same group (author, team) are never paired.
+    pub group: Option<String>,
+}
+
+impl Unit {
+    /// A new, ungrouped unit.
+    pub fn new(name: impl Into<String>, documents: Vec<Document>) -> Self {
+        Self {
+            name: name.into(),
+            documents,
+            role: Role::New,
+            group: None,
+        }
+    }
+
+    /// Sets the role.
+    #[must_use]
+    pub fn with_role(mut self, role: Role) -> Self {
+        self.role = role;
+        self
+    }
+
+    /// Sets the group.
+    #[must_use]
+    pub fn with_group(mut self, group: impl Into<String>) -> Self {
+        self.group = Some(group.into());
+        self
+    }
+
+    /// Total number of symbols over the documents.
+    pub fn symbol_count(&self) -> usize {
+        self.documents.iter().map(|d| d.normalized.len()).sum()
+    }
+}

@@ -1,0 +1,391 @@
+//! Behaviour of the batch comparison: properties of fragments and scores
+//! over random input, and the pairing rules on small fixed batches.
+// Scores are compared exactly on purpose: identical units must score 1.0,
+// not nearly.
+#![allow(clippy::float_cmp)]
+
+use std::collections::HashSet;
+
+use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Winnowing};
+use copyhound_index::{
+    BaseCode, CompareOptions, Comparison, Document, LineIndex, MaxOccurrences, Role, Unit, compare,
+};
+use proptest::prelude::*;
+
+/// A document whose symbol `i` is byte `i` of a text with a line break
+/// after every 8 symbols.
+fn document(name: &str, symbols: &[u32], hasher: &KGramHasher, w: usize) -> Document {
+    let mut normalized = NormalizedDocument::new();
+    let mut text = Vec::new();
+    for (i, &s) in symbols.iter().enumerate() {
+        if i > 0 && i % 8 == 0 {
+            text.push(b'\n');
+        }
+        normalized.push(s, text.len()..text.len() + 1);
+        text.push(b'x');
+    }
+    Document::fingerprinted(name, normalized, hasher, &Winnowing::robust(w))
+        .with_lines(LineIndex::new(&text))
+}
+
+fn unit(name: &str, docs: &[Vec<u32>], hasher: &KGramHasher, w: usize) -> Unit {
+    let documents = docs
+        .iter()
+        .enumerate()
+        .map(|(i, d)| document(&format!("{name}/{i}"), d, hasher, w))
+        .collect();
+    Unit::new(name, documents)
+}
+
+fn run(units: &[Unit], hasher: &KGramHasher) -> Comparison {
+    compare(
+        units,
+        &BaseCode::none(),
+        &CompareOptions::new(hasher.clone()),
+    )
+    .unwrap()
+}
+
+fn symbols(alphabet: u32, len: std::ops::Range<usize>) -> impl Strategy<Value = Vec<u32>> {
+    prop::collection::vec(0..alphabet, len)
+}
+
+/// The fragment invariants every result must satisfy.
+fn check_invariants(units: &[Unit], base: &[Vec<u32>], result: &Comparison, hasher: &KGramHasher) {
+    let k = hasher.k();
+    let base_hashes: HashSet<u64> = base.iter().flat_map(|d| hasher.hashes(d)).collect();
+    let is_base = |symbols: &[u32], i: usize| {
+        (i.saturating_sub(k - 1)..=i)
+            .filter(|&s| s + k <= symbols.len())
+            .any(|s| base_hashes.contains(&hasher.hash_kgram(&symbols[s..s + k])))
+    };
+    for pair in &result.pairs {
+        let (ua, ub) = (&units[pair.a], &units[pair.b]);
+        assert!(ua.name <= ub.name, "pairs are oriented by name");
+        let mut taken_a = HashSet::new();
+        let mut taken_b = HashSet::new();
+        let mut previous = None;
+        for f in &pair.fragments {
+            assert!(previous <= Some((f.a.doc, f.a.start)), "sorted by side a");
+            previous = Some((f.a.doc, f.a.start));
+            assert_eq!(f.a.len(), f.b.len());
+            assert!(
+                f.len() as usize >= k,
+                "a fragment holds at least one k-gram"
+            );
+            let sa = &ua.documents[f.a.doc as usize].normalized.symbols;
+            let sb = &ub.documents[f.b.doc as usize].normalized.symbols;
+            assert!(f.a.end as usize <= sa.len() && f.b.end as usize <= sb.len());
+            assert_eq!(
+                &sa[f.a.start as usize..f.a.end as usize],
+                &sb[f.b.start as usize..f.b.end as usize]
+            );
+            for t in 0..f.len() {
+                let (i, j) = ((f.a.start + t) as usize, (f.b.start + t) as usize);
+                assert!(taken_a.insert((f.a.doc, i)), "fragments overlap on side a");
+                assert!(taken_b.insert((f.b.doc, j)), "fragments overlap on side b");
+                assert!(
+                    !is_base(sa, i) && !is_base(sb, j),
+                    "fragment inside base code"
+                );
+            }
+        }
+        assert_eq!(pair.total_overlap, taken_a.len());
+        assert_eq!(pair.coverage_a.covered_symbols, pair.total_overlap);
+        assert!(pair.total_overlap <= pair.coverage_a.compared_symbols);
+        assert!(pair.total_overlap <= pair.coverage_b.compared_symbols);
+        assert!(pair.similarity > 0.0 && pair.similarity <= 1.0);
+        let lines_a = pair.coverage_a.line_share().unwrap();
+        assert!(lines_a > 0.0 && lines_a <= 1.0);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// Winnowing's guarantee carried through the whole engine: a shared run
+    /// of at least w + k − 1 symbols always ends up inside one fragment.
+    #[test]
+    fn a_planted_run_is_always_inside_a_fragment(
+        k in 2usize..9,
+        w in 1usize..9,
+        extra in 0usize..60,
+        prefix_a in symbols(1000, 0..150),
+        suffix_a in symbols(1000, 0..150),
+        prefix_b in symbols(1000, 0..150),
+        suffix_b in symbols(1000, 0..150),
+        noise in symbols(1000, 0..100),
+        seed: u64,
+        run_symbols in symbols(1000, 80..81),
+    ) {
+        let hasher = KGramHasher::new(k, seed);
+        let run_len = w + k - 1 + extra.min(80 - (w + k - 1));
+        let planted = &run_symbols[..run_len];
+        let a = [noise.clone(), [prefix_a.as_slice(), planted, &suffix_a].concat()];
+        let b = [[prefix_b.as_slice(), planted, &suffix_b].concat(), noise];
+        let units = [unit("a", &a, &hasher, w), unit("b", &b, &hasher, w)];
+        let result = run(&units, &hasher);
+        check_invariants(&units, &[], &result, &hasher);
+        let (start_a, start_b) = (prefix_a.len() as u32, prefix_b.len() as u32);
+        let end_a = start_a + run_len as u32;
+        let found = result.pairs.iter().flat_map(|p| &p.fragments).any(|f| {
+            f.a.doc == 1 && f.b.doc == 0
+                && f.a.start <= start_a && f.a.end >= end_a
+                && f.b.start + start_a == f.a.start + start_b
+        });
+        prop_assert!(found, "run at a:{}..{} not reported: {:?}", start_a, end_a, result.pairs);
+    }
+
+    /// Bounds, order, disjointness, exactness and base exclusion, on input
+    /// from a tiny alphabet where spurious and repeated matches abound.
+    #[test]
+    fn fragments_are_exact_disjoint_and_outside_base_code(
+        k in 2usize..6,
+        w in 1usize..6,
+        docs in prop::collection::vec(prop::collection::vec(symbols(3, 0..120), 1..3), 2..5),
+        base in prop::collection::vec(symbols(3, 0..40), 0..2),
+        seed: u64,
+    ) {
+        let hasher = KGramHasher::new(k, seed);
+        let units: Vec<Unit> = docs
+            .iter()
+            .enumerate()
+            .map(|(i, d)| unit(&format!("u{i}"), d, &hasher, w))
+            .collect();
+        let base_code = BaseCode::new(&hasher, base.iter().map(|b| {
+            let mut d = NormalizedDocument::new();
+            for (i, &s) in b.iter().enumerate() {
+                d.push(s, i..i + 1);
+            }
+            d
+        }).collect::<Vec<_>>().iter());
+        let result = compare(&units, &base_code, &CompareOptions::new(hasher.clone())).unwrap();
+        check_invariants(&units, &base, &result, &hasher);
+    }
+
+    /// Identical units are fully covered, however their documents repeat
+    /// each other or themselves.
+    #[test]
+    fn identical_units_score_exactly_one(
+        k in 2usize..8,
+        w in 1usize..8,
+        docs in prop::collection::vec(symbols(6, 0..150), 1..4),
+        other in symbols(6, 0..150),
+        seed: u64,
+    ) {
+        let hasher = KGramHasher::new(k, seed);
+        let units = [
+            unit("copy", &docs, &hasher, w),
+            unit("original", &docs, &hasher, w),
+            unit("other", &[other], &hasher, w),
+        ];
+        let result = run(&units, &hasher);
+        check_invariants(&units, &[], &result, &hasher);
+        if result.units[0].compared_symbols > 0 {
+            let pair = result.pairs.iter().find(|p| (p.a, p.b) == (0, 1)).unwrap();
+            prop_assert_eq!(pair.similarity, 1.0);
+            prop_assert_eq!(pair.coverage_a.symbol_share(), 1.0);
+            prop_assert_eq!(pair.coverage_b.line_share(), Some(1.0));
+        }
+    }
+
+    /// The input order of units changes nothing.
+    #[test]
+    fn shuffled_units_give_the_same_result(
+        k in 2usize..6,
+        w in 1usize..6,
+        docs in prop::collection::vec(prop::collection::vec(symbols(4, 0..80), 1..3), 2..6),
+        order_seed in any::<prop::sample::Index>(),
+        seed: u64,
+    ) {
+        let hasher = KGramHasher::new(k, seed);
+        let units: Vec<Unit> = docs
+            .iter()
+            .enumerate()
+            .map(|(i, d)| unit(&format!("u{i}"), d, &hasher, w))
+            .collect();
+        let mut shuffled = units.clone();
+        let rotate = order_seed.index(shuffled.len());
+        shuffled.rotate_left(rotate);
+        let last = shuffled.len() - 1;
+        shuffled.swap(0, last);
+        let named = |units: &[Unit], result: &Comparison| {
+            result.pairs.iter().map(|p| {
+                (units[p.a].name.clone(), units[p.b].name.clone(), p.similarity, p.fragments.clone())
+            }).collect::<Vec<_>>()
+        };
+        let first = named(&units, &run(&units, &hasher));
+        let second = named(&shuffled, &run(&shuffled, &hasher));
+        prop_assert_eq!(first, second);
+    }
+}
+
+/// Symbols `0..n` shifted by `offset`: distinct runs for fixed tests.
+fn seq(offset: u32, n: u32) -> Vec<u32> {
+    (offset..offset + n).collect()
+}
+
+fn pair_names(units: &[Unit], result: &Comparison) -> Vec<(String, String)> {
+    result
+        .pairs
+        .iter()
+        .map(|p| (units[p.a].name.clone(), units[p.b].name.clone()))
+        .collect()
+}
+
+#[test]
+fn template_only_overlap_scores_zero_with_base_code() {
+    let hasher = KGramHasher::new(4, 9);
+    let template = seq(0, 60);
+    // The template with one symbol edited, plus each student's own code.
+    let mut edited = template.clone();
+    edited[30] = 999;
+    let units = [
+        unit(
+            "alice",
+            &[[template.as_slice(), &seq(1000, 50)].concat()],
+            &hasher,
+            4,
+        ),
+        unit(
+            "bob",
+            &[[edited.as_slice(), &seq(2000, 50)].concat()],
+            &hasher,
+            4,
+        ),
+    ];
+    assert_eq!(
+        run(&units, &hasher).pairs.len(),
+        1,
+        "without base code they match"
+    );
+    let mut base_doc = NormalizedDocument::new();
+    for (i, &s) in template.iter().enumerate() {
+        base_doc.push(s, i..i + 1);
+    }
+    let base = BaseCode::new(&hasher, [&base_doc]);
+    let result = compare(&units, &base, &CompareOptions::new(hasher.clone())).unwrap();
+    assert!(result.pairs.is_empty(), "{:?}", result.pairs);
+    assert_eq!(result.units[0].compared_symbols, 50);
+    assert!(result.index.base_fingerprints > 0);
+}
+
+#[test]
+fn base_code_is_left_out_of_the_similarity_of_real_copies() {
+    let hasher = KGramHasher::new(4, 9);
+    let template = seq(0, 60);
+    let own = seq(5000, 40);
+    let body = [template.as_slice(), &own].concat();
+    let units = [
+        unit("a", std::slice::from_ref(&body), &hasher, 4),
+        unit("b", &[body], &hasher, 4),
+    ];
+    let mut base_doc = NormalizedDocument::new();
+    for (i, &s) in template.iter().enumerate() {
+        base_doc.push(s, i..i + 1);
+    }
+    let base = BaseCode::new(&hasher, [&base_doc]);
+    let result = compare(&units, &base, &CompareOptions::new(hasher.clone())).unwrap();
+    let pair = &result.pairs[0];
+    assert_eq!(pair.total_overlap, 40);
+    assert_eq!(pair.similarity, 1.0);
+    assert_eq!(pair.fragments[0].a.start, 60);
+}
+
+#[test]
+fn fingerprints_in_too_many_units_are_ignored() {
+    let hasher = KGramHasher::new(4, 3);
+    let common = seq(0, 30);
+    let units: Vec<Unit> = (0..4)
+        .map(|i| {
+            let own = seq(1000 * (i + 1), 30);
+            unit(
+                &format!("u{i}"),
+                &[[common.as_slice(), &own].concat()],
+                &hasher,
+                4,
+            )
+        })
+        .collect();
+    assert_eq!(run(&units, &hasher).pairs.len(), 6);
+    let mut options = CompareOptions::new(hasher.clone());
+    options.max_occurrences = MaxOccurrences::Count(3);
+    let result = compare(&units, &BaseCode::none(), &options).unwrap();
+    assert!(result.pairs.is_empty());
+    assert!(result.index.common_hashes > 0);
+    options.max_occurrences = MaxOccurrences::Fraction(1.0);
+    assert_eq!(
+        compare(&units, &BaseCode::none(), &options)
+            .unwrap()
+            .pairs
+            .len(),
+        6
+    );
+}
+
+#[test]
+fn old_units_are_paired_only_with_new_ones_and_groups_never_internally() {
+    let hasher = KGramHasher::new(4, 3);
+    let shared = [seq(0, 40)];
+    let units = [
+        unit("2023/a", &shared, &hasher, 4).with_role(Role::Old),
+        unit("2023/b", &shared, &hasher, 4).with_role(Role::Old),
+        unit("team1/x", &shared, &hasher, 4).with_group("team1"),
+        unit("team1/y", &shared, &hasher, 4).with_group("team1"),
+    ];
+    let names = pair_names(&units, &run(&units, &hasher));
+    let expect = |a: &str, b: &str| (a.to_string(), b.to_string());
+    assert_eq!(
+        names,
+        vec![
+            expect("2023/a", "team1/x"),
+            expect("2023/a", "team1/y"),
+            expect("2023/b", "team1/x"),
+            expect("2023/b", "team1/y"),
+        ]
+    );
+}
+
+#[test]
+fn a_reordered_copy_is_found_in_pieces() {
+    let hasher = KGramHasher::new(5, 1);
+    let (x, y, z) = (seq(0, 40), seq(100, 40), seq(200, 40));
+    let units = [
+        unit("orig", &[[x.as_slice(), &y, &z].concat()], &hasher, 5),
+        unit(
+            "moved",
+            &[[z.as_slice(), &x, &seq(900, 10), &y].concat()],
+            &hasher,
+            5,
+        ),
+    ];
+    let result = run(&units, &hasher);
+    let pair = &result.pairs[0];
+    assert_eq!(units[pair.a].name, "moved");
+    // Each moved block is one fragment, ending exactly where the
+    // neighbours differ; all of "orig" is covered.
+    let ranges: Vec<(u32, u32)> = pair
+        .fragments
+        .iter()
+        .map(|f| (f.a.start, f.b.start))
+        .collect();
+    assert_eq!(ranges, vec![(0, 80), (40, 0), (90, 40)]);
+    assert!(pair.fragments.iter().all(|f| f.len() == 40));
+    assert_eq!(pair.coverage_b.symbol_share(), 1.0);
+    assert_eq!(pair.coverage_a.covered_symbols, 120);
+    assert_eq!(pair.coverage_a.compared_symbols, 130);
+}
+
+#[test]
+fn fingerprints_that_do_not_fit_their_document_are_rejected() {
+    let hasher = KGramHasher::new(4, 0);
+    let mut bad = unit("bad", &[seq(0, 10)], &KGramHasher::new(2, 0), 1);
+    bad.documents[0]
+        .fingerprints
+        .push(copyhound_fingerprint::Fingerprint::new(1, 9));
+    let err = compare(&[bad], &BaseCode::none(), &CompareOptions::new(hasher)).unwrap_err();
+    assert!(
+        err.to_string().contains("document `bad/0` of unit `bad`"),
+        "{err}"
+    );
+}
