@@ -1,0 +1,41 @@
+//! Reports of a copyhound comparison.
+//!
+//! - [`Report`]: the serde model — parameters, units, pairs with their
+//!   metrics, and fragments with symbol, byte and line ranges on both
+//!   sides — built from a [`copyhound_index::Comparison`] by
+//!   [`Report::build`].
+//! - [`write_json`] / [`read_json`]: the complete report as JSON with a
+//!   [`SCHEMA_VERSION`].
+//! - [`write_csv`]: one row per pair, starting `a,b,similarity`.
+//! - [`write_table`]: the top pairs for the terminal.
+//!
+//! ```
+//! use copyhound_index::{Comparison, Unit};
+//! use copyhound_report::{Parameters, Report, ReportInput, Tool, write_csv};
+//!
+//! let tool = Tool { name: "copyhound".into(), version: "0.1.0".into() };
+//! let report = Report::build(ReportInput {
+//!     tool: &tool,
+//!     parameters: &Parameters::default(),
+//!     units: &[],
+//!     roots: &[],
+//!     comparison: &Comparison::default(),
+//!     problems: &[],
+//!     pair_limit: None,
+//! });
+//! let mut csv = Vec::new();
+//! write_csv(&report, &mut csv).unwrap();
+//! assert!(csv.starts_with(b"a,b,similarity,"));
+//! ```
+#![deny(missing_docs)]
+
+mod build;
+mod model;
+mod write;
+
+pub use build::ReportInput;
+pub use model::{
+    DocumentReport, FragmentReport, Location, PairReport, PairSide, Parameters, Problem, Report,
+    SCHEMA_VERSION, Summary, Tool, UnitReport, UnitRole,
+};
+pub use write::{CSV_HEADER, ReportError, read_json, write_csv, write_json, write_table};

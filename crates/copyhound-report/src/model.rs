@@ -1,0 +1,207 @@
+//! The report model: everything a comparison found, in a form that
+//! serialises to versioned JSON and feeds the CSV, table and HTML views.
+//!
+//! Every number is traceable: a pair's fragments carry symbol, byte and
+//! line ranges on both sides, and the parameters that produced them are
+//! recorded next to them.
+
+use serde::{Deserialize, Serialize};
+
+/// The version of the JSON schema. Bump it on any change a reader could
+/// notice (a renamed or removed field, a changed meaning); adding an
+/// optional field is not such a change.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// A whole comparison report.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// [`SCHEMA_VERSION`] at the time of writing.
+    pub schema_version: u32,
+    /// The program that wrote the report.
+    pub tool: Tool,
+    /// The settings of the comparison.
+    pub parameters: Parameters,
+    /// Totals of the run.
+    pub summary: Summary,
+    /// Every unit compared, indexed by [`UnitReport::id`].
+    pub units: Vec<UnitReport>,
+    /// The reported pairs, most similar first.
+    pub pairs: Vec<PairReport>,
+    /// Input that could not be compared (unreadable files, unknown
+    /// languages…); the rest of the run went on without it.
+    pub problems: Vec<Problem>,
+}
+
+/// The program that wrote a report.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tool {
+    /// Program name.
+    pub name: String,
+    /// Program version.
+    pub version: String,
+}
+
+/// The settings a comparison ran with.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Parameters {
+    /// Front-end used (`python`, `text`…), or `None` when chosen per file.
+    pub language: Option<String>,
+    /// k-gram length in symbols.
+    pub k: usize,
+    /// Winnowing window in k-grams.
+    pub window: usize,
+    /// Hash seed.
+    pub seed: u64,
+    /// Fingerprint selector.
+    pub selector: String,
+    /// The max-occurrence setting as given (`unlimited`, `10`, `25%`).
+    pub max_occurrences: String,
+    /// Base (template) files whose code was excluded.
+    pub base: Vec<String>,
+    /// Pairs sharing fewer fingerprints were not scored.
+    pub min_shared: usize,
+    /// Cap on scored pairs.
+    pub max_pairs: usize,
+}
+
+/// Totals of a comparison.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Summary {
+    /// Units compared.
+    pub units: usize,
+    /// Documents (files) compared.
+    pub documents: usize,
+    /// Fingerprints of all units.
+    pub fingerprints: usize,
+    /// Fingerprints dropped as base code.
+    pub base_fingerprints: usize,
+    /// Distinct fingerprints dropped for being in too many units.
+    pub common_fingerprints: usize,
+    /// The most units a kept fingerprint could be in (`None`: no limit).
+    pub max_units_per_fingerprint: Option<usize>,
+    /// Pairs that shared enough fingerprints to be candidates.
+    pub candidate_pairs: usize,
+    /// Candidates scored (fewer when the cap applied).
+    pub scored_pairs: usize,
+    /// Pairs with at least one fragment.
+    pub matching_pairs: usize,
+    /// Pairs listed in this report (the top ones when limited).
+    pub reported_pairs: usize,
+}
+
+/// Whether a unit is a current or an earlier submission.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UnitRole {
+    /// Current submission.
+    New,
+    /// Earlier submission (`--old`), never paired with another old one.
+    Old,
+}
+
+/// One compared unit.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnitReport {
+    /// Index in [`Report::units`], used by pairs.
+    pub id: usize,
+    /// Path relative to the input path it came from.
+    pub path: String,
+    /// The input path given on the command line.
+    pub root: String,
+    /// New or old.
+    pub role: UnitRole,
+    /// The unit's group (author, team), if any.
+    pub group: Option<String>,
+    /// All symbols.
+    pub symbols: usize,
+    /// Symbols that count in scores (outside base code, in documents long
+    /// enough to hold a k-gram).
+    pub compared_symbols: usize,
+    /// Symbols covered by base code.
+    pub base_symbols: usize,
+    /// The unit's files.
+    pub documents: Vec<DocumentReport>,
+}
+
+/// One file of a unit.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DocumentReport {
+    /// Path relative to the unit's root input path.
+    pub path: String,
+    /// Symbols after normalisation.
+    pub symbols: usize,
+    /// Fingerprints selected.
+    pub fingerprints: usize,
+}
+
+/// A scored pair of units.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PairReport {
+    /// The symmetric score pairs are ranked by, in `[0, 1]`:
+    /// `2·overlap / (compared symbols of a + of b)`.
+    pub similarity: f64,
+    /// The first unit (its path sorts first).
+    pub a: PairSide,
+    /// The second unit.
+    pub b: PairSide,
+    /// Distinct fingerprints the units share.
+    pub shared_fingerprints: usize,
+    /// Symbols in the longest fragment.
+    pub longest_fragment: usize,
+    /// Symbols in all fragments.
+    pub total_overlap: usize,
+    /// The fragments, by position in `a`.
+    pub fragments: Vec<FragmentReport>,
+}
+
+/// One unit of a pair and how much of it the pair's fragments cover.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PairSide {
+    /// The unit's id.
+    pub unit: usize,
+    /// The unit's path.
+    pub path: String,
+    /// Share of its compared symbols inside fragments, in `[0, 1]`.
+    pub coverage: f64,
+    /// Share of its compared lines touched by fragments, when known.
+    pub line_coverage: Option<f64>,
+    /// Symbols inside fragments.
+    pub covered_symbols: usize,
+    /// Lines touched by fragments, when known.
+    pub covered_lines: Option<usize>,
+}
+
+/// An exact match between the two units of a pair.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FragmentReport {
+    /// Symbols on each side.
+    pub symbols: u32,
+    /// Where it lies in unit `a`.
+    pub a: Location,
+    /// Where it lies in unit `b`.
+    pub b: Location,
+}
+
+/// A stretch of one file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Location {
+    /// Index of the file in its unit's `documents`.
+    pub document: usize,
+    /// The file's path.
+    pub path: String,
+    /// Symbol range `[start, end)` in the normalised document.
+    pub symbols: [u32; 2],
+    /// Byte range `[start, end)` in the file.
+    pub bytes: [usize; 2],
+    /// First and last line, 1-based and inclusive, when known.
+    pub lines: Option<[u32; 2]>,
+}
+
+/// Input that could not be compared.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Problem {
+    /// The file or directory.
+    pub path: String,
+    /// What went wrong.
+    pub message: String,
+}

@@ -1,0 +1,34 @@
+//! Writers: JSON (the complete, versioned report), CSV (one row per pair,
+//! for spreadsheets and scripts) and the terminal table (the top pairs).
+
+mod csv;
+mod json;
+mod table;
+
+pub use self::csv::{CSV_HEADER, write_csv};
+pub use self::json::{read_json, write_json};
+pub use self::table::write_table;
+
+/// Why a report could not be written or read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    /// Writing failed.
+    #[error("cannot write the report: {0}")]
+    Io(#[from] std::io::Error),
+    /// JSON could not be written or parsed.
+    #[error("invalid JSON report: {0}")]
+    Json(#[from] serde_json::Error),
+    /// CSV could not be written.
+    #[error("cannot write the CSV report: {0}")]
+    Csv(#[from] ::csv::Error),
+    /// The report was written by a newer program.
+    #[error(
+        "the report has schema version {found}, newer than the supported {supported}; upgrade copyhound"
+    )]
+    NewerSchema {
+        /// The version in the file.
+        found: u32,
+        /// The version this library writes.
+        supported: u32,
+    },
+}

@@ -1,0 +1,88 @@
+//! The terminal table: the top pairs, one line each, columns aligned.
+
+use std::io::Write;
+
+use crate::{Report, ReportError};
+
+const HEADER: [&str; 8] = [
+    "#",
+    "similarity",
+    "a",
+    "b",
+    "covered a",
+    "covered b",
+    "longest",
+    "fragments",
+];
+
+/// Which columns are left-aligned (the paths); the rest are numbers.
+const LEFT_ALIGNED: [bool; 8] = [false, false, true, true, false, false, false, false];
+
+/// Writes the first `limit` pairs of `report` as an aligned table with a
+/// one-line summary below.
+pub fn write_table(report: &Report, limit: usize, mut out: impl Write) -> Result<(), ReportError> {
+    let percent = |x: f64| format!("{:.1}%", x * 100.0);
+    let rows: Vec<[String; 8]> = report
+        .pairs
+        .iter()
+        .take(limit)
+        .enumerate()
+        .map(|(rank, pair)| {
+            [
+                (rank + 1).to_string(),
+                percent(pair.similarity),
+                pair.a.path.clone(),
+                pair.b.path.clone(),
+                percent(pair.a.coverage),
+                percent(pair.b.coverage),
+                pair.longest_fragment.to_string(),
+                pair.fragments.len().to_string(),
+            ]
+        })
+        .collect();
+    if report.summary.matching_pairs == 0 {
+        writeln!(out, "No similar pairs found.")?;
+    } else if !rows.is_empty() {
+        let mut widths = HEADER.map(str::len);
+        for row in &rows {
+            for (width, cell) in widths.iter_mut().zip(row) {
+                *width = (*width).max(cell.chars().count());
+            }
+        }
+        let header = HEADER.map(String::from);
+        for row in std::iter::once(&header).chain(&rows) {
+            let cells: Vec<String> = row
+                .iter()
+                .zip(widths)
+                .zip(LEFT_ALIGNED)
+                .map(|((cell, width), left)| {
+                    if left {
+                        format!("{cell:<width$}")
+                    } else {
+                        format!("{cell:>width$}")
+                    }
+                })
+                .collect();
+            writeln!(out, "{}", cells.join("  ").trim_end())?;
+        }
+    }
+    let summary = &report.summary;
+    write!(
+        out,
+        "{shown} of {matching} similar pairs shown; {units} units, {candidates} candidate pairs",
+        shown = rows.len(),
+        matching = summary.matching_pairs,
+        units = summary.units,
+        candidates = summary.candidate_pairs,
+    )?;
+    if summary.scored_pairs < summary.candidate_pairs {
+        write!(
+            out,
+            " (only the {} sharing most fingerprints scored)",
+            summary.scored_pairs
+        )?;
+    }
+    writeln!(out, ".")?;
+    out.flush()?;
+    Ok(())
+}

@@ -1,0 +1,126 @@
+//! Snapshots of the JSON, CSV and table of one small fixed comparison, and
+//! the JSON round trip.
+
+use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Winnowing};
+use copyhound_index::{BaseCode, CompareOptions, Document, LineIndex, Role, Unit, compare};
+use copyhound_report::{
+    Parameters, Problem, Report, ReportError, ReportInput, SCHEMA_VERSION, Tool, read_json,
+    write_csv, write_json, write_table,
+};
+
+const K: usize = 8;
+const W: usize = 6;
+const SEED: u64 = 7;
+
+/// One symbol per non-whitespace byte, lower-cased: enough of a front-end
+/// for fixed ASCII fixtures.
+fn document(name: &str, text: &str) -> Document {
+    let mut normalized = NormalizedDocument::new();
+    for (at, byte) in text.bytes().enumerate() {
+        if !byte.is_ascii_whitespace() {
+            normalized.push(u32::from(byte.to_ascii_lowercase()), at..at + 1);
+        }
+    }
+    let hasher = KGramHasher::new(K, SEED);
+    Document::fingerprinted(name, normalized, &hasher, &Winnowing::robust(W))
+        .with_lines(LineIndex::new(text.as_bytes()))
+}
+
+const SUM: &str = "def total(xs):\n    s = 0\n    for x in xs:\n        s += x\n    return s\n";
+const SUM_RENAMED: &str = "# my work\ndef total(xs):\n    s = 0\n    for x in xs:\n        s += x\n    return s\n\nprint(total([1, 2]))\n";
+const MAX: &str = "def biggest(v):\n    best = v[0]\n    for x in v:\n        if x > best:\n            best = x\n    return best\n";
+const MAX_OLD: &str = "def biggest(v):\n    best = v[0]\n    for y in v:\n        if y > best:\n            best = y\n    return best\n";
+
+fn report(pair_limit: Option<usize>) -> Report {
+    let units = vec![
+        Unit::new(
+            "alice",
+            vec![document("alice/sum.py", SUM), document("alice/max.py", MAX)],
+        ),
+        Unit::new("bob", vec![document("bob/sum.py", SUM_RENAMED)]),
+        Unit::new("carol", vec![document("carol/max.py", MAX)]).with_group("team-c"),
+        Unit::new("2024/dave", vec![document("2024/dave/max.py", MAX_OLD)]).with_role(Role::Old),
+    ];
+    let roots: Vec<String> = ["subs", "subs", "subs", "old"].map(String::from).to_vec();
+    let options = CompareOptions::new(KGramHasher::new(K, SEED));
+    let comparison = compare(&units, &BaseCode::none(), &options).unwrap();
+    Report::build(ReportInput {
+        tool: &Tool {
+            name: "copyhound".into(),
+            version: "test".into(),
+        },
+        parameters: &Parameters {
+            language: Some("text".into()),
+            k: K,
+            window: W,
+            seed: SEED,
+            selector: "robust-winnow".into(),
+            max_occurrences: "unlimited".into(),
+            base: vec![],
+            min_shared: options.min_shared,
+            max_pairs: options.max_pairs,
+        },
+        units: &units,
+        roots: &roots,
+        comparison: &comparison,
+        problems: &[Problem {
+            path: "subs/erin/notes.bin".into(),
+            message: "not UTF-8 text".into(),
+        }],
+        pair_limit,
+    })
+}
+
+fn text(write: impl FnOnce(&mut Vec<u8>)) -> String {
+    let mut out = Vec::new();
+    write(&mut out);
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn json_report() {
+    let report = report(None);
+    // The invariants the snapshot relies on, checked before it.
+    assert_eq!(report.pairs.len(), 4);
+    assert!(
+        report
+            .pairs
+            .windows(2)
+            .all(|p| p[0].similarity >= p[1].similarity)
+    );
+    insta::assert_snapshot!(text(|out| write_json(&report, out).unwrap()));
+}
+
+#[test]
+fn csv_report() {
+    insta::assert_snapshot!(text(|out| write_csv(&report(None), out).unwrap()));
+}
+
+#[test]
+fn table_of_the_top_pairs() {
+    insta::assert_snapshot!(text(|out| write_table(&report(None), 2, out).unwrap()));
+}
+
+#[test]
+fn table_without_similar_pairs() {
+    let mut report = report(None);
+    report.pairs.clear();
+    report.summary.matching_pairs = 0;
+    report.summary.reported_pairs = 0;
+    insta::assert_snapshot!(text(|out| write_table(&report, 10, out).unwrap()));
+}
+
+#[test]
+fn json_reads_back_equal() {
+    let report = report(None);
+    let json = text(|out| write_json(&report, out).unwrap());
+    assert_eq!(read_json(json.as_bytes()).unwrap(), report);
+}
+
+#[test]
+fn a_newer_schema_is_refused() {
+    let mut value = serde_json::to_value(report(Some(1))).unwrap();
+    value["schema_version"] = (SCHEMA_VERSION + 1).into();
+    let err = read_json(value.to_string().as_bytes()).unwrap_err();
+    assert!(matches!(err, ReportError::NewerSchema { .. }), "{err}");
+}
