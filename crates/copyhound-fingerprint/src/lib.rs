@@ -41,5 +41,6 @@ pub mod select;
 pub use document::{NormalizedDocument, Span, Symbol};
 pub use hash::KGramHasher;
 pub use select::{
-    All, Fingerprint, KGrams, ModP, QueryWinnowing, SafeModP, Selector, Smallest, Winnowing,
+    All, Fingerprint, KGrams, KoalaParams, KoalaSelector, ModP, QueryWinnowing, SafeModP,
+    Selector, Sketch, SketchBudget, SketchParams, SketchPlan, Smallest, Winnowing,
 };

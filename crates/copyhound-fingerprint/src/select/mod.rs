@@ -5,12 +5,16 @@
 //! symbols are rare in the document), so a selector is handed a [`KGrams`]
 //! view with both.
 
+mod koala;
 mod modp;
 mod simple;
+mod sketch;
 mod winnow;
 
+pub use koala::{KoalaParams, KoalaSelector};
 pub use modp::{ModP, SafeModP};
 pub use simple::{All, Smallest};
+pub use sketch::{Sketch, SketchBudget, SketchParams, SketchPlan};
 pub use winnow::{QueryWinnowing, Winnowing};
 
 use crate::{KGramHasher, Symbol};

@@ -1,0 +1,298 @@
+//! Koala's fixed-size selection (Heintze 1996, §3.2–3.4 and §6.1).
+//!
+//! A document gets two fingerprints of fixed size, whatever its length: a
+//! *search* fingerprint of at most N k-grams, used to query the database, and
+//! a *stored* fingerprint of at most n of those, kept in the database.
+//!
+//! **Search set.** Every k-gram position gets the key
+//! `(prefix count, keyed rank)` and the N smallest keys of distinct hashes
+//! win:
+//!
+//! - *prefix count* — how often the k-gram's first `prefix` symbols occur in
+//!   the document (§6.1). A k-gram starting with a rare prefix is likely rare
+//!   in general, so preferring them halves the false positives between
+//!   unrelated documents (Table 4). Counting is lexicographic: every k-gram
+//!   with a prefix seen once comes before any with a prefix seen twice.
+//! - *keyed rank* — a bijective mix of the hash with a key derived from the
+//!   seed. It orders k-grams within one prefix count like "the n lowest hash
+//!   values" of §3.4, so similar documents pick similar k-grams, and without
+//!   the seed nobody can tell which ones (§3.3).
+//!
+//! Prefix frequencies are counted over every position of the document (after
+//! the skipped prologue, see [`KoalaParams::skip`]) where `prefix` symbols
+//! fit, through a keyed hash of the prefix. Each distinct hash is selected
+//! once, at its first position, so a repeated paragraph cannot fill the
+//! fingerprint. A document with at most N distinct k-grams has all of them
+//! selected. Without symbols (a [`KGrams::from_hashes`] view) or with
+//! `prefix` 0, every count is equal and the selection is the N lowest ranks.
+//!
+//! **Stored set.** [`KoalaSelector::stored`] ranks a search set by a second
+//! keyed hash that also takes a `rotation` key and keeps the n smallest. It
+//! reads nothing but the search set, so a database can re-select every
+//! stored set under a new rotation key without the documents (§3.3), and the
+//! stored set is a subset of the search set by construction. The preference
+//! for rare prefixes carries over: the search set already consists of them.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::sketch::{PremixedMap, PremixedSet};
+use super::{Fingerprint, KGrams, Selector};
+use crate::KGramHasher;
+use crate::hash::splitmix64;
+
+/// Domain separators, so the three keys derived from one seed differ.
+const SEARCH_DOMAIN: u64 = 0x6B6F_616C_6173_6561;
+const STORED_DOMAIN: u64 = 0x6B6F_616C_6173_746F;
+const PREFIX_DOMAIN: u64 = 0x6B6F_616C_6170_7265;
+
+/// The parameters of [`KoalaSelector`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KoalaParams {
+    /// N, the size of the search fingerprint. Default 1000: Heintze's
+    /// baseline; Table 6 shows results barely change from 500 to 5000.
+    pub search_size: usize,
+    /// n, the size of the stored fingerprint. Default 100: Heintze's
+    /// baseline (400 bytes per document with 4-byte entries); Table 5 shows
+    /// 100 balances missed matches against noise.
+    pub stored_size: usize,
+    /// Length of the prefix whose frequency in the document ranks k-grams.
+    /// Default 5, Heintze's "first five letters" (§6.1): long enough to be
+    /// rare, short enough that a document holds a useful frequency sample.
+    /// Clipped to k.
+    pub prefix: usize,
+    /// Symbols at the start of the document whose k-grams are never
+    /// selected: the prologue rule of §6.3 (Heintze skips 1000 characters of
+    /// addresses, acknowledgements and converter banners). Default 0, since
+    /// the right count depends on the front-end; a document that cannot spare
+    /// its prologue keeps enough of it to leave N k-grams.
+    pub skip: usize,
+    /// The secret that decides the ranks. Default 0.
+    pub seed: u64,
+}
+
+impl Default for KoalaParams {
+    fn default() -> Self {
+        Self {
+            search_size: 1000,
+            stored_size: 100,
+            prefix: 5,
+            skip: 0,
+            seed: 0,
+        }
+    }
+}
+
+/// Koala's fixed-size selector: [`Selector::select`] yields the search
+/// fingerprint, [`KoalaSelector::stored`] the stored subset of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KoalaSelector {
+    params: KoalaParams,
+    search_key: u64,
+    prefix_seed: u64,
+}
+
+impl KoalaSelector {
+    /// A selector with the given parameters.
+    ///
+    /// # Panics
+    /// If `search_size` is zero or smaller than `stored_size`.
+    pub fn new(params: KoalaParams) -> Self {
+        assert!(
+            params.search_size > 0,
+            "the search fingerprint needs N >= 1"
+        );
+        assert!(
+            params.stored_size <= params.search_size,
+            "the stored fingerprint (n) is a subset of the search fingerprint (N)"
+        );
+        Self {
+            params,
+            search_key: derive_key(params.seed, SEARCH_DOMAIN),
+            prefix_seed: derive_key(params.seed, PREFIX_DOMAIN),
+        }
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &KoalaParams {
+        &self.params
+    }
+
+    /// Appends to `out` the stored fingerprint derived from `search`: the
+    /// `stored_size` distinct hashes of smallest rank under `rotation`, in
+    /// position order.
+    ///
+    /// Only the search set is read, so a new `rotation` re-selects a stored
+    /// set without the document. Every returned fingerprint is an element of
+    /// `search`.
+    pub fn stored(&self, search: &[Fingerprint], rotation: u64, out: &mut Vec<Fingerprint>) {
+        let key = derive_key(
+            self.params.seed ^ derive_key(rotation, STORED_DOMAIN),
+            STORED_DOMAIN,
+        );
+        let mut ranked: Vec<(u64, Fingerprint)> =
+            search.iter().map(|&f| (rank(f.hash, key), f)).collect();
+        // Sorting by (rank, position) puts each hash's first position first.
+        ranked.sort_unstable_by_key(|&(r, f)| (r, f.pos));
+        ranked.dedup_by_key(|&mut (r, _)| r);
+        ranked.truncate(self.params.stored_size);
+        let first = out.len();
+        out.extend(ranked.into_iter().map(|(_, f)| f));
+        out[first..].sort_unstable_by_key(|f| f.pos);
+    }
+
+    /// Where selection starts: the skip, unless that leaves fewer than N
+    /// k-grams.
+    fn first_selectable(&self, kgrams: usize) -> usize {
+        self.params
+            .skip
+            .min(kgrams.saturating_sub(self.params.search_size))
+    }
+}
+
+impl Selector for KoalaSelector {
+    fn name(&self) -> &'static str {
+        "koala"
+    }
+
+    fn select(&self, kgrams: &KGrams<'_>, out: &mut Vec<Fingerprint>) {
+        let first = self.first_selectable(kgrams.hashes.len());
+        let prefix_counts = PrefixCounts::new(kgrams, self.params.prefix, first, self.prefix_seed);
+        let capacity = self.params.search_size;
+        // A max-heap of the best keys so far; its top is the one to beat.
+        let mut best: BinaryHeap<(u32, u64, Reverse<u32>)> =
+            BinaryHeap::with_capacity(capacity + 1);
+        let mut chosen_ranks = PremixedSet::default();
+        for (pos, &hash) in kgrams.hashes.iter().enumerate().skip(first) {
+            let count = prefix_counts.count(pos);
+            let rank = rank(hash, self.search_key);
+            if best.len() == capacity
+                && best
+                    .peek()
+                    .is_some_and(|&(c, r, _)| (count, rank) >= (c, r))
+            {
+                continue;
+            }
+            // Ranks are a bijection of hashes: a chosen rank is this hash at
+            // an earlier position, which is the one to keep.
+            if !chosen_ranks.insert(rank) {
+                continue;
+            }
+            best.push((count, rank, Reverse(pos as u32)));
+            if best.len() > capacity {
+                let (_, dropped, _) = best.pop().expect("the heap is over capacity");
+                chosen_ranks.remove(&dropped);
+            }
+        }
+        let start = out.len();
+        out.extend(best.into_iter().map(|(_, _, Reverse(pos))| {
+            Fingerprint::new(kgrams.hashes[pos as usize], pos as usize)
+        }));
+        out[start..].sort_unstable_by_key(|f| f.pos);
+    }
+}
+
+/// How often the prefix of each k-gram occurs in the document.
+enum PrefixCounts {
+    /// No symbols or no prefix: every k-gram counts the same.
+    Uniform,
+    /// `keys[i]` is the hash of the prefix at symbol i, `counts` its count.
+    Counted {
+        keys: Vec<u64>,
+        counts: PremixedMap<u32>,
+    },
+}
+
+impl PrefixCounts {
+    /// Counts the prefixes that start at symbol `first` or later.
+    fn new(kgrams: &KGrams<'_>, prefix: usize, first: usize, seed: u64) -> Self {
+        let len = prefix.min(kgrams.k);
+        if len == 0 || kgrams.symbols.len() < len || kgrams.symbols.is_empty() {
+            return Self::Uniform;
+        }
+        let keys = KGramHasher::new(len, seed).hashes(kgrams.symbols);
+        let mut counts = PremixedMap::default();
+        for &key in keys.iter().skip(first) {
+            *counts.entry(key).or_insert(0u32) += 1;
+        }
+        Self::Counted { keys, counts }
+    }
+
+    fn count(&self, pos: usize) -> u32 {
+        match self {
+            Self::Uniform => 0,
+            Self::Counted { keys, counts } => counts[&keys[pos]],
+        }
+    }
+}
+
+/// A bijective keyed mix of a hash: distinct hashes get distinct ranks.
+fn rank(hash: u64, key: u64) -> u64 {
+    let mut state = hash ^ key;
+    splitmix64(&mut state)
+}
+
+fn derive_key(seed: u64, domain: u64) -> u64 {
+    let mut state = seed ^ domain;
+    splitmix64(&mut state)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn select(selector: &KoalaSelector, symbols: &[u32], k: usize) -> Vec<Fingerprint> {
+        let mut out = Vec::new();
+        selector.fingerprint(&KGramHasher::new(k, 9), symbols, &mut out);
+        out
+    }
+
+    #[test]
+    fn a_short_document_keeps_every_distinct_hash() {
+        let selector = KoalaSelector::new(KoalaParams::default());
+        let symbols: Vec<u32> = b"abcabcabcxyz".iter().copied().map(u32::from).collect();
+        let picked = select(&selector, &symbols, 3);
+        // Fewer distinct 3-grams than N: all of them, each once.
+        let hashes: Vec<u64> = KGramHasher::new(3, 9).hashes(&symbols);
+        let mut distinct = hashes.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(picked.len(), distinct.len());
+        for f in &picked {
+            let first = hashes.iter().position(|&h| h == f.hash).unwrap();
+            assert_eq!(f.pos as usize, first, "each hash at its first position");
+        }
+    }
+
+    #[test]
+    fn the_prologue_is_skipped_only_when_the_rest_suffices() {
+        let params = KoalaParams {
+            search_size: 10,
+            stored_size: 5,
+            skip: 100,
+            ..KoalaParams::default()
+        };
+        let selector = KoalaSelector::new(params);
+        assert_eq!(selector.first_selectable(1000), 100);
+        assert_eq!(selector.first_selectable(105), 95);
+        assert_eq!(selector.first_selectable(8), 0);
+    }
+
+    #[test]
+    fn without_symbols_the_lowest_ranks_win() {
+        let selector = KoalaSelector::new(KoalaParams {
+            search_size: 3,
+            stored_size: 1,
+            ..KoalaParams::default()
+        });
+        let hashes: Vec<u64> = (0..50).collect();
+        let mut out = Vec::new();
+        selector.select(&KGrams::from_hashes(&hashes), &mut out);
+        let mut expected: Vec<u64> = hashes.clone();
+        expected.sort_unstable_by_key(|&h| rank(h, selector.search_key));
+        expected.truncate(3);
+        let mut got: Vec<u64> = out.iter().map(|f| f.hash).collect();
+        got.sort_unstable_by_key(|&h| rank(h, selector.search_key));
+        assert_eq!(got, expected);
+    }
+}
