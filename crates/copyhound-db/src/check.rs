@@ -1,0 +1,271 @@
+//! `check`: read every byte of a database and cross-check its parts.
+//!
+//! The catalogue's own B-tree checksums (redb), then every record, staged
+//! posting list and print; every segment's header, checksums and entries;
+//! and finally that each document has exactly as many postings (staged plus
+//! in segments) as its record says it stored. Each problem names the file.
+
+use std::collections::{HashMap, HashSet};
+use std::fs;
+use std::path::Path;
+
+use redb::{ReadableDatabase, ReadableTable};
+
+use crate::catalog::{
+    DOCUMENTS, DocId, DocumentRecord, META, PRINTS, REMOVED, STAGED, decode_keys, decode_print,
+};
+use crate::database::{CATALOG_FILE, InCatalog, SEGMENTS_DIR, read_manifest, read_params};
+use crate::error::{DbError, Result};
+use crate::segment::Segment;
+
+/// What `check` found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CheckReport {
+    /// Registered documents.
+    pub documents: u64,
+    /// Segments read.
+    pub segments: usize,
+    /// Postings read from segments.
+    pub postings: u64,
+    /// Damage: the database is not sound.
+    pub problems: Vec<String>,
+    /// Harmless findings, such as files a crash left behind.
+    pub warnings: Vec<String>,
+}
+
+impl CheckReport {
+    /// Whether no problem was found.
+    pub fn is_ok(&self) -> bool {
+        self.problems.is_empty()
+    }
+}
+
+/// Checks the database in `dir`. An error means the check could not run
+/// at all (no database, unreadable catalogue); damage it finds is listed in
+/// the report.
+pub fn check(dir: &Path) -> Result<CheckReport> {
+    let path = dir.join(CATALOG_FILE);
+    if !path.is_file() {
+        return Err(DbError::NotADatabase {
+            path: dir.to_owned(),
+        });
+    }
+    let mut report = CheckReport::default();
+    let mut catalog = redb::Builder::new()
+        .set_concurrency_mode(redb::ConcurrencyMode::MultiWriter)
+        .open(&path)
+        .in_catalog(&path)?;
+    match catalog.check_integrity() {
+        Ok(true) => {}
+        Ok(false) => report.warnings.push(format!(
+            "{}: the catalogue was repaired on open",
+            path.display()
+        )),
+        Err(e) => report.problems.push(DbError::catalog(&path, e).to_string()),
+    }
+    if let Err(e) = read_params(&path, &catalog) {
+        report.problems.push(e.to_string());
+        return Ok(report);
+    }
+    let txn = catalog.begin_read().in_catalog(&path)?;
+    let meta = txn.open_table(META).in_catalog(&path)?;
+    let manifest = match read_manifest(&path, &meta) {
+        Ok(m) => m,
+        Err(e) => {
+            report.problems.push(e.to_string());
+            return Ok(report);
+        }
+    };
+    let records = read_records(&path, &txn, &mut report)?;
+    let mut postings_of = staged_postings(&path, &txn, &records, &mut report)?;
+    check_prints(&path, &txn, &records, &mut report)?;
+    let mut removed = HashSet::new();
+    for entry in txn
+        .open_table(REMOVED)
+        .in_catalog(&path)?
+        .iter()
+        .in_catalog(&path)?
+    {
+        removed.insert(entry.in_catalog(&path)?.0.value());
+    }
+    let segments_dir = dir.join(SEGMENTS_DIR);
+    let complete = check_segments(
+        &segments_dir,
+        &manifest,
+        &records,
+        &removed,
+        &mut postings_of,
+        &mut report,
+    );
+    let mut ids: Vec<&DocId> = records.keys().collect();
+    ids.sort_unstable();
+    for id in ids {
+        let stored = u64::from(records[id].stored);
+        let found = postings_of.get(id).copied().unwrap_or(0);
+        if found != stored && complete {
+            report.problems.push(format!(
+                "{}: document {id} stored {stored} keys, the postings hold {found}",
+                segments_dir.display()
+            ));
+        }
+    }
+    report.documents = records.len() as u64;
+    let listed: HashSet<String> = manifest
+        .segments
+        .iter()
+        .map(|s| format!("{:012}.seg", s.number))
+        .collect();
+    if let Ok(entries) = fs::read_dir(&segments_dir) {
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if !listed.contains(&name) {
+                report.warnings.push(format!(
+                    "{}: not in the manifest (left by an interrupted write; removed by the next flush)",
+                    entry.path().display()
+                ));
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// Decodes every document record.
+fn read_records(
+    path: &Path,
+    txn: &redb::ReadTransaction,
+    report: &mut CheckReport,
+) -> Result<HashMap<DocId, DocumentRecord>> {
+    let mut records = HashMap::new();
+    for entry in txn
+        .open_table(DOCUMENTS)
+        .in_catalog(path)?
+        .iter()
+        .in_catalog(path)?
+    {
+        let (id, bytes) = entry.in_catalog(path)?;
+        match DocumentRecord::decode(id.value(), bytes.value()) {
+            Some(record) => {
+                records.insert(id.value(), record);
+            }
+            None => report.problems.push(format!(
+                "{}: the record of document {} is damaged",
+                path.display(),
+                id.value()
+            )),
+        }
+    }
+    Ok(records)
+}
+
+/// Decodes the staging table; returns the staged postings per document.
+fn staged_postings(
+    path: &Path,
+    txn: &redb::ReadTransaction,
+    records: &HashMap<DocId, DocumentRecord>,
+    report: &mut CheckReport,
+) -> Result<HashMap<DocId, u64>> {
+    let mut postings_of = HashMap::new();
+    for entry in txn
+        .open_table(STAGED)
+        .in_catalog(path)?
+        .iter()
+        .in_catalog(path)?
+    {
+        let (id, bytes) = entry.in_catalog(path)?;
+        let id = id.value();
+        match decode_keys(bytes.value()) {
+            Some(keys) => *postings_of.entry(id).or_default() += keys.len() as u64,
+            None => report.problems.push(format!(
+                "{}: staged postings of document {id} are damaged",
+                path.display()
+            )),
+        }
+        if !records.contains_key(&id) {
+            report.problems.push(format!(
+                "{}: staged postings of document {id}, which is not registered",
+                path.display()
+            ));
+        }
+    }
+    Ok(postings_of)
+}
+
+/// Decodes every kept print and compares its size with the record.
+fn check_prints(
+    path: &Path,
+    txn: &redb::ReadTransaction,
+    records: &HashMap<DocId, DocumentRecord>,
+    report: &mut CheckReport,
+) -> Result<()> {
+    let catalogue = path.display();
+    for entry in txn
+        .open_table(PRINTS)
+        .in_catalog(path)?
+        .iter()
+        .in_catalog(path)?
+    {
+        let (id, bytes) = entry.in_catalog(path)?;
+        let id = id.value();
+        let expected = records.get(&id).map(|r| r.print as usize);
+        let problem = match (decode_print(bytes.value()), expected) {
+            (None, _) => format!("{catalogue}: the print of document {id} is damaged"),
+            (Some(_), None) => {
+                format!("{catalogue}: a print of document {id}, which is not registered")
+            }
+            (Some(print), Some(len)) if print.len() != len => format!(
+                "{catalogue}: the print of document {id} has {} hashes, its record says {len}",
+                print.len()
+            ),
+            _ => continue,
+        };
+        report.problems.push(problem);
+    }
+    Ok(())
+}
+
+/// Reads every segment the manifest lists, adding its postings per
+/// document to `postings_of`. Returns whether every segment could be read.
+fn check_segments(
+    segments_dir: &Path,
+    manifest: &crate::catalog::Manifest,
+    records: &HashMap<DocId, DocumentRecord>,
+    removed: &HashSet<DocId>,
+    postings_of: &mut HashMap<DocId, u64>,
+    report: &mut CheckReport,
+) -> bool {
+    let mut complete = true;
+    for entry in &manifest.segments {
+        let file = segments_dir.join(format!("{:012}.seg", entry.number));
+        let per_doc = match Segment::open(&file).and_then(|s| s.verify().map(|d| (s.postings(), d)))
+        {
+            Ok((postings, per_doc)) => {
+                if postings != entry.postings {
+                    report.problems.push(format!(
+                        "{}: holds {postings} postings, the manifest says {}",
+                        file.display(),
+                        entry.postings
+                    ));
+                }
+                report.postings += postings;
+                per_doc
+            }
+            Err(e) => {
+                report.problems.push(e.to_string());
+                complete = false;
+                continue;
+            }
+        };
+        report.segments += 1;
+        for (doc, count) in per_doc {
+            if records.contains_key(&doc) {
+                *postings_of.entry(doc).or_default() += u64::from(count);
+            } else if !removed.contains(&doc) {
+                report.problems.push(format!(
+                    "{}: postings of document {doc}, which is neither registered nor removed",
+                    file.display()
+                ));
+            }
+        }
+    }
+    complete
+}

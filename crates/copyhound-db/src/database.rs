@@ -1,0 +1,839 @@
+//! The database: a directory with the catalogue (`catalog.redb`) and the
+//! posting segments (`segments/<number>.seg`).
+//!
+//! Writes are redb transactions; a segment file is written and synced under
+//! a temporary name, renamed into place and the directory synced *inside*
+//! the write transaction that lists it in the manifest, so a crash leaves
+//! either the old manifest (and an orphan file that the next flush deletes)
+//! or the new one. Searches read an immutable [`View`]: the open segments,
+//! an in-memory index of the staged postings and the tombstones, refreshed
+//! when a commit (of this process or another) changed them.
+
+use std::collections::{HashMap, HashSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use redb::{ReadableDatabase, ReadableTable, ReadableTableMetadata, Table, TableDefinition};
+
+use crate::catalog::{
+    CATALOG_FORMAT, DOCUMENTS, DocId, DocumentMeta, DocumentRecord, META, META_CHANGE, META_EPOCH,
+    META_FORMAT, META_MANIFEST, META_NEXT_DOC, META_PARAMS, META_STAGED_DOCS, Manifest, PRINTS,
+    REMOVED, STAGED, SegmentEntry, decode_keys, decode_print, encode_keys, encode_print,
+};
+use crate::error::{DbError, Result};
+use crate::params::{Mode, Params};
+use crate::print::{DocumentPrint, Fingerprinter};
+use crate::segment::{Posting, Segment, merge_segments, write_postings};
+
+/// The catalogue file inside a database directory.
+pub const CATALOG_FILE: &str = "catalog.redb";
+/// The folder of segment files inside a database directory.
+pub const SEGMENTS_DIR: &str = "segments";
+/// Postings per segment written by `rotate` before it starts another
+/// (the background merges then combine them).
+const ROTATION_SEGMENT_POSTINGS: usize = 16 << 20;
+/// A temporary file older than this is left over from a crash.
+const STALE_TEMPORARY: Duration = Duration::from_secs(600);
+
+/// A document to register: what the user tells, and its print.
+#[derive(Clone, Debug)]
+pub struct NewDocument {
+    /// Title, location, contact, size.
+    pub meta: DocumentMeta,
+    /// The search set, from [`Fingerprinter::print`].
+    pub print: DocumentPrint,
+}
+
+/// An open database. All methods take `&self`: one handle serves concurrent
+/// searches and writes (writes are serialised by the catalogue), and other
+/// processes may open the same database at the same time.
+pub struct Database {
+    pub(crate) dir: PathBuf,
+    pub(crate) catalog_path: PathBuf,
+    pub(crate) catalog: redb::Database,
+    pub(crate) params: Params,
+    pub(crate) fingerprinter: Fingerprinter,
+    view: RwLock<Arc<View>>,
+}
+
+/// What one search reads: a consistent snapshot of the postings.
+#[derive(Default)]
+pub(crate) struct View {
+    /// The catalogue's change counter this view reflects.
+    change: u64,
+    /// The manifest generation of `segments`.
+    generation: u64,
+    pub(crate) segments: Vec<(u64, Arc<Segment>)>,
+    /// Staged postings by key.
+    pub(crate) staged: HashMap<u64, Vec<DocId>>,
+    /// The highest staged id loaded into `staged`.
+    staged_through: Option<DocId>,
+    /// Removed documents whose postings segments still hold.
+    pub(crate) removed: HashSet<DocId>,
+}
+
+/// Maps redb errors to [`DbError::Catalog`] naming the catalogue file.
+pub(crate) trait InCatalog<T> {
+    /// The error, with the catalogue's path.
+    fn in_catalog(self, path: &Path) -> Result<T>;
+}
+
+impl<T, E: Into<redb::Error>> InCatalog<T> for std::result::Result<T, E> {
+    fn in_catalog(self, path: &Path) -> Result<T> {
+        self.map_err(|e| DbError::catalog(path, e))
+    }
+}
+
+/// Reads a numeric meta value (absent counts as zero).
+pub(crate) fn meta_u64(
+    path: &Path,
+    meta: &impl ReadableTable<&'static str, &'static [u8]>,
+    key: &str,
+) -> Result<u64> {
+    match meta.get(key).in_catalog(path)? {
+        None => Ok(0),
+        Some(value) => value
+            .value()
+            .try_into()
+            .map(u64::from_le_bytes)
+            .map_err(|_| DbError::corrupt(path, format!("meta value {key:?} is not 8 bytes"))),
+    }
+}
+
+fn put_meta_u64(path: &Path, meta: &mut Table<&str, &[u8]>, key: &str, value: u64) -> Result<()> {
+    meta.insert(key, value.to_le_bytes().as_slice())
+        .in_catalog(path)
+        .map(drop)
+}
+
+/// Reads the manifest.
+pub(crate) fn read_manifest(
+    path: &Path,
+    meta: &impl ReadableTable<&'static str, &'static [u8]>,
+) -> Result<Manifest> {
+    match meta.get(META_MANIFEST).in_catalog(path)? {
+        None => Ok(Manifest::default()),
+        Some(bytes) => Manifest::decode(bytes.value())
+            .ok_or_else(|| DbError::corrupt(path, "the manifest is damaged")),
+    }
+}
+
+/// The key of a hash: its top `hash_bits` bits.
+pub(crate) fn key_of(hash: u64, hash_bits: u32) -> u64 {
+    hash >> (64 - hash_bits)
+}
+
+/// Distinct keys of sorted hashes, sorted.
+pub(crate) fn keys_of(hashes: &[u64], hash_bits: u32) -> Vec<u64> {
+    let mut keys: Vec<u64> = hashes.iter().map(|&h| key_of(h, hash_bits)).collect();
+    keys.dedup();
+    keys
+}
+
+fn unix_now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// Makes a rename or creation in `dir` durable.
+pub(crate) fn sync_dir(dir: &Path) -> Result<()> {
+    fs::File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(|e| DbError::io(dir, e))
+}
+
+impl Database {
+    /// Creates a database in `dir` (created if missing) with `params`.
+    pub fn create(dir: &Path, params: Params) -> Result<Self> {
+        params.validate()?;
+        let catalog_path = dir.join(CATALOG_FILE);
+        if catalog_path.exists() {
+            return Err(DbError::AlreadyExists {
+                path: dir.to_owned(),
+            });
+        }
+        let segments = dir.join(SEGMENTS_DIR);
+        fs::create_dir_all(&segments).map_err(|e| DbError::io(&segments, e))?;
+        let catalog = redb::Builder::new()
+            .set_concurrency_mode(redb::ConcurrencyMode::MultiWriter)
+            .create(&catalog_path)
+            .in_catalog(&catalog_path)?;
+        let txn = catalog.begin_write().in_catalog(&catalog_path)?;
+        {
+            let mut meta = txn.open_table(META).in_catalog(&catalog_path)?;
+            meta.insert(META_FORMAT, CATALOG_FORMAT.to_le_bytes().as_slice())
+                .in_catalog(&catalog_path)?;
+            meta.insert(META_PARAMS, params.encode().as_bytes())
+                .in_catalog(&catalog_path)?;
+            meta.insert(META_MANIFEST, Manifest::default().encode().as_slice())
+                .in_catalog(&catalog_path)?;
+            for key in [META_EPOCH, META_NEXT_DOC, META_STAGED_DOCS, META_CHANGE] {
+                put_meta_u64(&catalog_path, &mut meta, key, 0)?;
+            }
+            txn.open_table(DOCUMENTS).in_catalog(&catalog_path)?;
+            txn.open_table(STAGED).in_catalog(&catalog_path)?;
+            txn.open_table(PRINTS).in_catalog(&catalog_path)?;
+            txn.open_table(REMOVED).in_catalog(&catalog_path)?;
+        }
+        txn.commit().in_catalog(&catalog_path)?;
+        sync_dir(dir)?;
+        Ok(Self::assemble(dir, catalog_path, catalog, params))
+    }
+
+    /// Opens the database in `dir`.
+    pub fn open(dir: &Path) -> Result<Self> {
+        let catalog_path = dir.join(CATALOG_FILE);
+        if !catalog_path.is_file() {
+            return Err(DbError::NotADatabase {
+                path: dir.to_owned(),
+            });
+        }
+        let catalog = redb::Builder::new()
+            .set_concurrency_mode(redb::ConcurrencyMode::MultiWriter)
+            .open(&catalog_path)
+            .in_catalog(&catalog_path)?;
+        let params = read_params(&catalog_path, &catalog)?;
+        Ok(Self::assemble(dir, catalog_path, catalog, params))
+    }
+
+    fn assemble(
+        dir: &Path,
+        catalog_path: PathBuf,
+        catalog: redb::Database,
+        params: Params,
+    ) -> Self {
+        Self {
+            dir: dir.to_owned(),
+            catalog_path,
+            catalog,
+            fingerprinter: Fingerprinter::new(&params),
+            params,
+            view: RwLock::new(Arc::new(View {
+                change: u64::MAX,
+                ..View::default()
+            })),
+        }
+    }
+
+    /// The parameters fixed at creation.
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// The fingerprinter for this database's parameters: use it to compute
+    /// the prints of documents to add or search.
+    pub fn fingerprinter(&self) -> &Fingerprinter {
+        &self.fingerprinter
+    }
+
+    /// The database directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    pub(crate) fn segment_path(&self, number: u64) -> PathBuf {
+        self.dir
+            .join(SEGMENTS_DIR)
+            .join(format!("{number:012}.seg"))
+    }
+
+    /// Registers `docs` in one transaction: when this returns they are
+    /// durable and searchable. Returns their ids, in order. May then write a
+    /// segment and merge segments.
+    pub fn add(&self, docs: Vec<NewDocument>) -> Result<Vec<DocId>> {
+        let path = &self.catalog_path;
+        let added = unix_now();
+        let mut ids = Vec::with_capacity(docs.len());
+        let txn = self.catalog.begin_write().in_catalog(path)?;
+        let staged_docs;
+        {
+            let mut meta = txn.open_table(META).in_catalog(path)?;
+            let mut documents = txn.open_table(DOCUMENTS).in_catalog(path)?;
+            let mut staged = txn.open_table(STAGED).in_catalog(path)?;
+            let mut prints = txn.open_table(PRINTS).in_catalog(path)?;
+            let epoch = meta_u64(path, &meta, META_EPOCH)?;
+            let mut next = meta_u64(path, &meta, META_NEXT_DOC)?;
+            for doc in docs {
+                let id = DocId::try_from(next).map_err(|_| DbError::InvalidParameter {
+                    name: "documents",
+                    problem: "the database holds 2^32 document ids".into(),
+                })?;
+                next += 1;
+                let stored = self.fingerprinter.stored(&doc.print.hashes, epoch);
+                let keys = keys_of(&stored, self.params.hash_bits);
+                let record = DocumentRecord {
+                    id,
+                    meta: doc.meta,
+                    added,
+                    selection: epoch,
+                    stored: keys.len() as u32,
+                    print: doc.print.len() as u32,
+                };
+                documents
+                    .insert(id, record.encode().as_slice())
+                    .in_catalog(path)?;
+                staged
+                    .insert(id, encode_keys(&keys).as_slice())
+                    .in_catalog(path)?;
+                if self.params.mode == Mode::Koala {
+                    prints
+                        .insert(id, encode_print(&doc.print.hashes).as_slice())
+                        .in_catalog(path)?;
+                }
+                ids.push(id);
+            }
+            staged_docs = meta_u64(path, &meta, META_STAGED_DOCS)? + ids.len() as u64;
+            put_meta_u64(path, &mut meta, META_NEXT_DOC, next)?;
+            put_meta_u64(path, &mut meta, META_STAGED_DOCS, staged_docs)?;
+            bump_change(path, &mut meta)?;
+        }
+        txn.commit().in_catalog(path)?;
+        if staged_docs >= u64::from(self.params.flush_docs) {
+            self.flush()?;
+            self.merge()?;
+        }
+        Ok(ids)
+    }
+
+    /// The record of document `id`, if it is registered.
+    pub fn document(&self, id: DocId) -> Result<Option<DocumentRecord>> {
+        let path = &self.catalog_path;
+        let txn = self.catalog.begin_read().in_catalog(path)?;
+        let documents = txn.open_table(DOCUMENTS).in_catalog(path)?;
+        read_record(path, &documents, id)
+    }
+
+    /// Every record, in id order.
+    pub fn documents(&self) -> Result<Vec<DocumentRecord>> {
+        let path = &self.catalog_path;
+        let txn = self.catalog.begin_read().in_catalog(path)?;
+        let documents = txn.open_table(DOCUMENTS).in_catalog(path)?;
+        let mut out = Vec::new();
+        for entry in documents.iter().in_catalog(path)? {
+            let (id, bytes) = entry.in_catalog(path)?;
+            out.push(
+                DocumentRecord::decode(id.value(), bytes.value())
+                    .ok_or_else(|| damaged_record(path, id.value()))?,
+            );
+        }
+        Ok(out)
+    }
+
+    /// Unregisters document `id`; returns its record, or `None` if there was
+    /// none. Its postings leave the segments at the next merge that covers
+    /// them; searches skip them from now on.
+    pub fn remove(&self, id: DocId) -> Result<Option<DocumentRecord>> {
+        let path = &self.catalog_path;
+        let txn = self.catalog.begin_write().in_catalog(path)?;
+        let record;
+        {
+            let mut documents = txn.open_table(DOCUMENTS).in_catalog(path)?;
+            let Some(bytes) = documents.remove(id).in_catalog(path)? else {
+                return Ok(None);
+            };
+            record = DocumentRecord::decode(id, bytes.value())
+                .ok_or_else(|| damaged_record(path, id))?;
+            drop(bytes);
+            let mut meta = txn.open_table(META).in_catalog(path)?;
+            let mut staged = txn.open_table(STAGED).in_catalog(path)?;
+            if staged.remove(id).in_catalog(path)?.is_some() {
+                let count = meta_u64(path, &meta, META_STAGED_DOCS)?;
+                put_meta_u64(path, &mut meta, META_STAGED_DOCS, count.saturating_sub(1))?;
+            } else {
+                txn.open_table(REMOVED)
+                    .in_catalog(path)?
+                    .insert(id, ())
+                    .in_catalog(path)?;
+            }
+            txn.open_table(PRINTS)
+                .in_catalog(path)?
+                .remove(id)
+                .in_catalog(path)?;
+            bump_change(path, &mut meta)?;
+        }
+        txn.commit().in_catalog(path)?;
+        Ok(Some(record))
+    }
+
+    /// Moves every staged posting into a new segment. Returns whether there
+    /// was anything to move.
+    pub fn flush(&self) -> Result<bool> {
+        let path = &self.catalog_path;
+        let txn = self.catalog.begin_write().in_catalog(path)?;
+        {
+            let mut meta = txn.open_table(META).in_catalog(path)?;
+            if meta_u64(path, &meta, META_STAGED_DOCS)? == 0 {
+                return Ok(false);
+            }
+            let mut staged = txn.open_table(STAGED).in_catalog(path)?;
+            let mut postings = Vec::new();
+            for entry in staged.iter().in_catalog(path)? {
+                let (id, bytes) = entry.in_catalog(path)?;
+                let keys = decode_keys(bytes.value()).ok_or_else(|| {
+                    DbError::corrupt(
+                        path,
+                        format!("staged postings of document {} are damaged", id.value()),
+                    )
+                })?;
+                postings.extend(keys.into_iter().map(|key| Posting {
+                    key,
+                    doc: id.value(),
+                }));
+            }
+            let mut manifest = read_manifest(path, &meta)?;
+            if !postings.is_empty() {
+                let entry = self.publish_segment(&mut manifest, |tmp| {
+                    write_postings(tmp, self.params.hash_bits, &mut postings)
+                })?;
+                manifest.segments.push(entry);
+            }
+            self.remove_orphans(&manifest);
+            manifest.generation += 1;
+            meta.insert(META_MANIFEST, manifest.encode().as_slice())
+                .in_catalog(path)?;
+            staged.retain(|_, _| false).in_catalog(path)?;
+            put_meta_u64(path, &mut meta, META_STAGED_DOCS, 0)?;
+            bump_change(path, &mut meta)?;
+        }
+        txn.commit().in_catalog(path)?;
+        Ok(true)
+    }
+
+    /// Writes a segment with `write` under a temporary name, renames it to
+    /// the manifest's next number and syncs the directory. Call inside the
+    /// write transaction that will list it.
+    fn publish_segment(
+        &self,
+        manifest: &mut Manifest,
+        write: impl FnOnce(&Path) -> Result<crate::segment::SegmentSummary>,
+    ) -> Result<SegmentEntry> {
+        let number = manifest.next_number;
+        manifest.next_number += 1;
+        let path = self.segment_path(number);
+        let tmp = path.with_extension("seg.tmp");
+        // A leftover from a crash at this very number cannot be live.
+        let _ = fs::remove_file(&tmp);
+        let summary = write(&tmp)?;
+        fs::rename(&tmp, &path).map_err(|e| DbError::io(&tmp, e))?;
+        sync_dir(&self.dir.join(SEGMENTS_DIR))?;
+        Ok(SegmentEntry {
+            number,
+            postings: summary.postings,
+            bytes: summary.bytes,
+        })
+    }
+
+    /// Deletes segment files the manifest does not list and stale temporary
+    /// files. Call inside a write transaction: files are only renamed into
+    /// place inside one, so an unlisted `.seg` is garbage. Failures are
+    /// harmless (the next call retries), so they are ignored.
+    fn remove_orphans(&self, manifest: &Manifest) {
+        let live: HashSet<String> = manifest
+            .segments
+            .iter()
+            .map(|s| format!("{:012}.seg", s.number))
+            .collect();
+        let Ok(entries) = fs::read_dir(self.dir.join(SEGMENTS_DIR)) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let stale = || {
+                entry
+                    .metadata()
+                    .and_then(|m| m.modified())
+                    .ok()
+                    .and_then(|t| t.elapsed().ok())
+                    .is_some_and(|age| age > STALE_TEMPORARY)
+            };
+            let extension = Path::new(&name).extension().and_then(|e| e.to_str());
+            let orphan = match extension {
+                Some("seg") => !live.contains(&name),
+                Some("tmp") => stale(),
+                _ => false,
+            };
+            if orphan {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
+
+    /// Runs merges until no size tier holds `merge_factor` segments.
+    /// Returns the number of merges.
+    pub fn merge(&self) -> Result<usize> {
+        let mut merges = 0;
+        while let Some((inputs, removed)) = self.plan_merge()? {
+            if self.run_merge(&inputs, &removed)? {
+                merges += 1;
+            } else {
+                break;
+            }
+        }
+        Ok(merges)
+    }
+
+    /// Merges every segment into one, dropping removed documents' postings.
+    pub fn compact(&self) -> Result<bool> {
+        let (manifest, removed) = self.merge_snapshot()?;
+        if manifest.segments.len() <= 1 && removed.is_empty() {
+            return Ok(false);
+        }
+        self.run_merge(&manifest.segments, &removed)
+    }
+
+    fn merge_snapshot(&self) -> Result<(Manifest, HashSet<DocId>)> {
+        let path = &self.catalog_path;
+        let txn = self.catalog.begin_read().in_catalog(path)?;
+        let meta = txn.open_table(META).in_catalog(path)?;
+        let manifest = read_manifest(path, &meta)?;
+        let removed = read_removed(path, &txn)?;
+        Ok((manifest, removed))
+    }
+
+    /// The segments of the first size tier (sizes within a factor 4) that
+    /// holds `merge_factor` of them, with the tombstones at that moment.
+    fn plan_merge(&self) -> Result<Option<(Vec<SegmentEntry>, HashSet<DocId>)>> {
+        let (manifest, removed) = self.merge_snapshot()?;
+        let tier = |s: &SegmentEntry| s.postings.max(1).ilog2() / 2;
+        let mut tiers: HashMap<u32, Vec<SegmentEntry>> = HashMap::new();
+        for segment in &manifest.segments {
+            tiers.entry(tier(segment)).or_default().push(*segment);
+        }
+        let mut full: Vec<(u32, Vec<SegmentEntry>)> = tiers
+            .into_iter()
+            .filter(|(_, members)| members.len() >= self.params.merge_factor as usize)
+            .collect();
+        full.sort_by_key(|(tier, _)| *tier);
+        Ok(full
+            .into_iter()
+            .next()
+            .map(|(_, members)| (members, removed)))
+    }
+
+    /// Merges `inputs` into one segment outside any transaction, then swaps
+    /// it in if the inputs are all still live. Returns whether it did.
+    fn run_merge(&self, inputs: &[SegmentEntry], removed: &HashSet<DocId>) -> Result<bool> {
+        let mut open = Vec::with_capacity(inputs.len());
+        for entry in inputs {
+            match Segment::open(&self.segment_path(entry.number)) {
+                Ok(segment) => open.push(segment),
+                // Another process merged them away meanwhile.
+                Err(DbError::Io { source, .. })
+                    if source.kind() == std::io::ErrorKind::NotFound =>
+                {
+                    return Ok(false);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let tmp = self
+            .dir
+            .join(SEGMENTS_DIR)
+            .join(format!("merge-{}-{nanos}.tmp", std::process::id()));
+        let refs: Vec<&Segment> = open.iter().collect();
+        let summary = merge_segments(
+            &refs,
+            self.params.hash_bits,
+            |doc| !removed.contains(&doc),
+            &tmp,
+        );
+        let summary = match summary {
+            Ok(summary) => summary,
+            Err(e) => {
+                let _ = fs::remove_file(&tmp);
+                return Err(e);
+            }
+        };
+        let path = &self.catalog_path;
+        let txn = self.catalog.begin_write().in_catalog(path)?;
+        {
+            let mut meta = txn.open_table(META).in_catalog(path)?;
+            let mut manifest = read_manifest(path, &meta)?;
+            let numbers: HashSet<u64> = inputs.iter().map(|s| s.number).collect();
+            let still_live = manifest
+                .segments
+                .iter()
+                .filter(|s| numbers.contains(&s.number))
+                .count();
+            if still_live != inputs.len() {
+                let _ = fs::remove_file(&tmp);
+                return Ok(false);
+            }
+            let covers_all = manifest.segments.len() == inputs.len();
+            manifest.segments.retain(|s| !numbers.contains(&s.number));
+            if summary.postings > 0 {
+                let entry = self.publish_segment(&mut manifest, |target| {
+                    fs::rename(&tmp, target).map_err(|e| DbError::io(&tmp, e))?;
+                    Ok(summary)
+                })?;
+                manifest.segments.push(entry);
+            } else {
+                let _ = fs::remove_file(&tmp);
+            }
+            if covers_all {
+                // Every posting of these tombstones is gone; newer tombstones
+                // (removals after the snapshot) stay.
+                let mut tombstones = txn.open_table(REMOVED).in_catalog(path)?;
+                tombstones
+                    .retain(|id, ()| !removed.contains(&id))
+                    .in_catalog(path)?;
+            }
+            manifest.generation += 1;
+            meta.insert(META_MANIFEST, manifest.encode().as_slice())
+                .in_catalog(path)?;
+            bump_change(path, &mut meta)?;
+        }
+        txn.commit().in_catalog(path)?;
+        for entry in inputs {
+            let _ = fs::remove_file(self.segment_path(entry.number));
+        }
+        Ok(true)
+    }
+
+    /// Re-selects every stored subset from the kept prints under a new
+    /// rotation key (Koala §3.3), without reading any document, and rewrites
+    /// the postings. Returns the new epoch.
+    pub fn rotate(&self) -> Result<u64> {
+        if self.params.mode != Mode::Koala {
+            return Err(DbError::WrongMode {
+                operation: "rotate",
+                mode: self.params.mode.name(),
+            });
+        }
+        let path = &self.catalog_path;
+        let txn = self.catalog.begin_write().in_catalog(path)?;
+        let old;
+        let epoch;
+        {
+            let mut meta = txn.open_table(META).in_catalog(path)?;
+            epoch = meta_u64(path, &meta, META_EPOCH)? + 1;
+            let mut manifest = read_manifest(path, &meta)?;
+            old = std::mem::take(&mut manifest.segments);
+            let prints = txn.open_table(PRINTS).in_catalog(path)?;
+            let mut documents = txn.open_table(DOCUMENTS).in_catalog(path)?;
+            let mut postings = Vec::new();
+            let mut fresh = Vec::new();
+            for entry in prints.iter().in_catalog(path)? {
+                let (id, bytes) = entry.in_catalog(path)?;
+                let id = id.value();
+                let print = decode_print(bytes.value()).ok_or_else(|| {
+                    DbError::corrupt(path, format!("the print of document {id} is damaged"))
+                })?;
+                let keys = keys_of(
+                    &self.fingerprinter.stored(&print, epoch),
+                    self.params.hash_bits,
+                );
+                let mut record = read_record(path, &documents, id)?.ok_or_else(|| {
+                    DbError::corrupt(path, format!("document {id} has a print but no record"))
+                })?;
+                record.selection = epoch;
+                record.stored = keys.len() as u32;
+                documents
+                    .insert(id, record.encode().as_slice())
+                    .in_catalog(path)?;
+                postings.extend(keys.into_iter().map(|key| Posting { key, doc: id }));
+                if postings.len() >= ROTATION_SEGMENT_POSTINGS {
+                    fresh.push(self.publish_segment(&mut manifest, |tmp| {
+                        write_postings(tmp, self.params.hash_bits, &mut postings)
+                    })?);
+                    postings.clear();
+                }
+            }
+            if !postings.is_empty() {
+                fresh.push(self.publish_segment(&mut manifest, |tmp| {
+                    write_postings(tmp, self.params.hash_bits, &mut postings)
+                })?);
+            }
+            manifest.segments = fresh;
+            manifest.generation += 1;
+            meta.insert(META_MANIFEST, manifest.encode().as_slice())
+                .in_catalog(path)?;
+            txn.open_table(STAGED)
+                .in_catalog(path)?
+                .retain(|_, _| false)
+                .in_catalog(path)?;
+            txn.open_table(REMOVED)
+                .in_catalog(path)?
+                .retain(|_, ()| false)
+                .in_catalog(path)?;
+            put_meta_u64(path, &mut meta, META_STAGED_DOCS, 0)?;
+            put_meta_u64(path, &mut meta, META_EPOCH, epoch)?;
+            bump_change(path, &mut meta)?;
+        }
+        txn.commit().in_catalog(path)?;
+        for entry in old {
+            let _ = fs::remove_file(self.segment_path(entry.number));
+        }
+        self.merge()?;
+        Ok(epoch)
+    }
+
+    /// The current snapshot for searching, refreshed if a commit changed
+    /// what searches see.
+    pub(crate) fn view(&self) -> Result<Arc<View>> {
+        let path = &self.catalog_path;
+        let mut attempts = 0;
+        loop {
+            let txn = self.catalog.begin_read().in_catalog(path)?;
+            let meta = txn.open_table(META).in_catalog(path)?;
+            let change = meta_u64(path, &meta, META_CHANGE)?;
+            let current = Arc::clone(&self.view.read().expect("view lock"));
+            if current.change == change {
+                return Ok(current);
+            }
+            match self.load_view(&txn, &meta, change, &current) {
+                Ok(view) => {
+                    let view = Arc::new(view);
+                    *self.view.write().expect("view lock") = Arc::clone(&view);
+                    return Ok(view);
+                }
+                // A merge in another process deleted a segment this snapshot
+                // lists: a newer snapshot no longer lists it.
+                Err(DbError::Io { source, .. })
+                    if source.kind() == std::io::ErrorKind::NotFound && attempts < 8 =>
+                {
+                    attempts += 1;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    fn load_view(
+        &self,
+        txn: &redb::ReadTransaction,
+        meta: &redb::ReadOnlyTable<&'static str, &'static [u8]>,
+        change: u64,
+        current: &View,
+    ) -> Result<View> {
+        let path = &self.catalog_path;
+        let manifest = read_manifest(path, meta)?;
+        let same_segments = manifest.generation == current.generation && current.change != u64::MAX;
+        let segments = if same_segments {
+            current.segments.clone()
+        } else {
+            let mut segments = Vec::with_capacity(manifest.segments.len());
+            for entry in &manifest.segments {
+                let reused = current.segments.iter().find(|(n, _)| *n == entry.number);
+                let segment = match reused {
+                    Some((_, segment)) => Arc::clone(segment),
+                    None => Arc::new(Segment::open(&self.segment_path(entry.number))?),
+                };
+                segments.push((entry.number, segment));
+            }
+            segments
+        };
+        let (mut staged, start) = if same_segments {
+            (
+                current.staged.clone(),
+                current.staged_through.map_or(0, |id| u64::from(id) + 1),
+            )
+        } else {
+            (HashMap::new(), 0)
+        };
+        let mut staged_through = if same_segments {
+            current.staged_through
+        } else {
+            None
+        };
+        let table = txn.open_table(STAGED).in_catalog(path)?;
+        if let Ok(start) = DocId::try_from(start) {
+            for entry in table.range(start..).in_catalog(path)? {
+                let (id, bytes) = entry.in_catalog(path)?;
+                let keys = decode_keys(bytes.value()).ok_or_else(|| {
+                    DbError::corrupt(
+                        path,
+                        format!("staged postings of document {} are damaged", id.value()),
+                    )
+                })?;
+                for key in keys {
+                    staged.entry(key).or_insert_with(Vec::new).push(id.value());
+                }
+                staged_through = Some(id.value());
+            }
+        }
+        Ok(View {
+            change,
+            generation: manifest.generation,
+            segments,
+            staged,
+            staged_through,
+            removed: read_removed(path, txn)?,
+        })
+    }
+}
+
+fn bump_change(path: &Path, meta: &mut Table<&str, &[u8]>) -> Result<()> {
+    let change = meta_u64(path, meta, META_CHANGE)?;
+    put_meta_u64(path, meta, META_CHANGE, change.wrapping_add(1))
+}
+
+fn damaged_record(path: &Path, id: DocId) -> DbError {
+    DbError::corrupt(path, format!("the record of document {id} is damaged"))
+}
+
+/// The record of `id`, if present.
+pub(crate) fn read_record(
+    path: &Path,
+    documents: &impl ReadableTable<u32, &'static [u8]>,
+    id: DocId,
+) -> Result<Option<DocumentRecord>> {
+    match documents.get(id).in_catalog(path)? {
+        None => Ok(None),
+        Some(bytes) => DocumentRecord::decode(id, bytes.value())
+            .map(Some)
+            .ok_or_else(|| damaged_record(path, id)),
+    }
+}
+
+fn read_removed(path: &Path, txn: &redb::ReadTransaction) -> Result<HashSet<DocId>> {
+    let table = txn.open_table(REMOVED).in_catalog(path)?;
+    let mut removed = HashSet::new();
+    for entry in table.iter().in_catalog(path)? {
+        removed.insert(entry.in_catalog(path)?.0.value());
+    }
+    Ok(removed)
+}
+
+/// Reads and checks the format version and the parameters.
+pub(crate) fn read_params(path: &Path, catalog: &redb::Database) -> Result<Params> {
+    let txn = catalog.begin_read().in_catalog(path)?;
+    let meta = txn.open_table(META).in_catalog(path)?;
+    let format = meta
+        .get(META_FORMAT)
+        .in_catalog(path)?
+        .and_then(|v| v.value().try_into().ok().map(u32::from_le_bytes))
+        .ok_or_else(|| DbError::corrupt(path, "no format version"))?;
+    if format != CATALOG_FORMAT {
+        return Err(DbError::UnsupportedVersion {
+            path: path.to_owned(),
+            found: format,
+            supported: CATALOG_FORMAT,
+        });
+    }
+    let text = meta
+        .get(META_PARAMS)
+        .in_catalog(path)?
+        .ok_or_else(|| DbError::corrupt(path, "no parameters"))?;
+    let text = std::str::from_utf8(text.value())
+        .map_err(|_| DbError::corrupt(path, "parameters are not UTF-8"))?;
+    Params::decode(text).map_err(|e| DbError::corrupt(path, format!("parameters: {e}")))
+}
+
+/// Number of entries in `table`.
+pub(crate) fn count_table<K: redb::Key + 'static, V: redb::Value + 'static>(
+    path: &Path,
+    txn: &redb::ReadTransaction,
+    table: TableDefinition<K, V>,
+) -> Result<u64> {
+    txn.open_table(table)
+        .in_catalog(path)?
+        .len()
+        .in_catalog(path)
+}

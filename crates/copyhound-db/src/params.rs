@@ -1,0 +1,257 @@
+//! The parameters of a database, fixed at `init` and stored in it.
+
+use std::fmt::{self, Write as _};
+use std::str::FromStr;
+
+use crate::error::{DbError, Result};
+
+/// How documents are fingerprinted and matched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// Heintze's fixed-size fingerprints: a search set of N k-grams, of which
+    /// n are stored; match ratio = hits / n. The default for documents.
+    Koala,
+    /// Winnowed fingerprints of variable size (one per window of `window`
+    /// k-grams), all stored: a small part of a large document is found,
+    /// which fixed-size fingerprints cannot do (Heintze §3.5).
+    Winnow,
+}
+
+impl Mode {
+    /// The name used on the command line and in the stored parameters.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Koala => "koala",
+            Self::Winnow => "winnow",
+        }
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Mode {
+    type Err = DbError;
+    fn from_str(s: &str) -> Result<Self> {
+        match s {
+            "koala" => Ok(Self::Koala),
+            "winnow" => Ok(Self::Winnow),
+            _ => Err(DbError::InvalidParameter {
+                name: "mode",
+                problem: format!("{s:?} is neither koala nor winnow"),
+            }),
+        }
+    }
+}
+
+/// Every setting of a database. `Params::default()` is Heintze's baseline
+/// (Koala mode); [`Params::winnow`] the winnowing baseline.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Params {
+    /// Koala or winnowing.
+    pub mode: Mode,
+    /// The secret that keys the k-gram hash and every rank (Koala §3.3).
+    pub seed: u64,
+    /// k-gram length in symbols. Default 20: Heintze's 20 consonants
+    /// (≈ 30–45 characters); with all letters kept, 20 symbols is about four
+    /// words.
+    pub k: u32,
+    /// N, the Koala search fingerprint size. Default 1000.
+    pub search_size: u32,
+    /// n, the Koala stored fingerprint size. Default 100.
+    pub stored_size: u32,
+    /// Length of the prefix whose in-document frequency ranks k-grams
+    /// (Koala §6.1). Default 5.
+    pub prefix: u32,
+    /// Winnowing window, in k-grams. Default 30.
+    pub window: u32,
+    /// Bytes at the start of a document whose k-grams are not selected, in
+    /// Koala mode (§6.3, "the first 1000 characters"). Default 1000.
+    /// Winnowing mode keeps them: it is meant to find small parts.
+    pub prologue_bytes: u32,
+    /// At search, a hash held by this many documents or more is common.
+    /// Default 4 (Koala §6.2).
+    pub common_docs: u32,
+    /// At most this many common hashes are ignored per search, so that
+    /// registering a document many times cannot hide it. Default 10.
+    pub max_ignored: u32,
+    /// Bits of each hash kept in the postings. Default 28, Koala's: at a
+    /// million documents a 1000-hash search meets about 370 random one-hit
+    /// matches (Koala §6.1), and a document costs under 300 bytes.
+    pub hash_bits: u32,
+    /// Staged documents that trigger writing a segment. Default 4096.
+    pub flush_docs: u32,
+    /// Segments of one size tier (sizes within a factor 4) that trigger a
+    /// merge. Default 4.
+    pub merge_factor: u32,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Self {
+            mode: Mode::Koala,
+            seed: 0,
+            k: 20,
+            search_size: 1000,
+            stored_size: 100,
+            prefix: 5,
+            window: 30,
+            prologue_bytes: 1000,
+            common_docs: 4,
+            max_ignored: 10,
+            hash_bits: 28,
+            flush_docs: 4096,
+            merge_factor: 4,
+        }
+    }
+}
+
+/// Names and accessors of the numeric parameters, for storage and display.
+macro_rules! numeric_params {
+    ($($name:ident),* $(,)?) => {
+        impl Params {
+            /// Every numeric parameter as `(name, value)`, in a fixed order.
+            pub fn numeric(&self) -> Vec<(&'static str, u64)> {
+                vec![$((stringify!($name), u64::from(self.$name))),*]
+            }
+
+            /// Sets the numeric parameter `name` from its text.
+            pub fn set(&mut self, name: &str, value: &str) -> Result<()> {
+                match name {
+                    "mode" => self.mode = value.parse()?,
+                    "seed" => self.seed = parse_number("seed", value)?,
+                    $(stringify!($name) => {
+                        self.$name = parse_number(stringify!($name), value)?;
+                    })*
+                    _ => {
+                        return Err(DbError::InvalidParameter {
+                            name: "parameter",
+                            problem: format!("unknown parameter {name:?}"),
+                        })
+                    }
+                }
+                Ok(())
+            }
+        }
+    };
+}
+
+numeric_params!(
+    k,
+    search_size,
+    stored_size,
+    prefix,
+    window,
+    prologue_bytes,
+    common_docs,
+    max_ignored,
+    hash_bits,
+    flush_docs,
+    merge_factor,
+);
+
+fn parse_number<T: FromStr>(name: &'static str, value: &str) -> Result<T> {
+    value.parse().map_err(|_| DbError::InvalidParameter {
+        name,
+        problem: format!("{value:?} is not a valid number"),
+    })
+}
+
+impl Params {
+    /// The winnowing baseline: every winnowed fingerprint stored.
+    pub fn winnow() -> Self {
+        Self {
+            mode: Mode::Winnow,
+            ..Self::default()
+        }
+    }
+
+    /// Checks every value against its range.
+    pub fn validate(&self) -> Result<()> {
+        let check = |ok: bool, name: &'static str, problem: &str| {
+            if ok {
+                Ok(())
+            } else {
+                Err(DbError::InvalidParameter {
+                    name,
+                    problem: problem.to_owned(),
+                })
+            }
+        };
+        check(self.k >= 1, "k", "must be at least 1")?;
+        check(self.search_size >= 1, "search_size", "must be at least 1")?;
+        check(
+            (1..=self.search_size).contains(&self.stored_size),
+            "stored_size",
+            "must be between 1 and search_size",
+        )?;
+        check(self.window >= 1, "window", "must be at least 1")?;
+        check(self.common_docs >= 2, "common_docs", "must be at least 2")?;
+        check(
+            (16..=48).contains(&self.hash_bits),
+            "hash_bits",
+            "must be between 16 and 48",
+        )?;
+        check(self.flush_docs >= 1, "flush_docs", "must be at least 1")?;
+        check(self.merge_factor >= 2, "merge_factor", "must be at least 2")
+    }
+
+    /// The stored form: one `name=value` line per parameter.
+    pub(crate) fn encode(&self) -> String {
+        let mut out = format!("mode={}\nseed={}\n", self.mode, self.seed);
+        for (name, value) in self.numeric() {
+            writeln!(out, "{name}={value}").expect("writing to a String");
+        }
+        out
+    }
+
+    /// Reads [`Params::encode`]'s output; parameters it lacks keep their
+    /// defaults (so that later versions can add some).
+    pub(crate) fn decode(text: &str) -> Result<Self> {
+        let mut params = Self::default();
+        for line in text.lines().filter(|l| !l.is_empty()) {
+            let (name, value) = line
+                .split_once('=')
+                .ok_or_else(|| DbError::InvalidParameter {
+                    name: "parameter",
+                    problem: format!("malformed line {line:?}"),
+                })?;
+            params.set(name, value)?;
+        }
+        params.validate()?;
+        Ok(params)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameters_round_trip_through_their_stored_form() {
+        let mut params = Params::winnow();
+        params.seed = u64::MAX;
+        params.hash_bits = 40;
+        params.max_ignored = 3;
+        assert_eq!(Params::decode(&params.encode()).unwrap(), params);
+    }
+
+    #[test]
+    fn out_of_range_values_are_refused_by_name() {
+        let mut params = Params::default();
+        params.set("stored_size", "2000").unwrap();
+        let error = params.validate().unwrap_err().to_string();
+        assert!(error.contains("stored_size"), "{error}");
+        assert!(params.set("colour", "1").is_err());
+        assert!(
+            params
+                .set("k", "twenty")
+                .unwrap_err()
+                .to_string()
+                .contains('k')
+        );
+    }
+}

@@ -1,0 +1,121 @@
+//! From a normalised document to the hashes the database keeps and looks up.
+//!
+//! A document's *print* is its search set: in Koala mode the N k-gram hashes
+//! [`KoalaSelector`] picks (rare prefixes first, then a keyed rank), in
+//! winnowing mode every robust-winnowed hash. What is *stored* is derived
+//! from the print inside the database: the n smallest under the current
+//! rotation key (Koala) or the whole print (winnowing). Keeping the print is
+//! what lets `rotate` re-select stored subsets without the documents.
+
+use copyhound_fingerprint::{
+    Fingerprint, KGramHasher, KoalaParams, KoalaSelector, NormalizedDocument, Selector, Winnowing,
+};
+
+use crate::params::{Mode, Params};
+
+/// The search set of one document: distinct 64-bit k-gram hashes, sorted.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DocumentPrint {
+    /// The hashes, strictly increasing.
+    pub hashes: Vec<u64>,
+}
+
+impl DocumentPrint {
+    /// A print from hashes in any order, with repeats.
+    pub fn from_hashes(mut hashes: Vec<u64>) -> Self {
+        hashes.sort_unstable();
+        hashes.dedup();
+        Self { hashes }
+    }
+
+    /// Number of distinct hashes.
+    pub fn len(&self) -> usize {
+        self.hashes.len()
+    }
+
+    /// Whether the document yielded no k-gram at all.
+    pub fn is_empty(&self) -> bool {
+        self.hashes.is_empty()
+    }
+}
+
+/// Computes prints and stored subsets with one database's parameters.
+#[derive(Clone, Debug)]
+pub struct Fingerprinter {
+    params: Params,
+    hasher: KGramHasher,
+}
+
+impl Fingerprinter {
+    /// A fingerprinter for `params`.
+    pub fn new(params: &Params) -> Self {
+        Self {
+            params: params.clone(),
+            hasher: KGramHasher::new(params.k as usize, params.seed),
+        }
+    }
+
+    /// The selected fingerprints of `doc` (hash and symbol position), in
+    /// position order: Koala's search set or every winnowed fingerprint.
+    pub fn fingerprints(&self, doc: &NormalizedDocument) -> Vec<Fingerprint> {
+        let mut out = Vec::new();
+        match self.params.mode {
+            Mode::Koala => {
+                self.koala(doc)
+                    .fingerprint(&self.hasher, &doc.symbols, &mut out);
+            }
+            Mode::Winnow => {
+                Winnowing::robust(self.params.window as usize).fingerprint(
+                    &self.hasher,
+                    &doc.symbols,
+                    &mut out,
+                );
+            }
+        }
+        out
+    }
+
+    /// The print of `doc`.
+    pub fn print(&self, doc: &NormalizedDocument) -> DocumentPrint {
+        DocumentPrint::from_hashes(self.fingerprints(doc).iter().map(|f| f.hash).collect())
+    }
+
+    /// The stored subset of a print under rotation key `rotation`: in Koala
+    /// mode the n hashes of smallest keyed rank, otherwise the whole print.
+    /// Sorted.
+    pub fn stored(&self, print: &[u64], rotation: u64) -> Vec<u64> {
+        match self.params.mode {
+            Mode::Koala => {
+                let search: Vec<Fingerprint> = print
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &hash)| Fingerprint::new(hash, i))
+                    .collect();
+                let mut stored = Vec::with_capacity(self.params.stored_size as usize);
+                KoalaSelector::new(self.koala_params(0)).stored(&search, rotation, &mut stored);
+                let mut hashes: Vec<u64> = stored.iter().map(|f| f.hash).collect();
+                hashes.sort_unstable();
+                hashes
+            }
+            Mode::Winnow => print.to_vec(),
+        }
+    }
+
+    /// The Koala selector for one document: the prologue skip is counted in
+    /// symbols, so it depends on where the document's symbols came from.
+    fn koala(&self, doc: &NormalizedDocument) -> KoalaSelector {
+        let prologue = self.params.prologue_bytes;
+        let skip = doc.spans.partition_point(|span| span.start < prologue);
+        KoalaSelector::new(self.koala_params(skip))
+    }
+
+    fn koala_params(&self, skip: usize) -> KoalaParams {
+        KoalaParams {
+            search_size: self.params.search_size as usize,
+            stored_size: self.params.stored_size as usize,
+            prefix: self.params.prefix as usize,
+            skip,
+            seed: self.params.seed,
+        }
+    }
+}

@@ -1,0 +1,252 @@
+//! Searching: look up a print's keys, count hits per document, rank.
+//!
+//! Koala §6.2: a key held by `common_docs` (4) documents or more is common —
+//! addresses, acknowledgements, boilerplate — and ignored, but at most
+//! `max_ignored` (10) of them per search (the most common first), so that
+//! registering a document many times cannot make it unfindable. The match
+//! ratio is hits / stored size of the registered document (Koala); winnowing
+//! mode also reports hits / query size, the share of the query found.
+
+use std::collections::HashMap;
+
+use crate::catalog::{DOCUMENTS, DocId, DocumentRecord};
+use crate::database::{Database, InCatalog, keys_of, read_record};
+use crate::error::Result;
+use crate::params::Mode;
+use crate::print::DocumentPrint;
+
+/// What to return.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// At most this many matches, best first. Default 20.
+    pub limit: usize,
+    /// Only documents with at least this many hits. Default 1.
+    pub min_hits: u32,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        Self {
+            limit: 20,
+            min_hits: 1,
+        }
+    }
+}
+
+/// One registered document that shares keys with the query.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchMatch {
+    /// The registered document.
+    pub document: DocumentRecord,
+    /// Query keys found in its stored fingerprint.
+    pub hits: u32,
+    /// hits / its stored size: how much of it the query holds (Koala's
+    /// match ratio).
+    pub ratio: f64,
+    /// hits / the query's size: how much of the query it holds.
+    pub query_ratio: f64,
+}
+
+impl SearchMatch {
+    /// The number matches are ranked and bucketed by: the ratio in Koala
+    /// mode; in winnowing mode the larger of the two ratios, so that a small
+    /// part of a large document (or the reverse) ranks high.
+    pub fn score(&self, mode: Mode) -> f64 {
+        match mode {
+            Mode::Koala => self.ratio,
+            Mode::Winnow => self.ratio.max(self.query_ratio),
+        }
+    }
+}
+
+/// A common key the search ignored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IgnoredKey {
+    /// The key (top `hash_bits` of the hash).
+    pub key: u64,
+    /// Documents holding it.
+    pub documents: u32,
+}
+
+/// The match ranges of Heintze's Table 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum MatchBucket {
+    /// Up to 1 % (rounded).
+    Percent1,
+    /// 2 %.
+    Percent2,
+    /// 3–5 %.
+    Percent3To5,
+    /// 6–10 %.
+    Percent6To10,
+    /// 11–20 %.
+    Percent11To20,
+    /// 21–50 %.
+    Percent21To50,
+    /// More than 50 %.
+    Over50,
+}
+
+impl MatchBucket {
+    /// Every bucket, in increasing order.
+    pub const ALL: [Self; 7] = [
+        Self::Percent1,
+        Self::Percent2,
+        Self::Percent3To5,
+        Self::Percent6To10,
+        Self::Percent11To20,
+        Self::Percent21To50,
+        Self::Over50,
+    ];
+
+    /// The bucket of a ratio in `0..=1`, by its percentage rounded to the
+    /// nearest integer (a single hit out of 100 is "1 %").
+    pub fn of(ratio: f64) -> Self {
+        match (ratio * 100.0).round() as u32 {
+            0..=1 => Self::Percent1,
+            2 => Self::Percent2,
+            3..=5 => Self::Percent3To5,
+            6..=10 => Self::Percent6To10,
+            11..=20 => Self::Percent11To20,
+            21..=50 => Self::Percent21To50,
+            _ => Self::Over50,
+        }
+    }
+
+    /// The column heading of Table 1.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Percent1 => "1%",
+            Self::Percent2 => "2%",
+            Self::Percent3To5 => "3-5%",
+            Self::Percent6To10 => "6-10%",
+            Self::Percent11To20 => "11-20%",
+            Self::Percent21To50 => "21-50%",
+            Self::Over50 => ">50%",
+        }
+    }
+}
+
+/// The result of one search.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchReport {
+    /// Distinct keys of the query.
+    pub query_keys: usize,
+    /// Common keys left out of the count (at most `max_ignored`).
+    pub ignored: Vec<IgnoredKey>,
+    /// Every matched document (before `limit`) per bucket, in
+    /// [`MatchBucket::ALL`] order.
+    pub distribution: [u64; 7],
+    /// The best matches, best first.
+    pub matches: Vec<SearchMatch>,
+}
+
+impl Database {
+    /// Looks `print` up and ranks the registered documents that share keys
+    /// with it.
+    pub fn search(&self, print: &DocumentPrint, options: &SearchOptions) -> Result<SearchReport> {
+        let keys = keys_of(&print.hashes, self.params.hash_bits);
+        let view = self.view()?;
+        let mut hits: HashMap<DocId, u32> = HashMap::new();
+        let mut common: Vec<(u64, Vec<DocId>)> = Vec::new();
+        let mut docs = Vec::new();
+        let several_sources = view.segments.len() + usize::from(!view.staged.is_empty()) > 1;
+        for &key in &keys {
+            docs.clear();
+            for (_, segment) in &view.segments {
+                segment.lookup(key, &mut docs)?;
+            }
+            if let Some(staged) = view.staged.get(&key) {
+                docs.extend_from_slice(staged);
+            }
+            if !view.removed.is_empty() {
+                docs.retain(|doc| !view.removed.contains(doc));
+            }
+            if several_sources {
+                docs.sort_unstable();
+                docs.dedup();
+            }
+            if docs.len() >= self.params.common_docs as usize {
+                common.push((key, docs.clone()));
+            } else {
+                for &doc in &docs {
+                    *hits.entry(doc).or_default() += 1;
+                }
+            }
+        }
+        common.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then(a.0.cmp(&b.0)));
+        let ignored_count = common.len().min(self.params.max_ignored as usize);
+        for (_, docs) in &common[ignored_count..] {
+            for &doc in docs {
+                *hits.entry(doc).or_default() += 1;
+            }
+        }
+        let ignored = common[..ignored_count]
+            .iter()
+            .map(|(key, docs)| IgnoredKey {
+                key: *key,
+                documents: docs.len() as u32,
+            })
+            .collect();
+        let mut matches = self.matches(hits, keys.len())?;
+        let mode = self.params.mode;
+        let mut distribution = [0u64; 7];
+        for m in &matches {
+            distribution[MatchBucket::of(m.score(mode)) as usize] += 1;
+        }
+        matches.retain(|m| m.hits >= options.min_hits);
+        matches.sort_by(|a, b| {
+            b.score(mode)
+                .total_cmp(&a.score(mode))
+                .then(b.hits.cmp(&a.hits))
+                .then(a.document.id.cmp(&b.document.id))
+        });
+        matches.truncate(options.limit);
+        Ok(SearchReport {
+            query_keys: keys.len(),
+            ignored,
+            distribution,
+            matches,
+        })
+    }
+
+    /// Joins hit counts with the catalogue; documents removed meanwhile drop out.
+    fn matches(&self, hits: HashMap<DocId, u32>, query_keys: usize) -> Result<Vec<SearchMatch>> {
+        let path = &self.catalog_path;
+        let txn = redb::ReadableDatabase::begin_read(&self.catalog).in_catalog(path)?;
+        let documents = txn.open_table(DOCUMENTS).in_catalog(path)?;
+        let mut out = Vec::with_capacity(hits.len());
+        for (doc, count) in hits {
+            let Some(document) = read_record(path, &documents, doc)? else {
+                continue;
+            };
+            let ratio = f64::from(count) / f64::from(document.stored.max(1));
+            out.push(SearchMatch {
+                ratio,
+                query_ratio: f64::from(count) / query_keys.max(1) as f64,
+                hits: count,
+                document,
+            });
+        }
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MatchBucket;
+
+    #[test]
+    fn ratios_fall_in_the_buckets_of_table_1() {
+        let bucket = |percent: f64| MatchBucket::of(percent / 100.0).label();
+        assert_eq!(bucket(0.4), "1%");
+        assert_eq!(bucket(1.0), "1%");
+        assert_eq!(bucket(2.0), "2%");
+        assert_eq!(bucket(5.0), "3-5%");
+        assert_eq!(bucket(7.0), "6-10%");
+        assert_eq!(bucket(20.0), "11-20%");
+        assert_eq!(bucket(45.0), "21-50%");
+        assert_eq!(bucket(51.0), ">50%");
+        assert_eq!(bucket(100.0), ">50%");
+    }
+}

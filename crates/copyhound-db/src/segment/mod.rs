@@ -1,0 +1,144 @@
+//! Posting segments: immutable files mapping hash keys to document ids.
+//!
+//! A segment holds postings `(key, doc)`, where the key is the top
+//! `hash_bits` bits of a fingerprint hash. Keys are split into a *bucket*
+//! (the top `bucket_bits`) and a *residual* (the rest). The file is
+//!
+//! ```text
+//! header (64 bytes) │ data: one byte-aligned bit run per bucket │ directory: 2^B + 1 u32 offsets
+//! ```
+//!
+//! Within a bucket the entries are sorted by document id and then residual;
+//! each is the gap from the previous id, Rice-coded, followed by the raw
+//! residual bits. Sorting by id inside a bucket is what makes the ids cheap:
+//! a bucket of m entries drawn from D documents has gaps of about D/m, so an
+//! id costs about log2(D/m) + 1.5 bits instead of log2(D). A lookup reads one
+//! directory slot and decodes one bucket (about [`TARGET_BUCKET_POSTINGS`]
+//! entries). FORMAT.md at the crate root gives the byte layout.
+
+mod merge;
+mod reader;
+mod writer;
+
+pub(crate) use merge::merge_segments;
+pub use reader::Segment;
+pub(crate) use writer::write_postings;
+
+/// First bytes of every segment file.
+pub(crate) const MAGIC: &[u8; 8] = b"CHDBSEG\0";
+/// The segment format this build reads and writes.
+pub(crate) const FORMAT_VERSION: u32 = 1;
+/// Size of the fixed header.
+pub(crate) const HEADER_LEN: usize = 64;
+/// Fewest bucket bits. Merges gather postings in 2^8 key ranges, which must
+/// cover whole buckets of every input.
+pub(crate) const MIN_BUCKET_BITS: u32 = 8;
+/// Most bucket bits: a 64 MiB directory.
+const MAX_BUCKET_BITS: u32 = 24;
+/// Postings per bucket the planner aims at: few enough that decoding the
+/// buckets of a 1000-hash query costs well under a millisecond, many enough
+/// that the directory stays a few bytes per document.
+pub const TARGET_BUCKET_POSTINGS: u64 = 48;
+
+/// One posting: a hash key (the top `hash_bits` of a fingerprint hash) in a
+/// document.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct Posting {
+    /// The key, `hash >> (64 - hash_bits)`.
+    pub key: u64,
+    /// The document id.
+    pub doc: u32,
+}
+
+/// How a segment's postings are laid out: decided once per segment from its
+/// size, recorded in its header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SegmentShape {
+    /// Bits of the key that pick the bucket.
+    pub bucket_bits: u32,
+    /// Bits of the key stored in each entry.
+    pub residual_bits: u32,
+    /// Rice parameter of the id gaps.
+    pub rice_k: u32,
+    /// Smallest document id in the segment (the base of the first gap).
+    pub min_doc: u32,
+    /// Largest document id in the segment.
+    pub max_doc: u32,
+}
+
+impl SegmentShape {
+    /// The layout for about `postings` postings of ids in `min_doc..=max_doc`.
+    pub(crate) fn plan(hash_bits: u32, postings: u64, min_doc: u32, max_doc: u32) -> Self {
+        let buckets_wanted = (postings / TARGET_BUCKET_POSTINGS).max(1);
+        let bucket_bits = (64 - (buckets_wanted - 1).leading_zeros())
+            .clamp(MIN_BUCKET_BITS, MAX_BUCKET_BITS.min(hash_bits));
+        let residual_bits = hash_bits - bucket_bits;
+        let per_bucket = (postings as f64 / f64::from(1u32 << bucket_bits)).max(1.0);
+        let mean_gap = f64::from(max_doc - min_doc + 1) / per_bucket;
+        // A Rice code of a geometric gap with mean μ costs about
+        // 1 + k + μ / 2^k bits, smallest near 2^k = μ·ln 2.
+        let cost = |k: u32| 1.0 + f64::from(k) + mean_gap / f64::from(k).exp2();
+        let base = (mean_gap * std::f64::consts::LN_2)
+            .log2()
+            .floor()
+            .clamp(0.0, 31.0) as u32;
+        let mut rice_k = if cost(base + 1) < cost(base) {
+            base + 1
+        } else {
+            base
+        };
+        // An entry must be longer than the padding at the end of a bucket
+        // (at most 7 bits), so that padding is never read as an entry.
+        rice_k = rice_k.max(7u32.saturating_sub(residual_bits));
+        Self {
+            bucket_bits,
+            residual_bits,
+            rice_k,
+            min_doc,
+            max_doc,
+        }
+    }
+
+    /// The shortest possible entry, in bits.
+    pub(crate) fn min_entry_bits(self) -> usize {
+        (1 + self.rice_k + self.residual_bits) as usize
+    }
+
+    /// Number of buckets.
+    pub(crate) fn bucket_count(self) -> u64 {
+        1 << self.bucket_bits
+    }
+
+    /// The bucket of a key.
+    pub(crate) fn bucket_of(self, key: u64) -> u64 {
+        key >> self.residual_bits
+    }
+
+    /// The residual of a key.
+    pub(crate) fn residual_of(self, key: u64) -> u64 {
+        key & ((1 << self.residual_bits) - 1)
+    }
+
+    /// The order of postings in the file: bucket, then id, then residual.
+    pub(crate) fn file_order(self, posting: &Posting) -> u128 {
+        (u128::from(self.bucket_of(posting.key)) << 72)
+            | (u128::from(posting.doc) << 40)
+            | u128::from(self.residual_of(posting.key))
+    }
+}
+
+/// What a finished segment holds, as recorded in the manifest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SegmentSummary {
+    /// Number of postings.
+    pub postings: u64,
+    /// Smallest document id.
+    pub min_doc: u32,
+    /// Largest document id.
+    pub max_doc: u32,
+    /// File size in bytes.
+    pub bytes: u64,
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,257 @@
+//! Reading a segment through a memory map.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use memmap2::Mmap;
+
+use super::writer::Header;
+use super::{FORMAT_VERSION, HEADER_LEN, MAGIC, MIN_BUCKET_BITS, SegmentShape};
+use crate::codec::BitReader;
+use crate::error::{DbError, Result};
+
+/// An open, memory-mapped segment file.
+#[derive(Debug)]
+pub struct Segment {
+    path: PathBuf,
+    map: Mmap,
+    header: Header,
+}
+
+impl Segment {
+    /// Maps the file at `path` and checks its header and directory.
+    pub fn open(path: &Path) -> Result<Self> {
+        let file = File::open(path).map_err(|e| DbError::io(path, e))?;
+        let map = map_immutable(&file).map_err(|e| DbError::io(path, e))?;
+        let header = parse_header(path, &map)?;
+        let segment = Self {
+            path: path.to_owned(),
+            map,
+            header,
+        };
+        let directory = segment.directory_bytes();
+        if crc32fast::hash(directory) != header.directory_crc {
+            return Err(DbError::corrupt(path, "directory checksum mismatch"));
+        }
+        Ok(segment)
+    }
+
+    /// The file this segment was read from.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Number of postings.
+    pub fn postings(&self) -> u64 {
+        self.header.postings
+    }
+
+    /// File size in bytes.
+    pub fn bytes(&self) -> u64 {
+        self.map.len() as u64
+    }
+
+    /// The layout recorded in the header.
+    pub(crate) fn shape(&self) -> SegmentShape {
+        self.header.shape
+    }
+
+    fn directory_bytes(&self) -> &[u8] {
+        &self.map[HEADER_LEN + self.header.data_len as usize..]
+    }
+
+    fn data(&self) -> &[u8] {
+        &self.map[HEADER_LEN..HEADER_LEN + self.header.data_len as usize]
+    }
+
+    /// The encoded entries of bucket `bucket`.
+    fn bucket_bytes(&self, bucket: u64) -> Result<&[u8]> {
+        let directory = self.directory_bytes();
+        let slot = |i: u64| {
+            let at = i as usize * 4;
+            u32::from_le_bytes(directory[at..at + 4].try_into().expect("4 bytes")) as usize
+        };
+        let (start, end) = (slot(bucket), slot(bucket + 1));
+        if start > end || end > self.header.data_len as usize {
+            return Err(DbError::corrupt(
+                &self.path,
+                format!("directory slot {bucket} points outside the data ({start}..{end})"),
+            ));
+        }
+        Ok(&self.data()[start..end])
+    }
+
+    /// Calls `visit(residual, doc)` for every entry of `bucket`, in file order.
+    fn decode_bucket(&self, bucket: u64, mut visit: impl FnMut(u64, u32)) -> Result<()> {
+        let shape = self.header.shape;
+        let bytes = self.bucket_bytes(bucket)?;
+        let mut reader = BitReader::new(bytes);
+        let mut doc = u64::from(shape.min_doc);
+        let min_bits = shape.min_entry_bits();
+        while reader.remaining() >= min_bits {
+            let entry = reader
+                .read_rice(shape.rice_k)
+                .and_then(|gap| doc.checked_add(gap))
+                .zip(reader.read_bits(shape.residual_bits));
+            match entry {
+                Some((next, residual)) if next <= u64::from(shape.max_doc) => {
+                    doc = next;
+                    visit(residual, doc as u32);
+                }
+                _ => {
+                    return Err(DbError::corrupt(
+                        &self.path,
+                        format!("undecodable entry in bucket {bucket}"),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Appends to `docs` every document holding `key` (ascending ids).
+    pub(crate) fn lookup(&self, key: u64, docs: &mut Vec<u32>) -> Result<()> {
+        let shape = self.header.shape;
+        let wanted = shape.residual_of(key);
+        self.decode_bucket(shape.bucket_of(key), |residual, doc| {
+            if residual == wanted {
+                docs.push(doc);
+            }
+        })
+    }
+
+    /// Calls `visit(key, doc)` for every posting of the buckets that hold
+    /// keys in `first_key..=last_key`; those bounds must fall on bucket
+    /// boundaries of this segment (merges use 2^8 key ranges).
+    pub(crate) fn for_each_in_keys(
+        &self,
+        first_key: u64,
+        last_key: u64,
+        mut visit: impl FnMut(u64, u32),
+    ) -> Result<()> {
+        let shape = self.header.shape;
+        for bucket in shape.bucket_of(first_key)..=shape.bucket_of(last_key) {
+            let base = bucket << shape.residual_bits;
+            self.decode_bucket(bucket, |residual, doc| visit(base | residual, doc))?;
+        }
+        Ok(())
+    }
+
+    /// Reads every byte: checksums, then every entry, checking order and
+    /// count. Returns the number of postings per document id seen, as
+    /// `(doc, count)` sorted by id.
+    pub fn verify(&self) -> Result<Vec<(u32, u32)>> {
+        if crc32fast::hash(self.data()) != self.header.data_crc {
+            return Err(DbError::corrupt(&self.path, "data checksum mismatch"));
+        }
+        let shape = self.header.shape;
+        let mut per_doc = std::collections::BTreeMap::<u32, u32>::new();
+        let mut total = 0u64;
+        for bucket in 0..shape.bucket_count() {
+            let mut previous: Option<(u32, u64)> = None;
+            let mut disorder = false;
+            self.decode_bucket(bucket, |residual, doc| {
+                disorder |= previous.is_some_and(|p| p >= (doc, residual));
+                previous = Some((doc, residual));
+                *per_doc.entry(doc).or_default() += 1;
+                total += 1;
+            })?;
+            if disorder {
+                return Err(DbError::corrupt(
+                    &self.path,
+                    format!("bucket {bucket} is not sorted"),
+                ));
+            }
+        }
+        if total != self.header.postings {
+            return Err(DbError::corrupt(
+                &self.path,
+                format!(
+                    "header says {} postings, the data holds {total}",
+                    self.header.postings
+                ),
+            ));
+        }
+        Ok(per_doc.into_iter().collect())
+    }
+}
+
+/// Maps a segment file read-only.
+#[allow(unsafe_code)]
+fn map_immutable(file: &File) -> std::io::Result<Mmap> {
+    // SAFETY: segment files are immutable once published: they are written
+    // under a temporary name, synced, renamed into place and never opened
+    // for writing again; obsolete ones are unlinked, which keeps existing
+    // mappings valid. Only a process outside this crate that rewrites a
+    // published file in place could change the mapped bytes.
+    unsafe { Mmap::map(file) }
+}
+
+/// Decodes and validates the header against the file's length.
+fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header> {
+    if bytes.len() < HEADER_LEN {
+        return Err(DbError::corrupt(
+            path,
+            format!("{} bytes is too short for a segment header", bytes.len()),
+        ));
+    }
+    if &bytes[0..8] != MAGIC {
+        return Err(DbError::corrupt(
+            path,
+            "not a copyhound segment (bad magic)",
+        ));
+    }
+    let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+    let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+    if crc32fast::hash(&bytes[..60]) != u32_at(60) {
+        return Err(DbError::corrupt(path, "header checksum mismatch"));
+    }
+    let version = u32_at(8);
+    if version != FORMAT_VERSION {
+        return Err(DbError::UnsupportedVersion {
+            path: path.to_owned(),
+            found: version,
+            supported: FORMAT_VERSION,
+        });
+    }
+    let shape = SegmentShape {
+        bucket_bits: u32::from(bytes[12]),
+        residual_bits: u32::from(bytes[13]),
+        rice_k: u32::from(bytes[14]),
+        min_doc: u32_at(24),
+        max_doc: u32_at(28),
+    };
+    let header = Header {
+        shape,
+        postings: u64_at(16),
+        data_len: u64_at(32),
+        data_crc: u32_at(40),
+        directory_crc: u32_at(44),
+    };
+    if !(MIN_BUCKET_BITS..=24).contains(&shape.bucket_bits)
+        || shape.residual_bits > 40
+        || shape.rice_k > 32
+        || shape.min_doc > shape.max_doc
+        || shape.min_entry_bits() < 8
+    {
+        return Err(DbError::corrupt(
+            path,
+            format!("impossible layout {shape:?}"),
+        ));
+    }
+    let directory_len = (shape.bucket_count() + 1) * 4;
+    let expected = (HEADER_LEN as u64)
+        .checked_add(header.data_len)
+        .map(|n| n + directory_len);
+    if expected != Some(bytes.len() as u64) {
+        return Err(DbError::corrupt(
+            path,
+            format!(
+                "file is {} bytes, the header describes {}",
+                bytes.len(),
+                expected.map_or_else(|| "an impossible size".to_owned(), |n| n.to_string())
+            ),
+        ));
+    }
+    Ok(header)
+}

@@ -1,0 +1,150 @@
+//! Segment round trips, merges and corruption detection.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use proptest::prelude::*;
+
+use super::*;
+
+const HASH_BITS: u32 = 28;
+
+fn index_of(postings: &[Posting]) -> BTreeMap<u64, BTreeSet<u32>> {
+    let mut index = BTreeMap::<u64, BTreeSet<u32>>::new();
+    for p in postings {
+        index.entry(p.key).or_default().insert(p.doc);
+    }
+    index
+}
+
+fn lookup(segment: &Segment, key: u64) -> Vec<u32> {
+    let mut docs = Vec::new();
+    segment.lookup(key, &mut docs).unwrap();
+    docs
+}
+
+fn postings_strategy() -> impl Strategy<Value = Vec<Posting>> {
+    // Few distinct keys and ids, so that shared keys and repeats are common.
+    prop::collection::vec(
+        (0u64..2000, 0u32..500).prop_map(|(k, doc)| Posting {
+            key: k.wrapping_mul(0x9E37_79B9) & ((1 << HASH_BITS) - 1),
+            doc: doc * 3 + 7,
+        }),
+        0..3000,
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    #[test]
+    fn every_posting_is_found_and_nothing_else(mut postings in postings_strategy()) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.seg");
+        let expected = index_of(&postings);
+        let summary = write_postings(&path, HASH_BITS, &mut postings).unwrap();
+        let segment = Segment::open(&path).unwrap();
+        let distinct: usize = expected.values().map(BTreeSet::len).sum();
+        prop_assert_eq!(segment.postings(), distinct as u64);
+        prop_assert_eq!(summary.bytes, segment.bytes());
+        for (&key, docs) in &expected {
+            prop_assert_eq!(lookup(&segment, key), docs.iter().copied().collect::<Vec<_>>());
+            prop_assert!(lookup(&segment, key ^ 1).iter().all(|d| expected.get(&(key ^ 1)).is_some_and(|s| s.contains(d))));
+        }
+        let per_doc = segment.verify().unwrap();
+        prop_assert_eq!(per_doc.iter().map(|&(_, n)| u64::from(n)).sum::<u64>(), distinct as u64);
+    }
+
+    #[test]
+    fn a_merge_is_the_union_without_removed_documents(
+        mut a in postings_strategy(),
+        mut b in postings_strategy(),
+        removed in prop::collection::btree_set(0u32..1600, 0..100),
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut expected = a.clone();
+        expected.extend_from_slice(&b);
+        expected.retain(|p| !removed.contains(&p.doc));
+        let expected = index_of(&expected);
+        write_postings(&dir.path().join("a.seg"), HASH_BITS, &mut a).unwrap();
+        write_postings(&dir.path().join("b.seg"), HASH_BITS, &mut b).unwrap();
+        let a = Segment::open(&dir.path().join("a.seg")).unwrap();
+        let b = Segment::open(&dir.path().join("b.seg")).unwrap();
+        let out = dir.path().join("c.seg");
+        merge_segments(&[&a, &b], HASH_BITS, |doc| !removed.contains(&doc), &out).unwrap();
+        let merged = Segment::open(&out).unwrap();
+        merged.verify().unwrap();
+        for (&key, docs) in &expected {
+            prop_assert_eq!(lookup(&merged, key), docs.iter().copied().collect::<Vec<_>>());
+        }
+        let total: usize = expected.values().map(BTreeSet::len).sum();
+        prop_assert_eq!(merged.postings(), total as u64);
+    }
+}
+
+#[test]
+fn large_segments_pick_finer_buckets_and_fit_the_budget() {
+    // 20,000 documents of 100 random keys each: the layout the database uses.
+    let docs = 20_000u32;
+    let mut state = 1u64;
+    let mut postings = Vec::new();
+    for doc in 0..docs {
+        for _ in 0..100 {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            postings.push(Posting {
+                key: state >> (64 - HASH_BITS),
+                doc,
+            });
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.seg");
+    let summary = write_postings(&path, HASH_BITS, &mut postings).unwrap();
+    let segment = Segment::open(&path).unwrap();
+    assert!(segment.shape().bucket_bits > MIN_BUCKET_BITS);
+    let per_doc = summary.bytes as f64 / f64::from(docs);
+    // 100 entries of ~(log2(gap) + 1.5 + residual) bits; far below Koala's 400.
+    assert!(per_doc < 300.0, "{per_doc} bytes per document");
+    segment.verify().unwrap();
+}
+
+#[test]
+fn damage_is_reported_with_the_file_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("seg-1.seg");
+    let mut postings: Vec<Posting> = (0..5000)
+        .map(|i| Posting {
+            key: i * 7919 % (1 << HASH_BITS),
+            doc: i as u32 % 97,
+        })
+        .collect();
+    write_postings(&path, HASH_BITS, &mut postings).unwrap();
+    let pristine = std::fs::read(&path).unwrap();
+
+    let mut flipped = pristine.clone();
+    flipped[HEADER_LEN + 10] ^= 0x10;
+    std::fs::write(&path, &flipped).unwrap();
+    let error = Segment::open(&path)
+        .unwrap()
+        .verify()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("seg-1.seg") && error.contains("data checksum"),
+        "{error}"
+    );
+
+    std::fs::write(&path, &pristine[..pristine.len() - 3]).unwrap();
+    let error = Segment::open(&path).unwrap_err().to_string();
+    assert!(
+        error.contains("seg-1.seg") && error.contains("bytes"),
+        "{error}"
+    );
+
+    let mut header = pristine.clone();
+    header[20] ^= 1;
+    std::fs::write(&path, &header).unwrap();
+    let error = Segment::open(&path).unwrap_err().to_string();
+    assert!(error.contains("header checksum"), "{error}");
+}

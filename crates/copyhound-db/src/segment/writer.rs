@@ -1,0 +1,198 @@
+//! Writing a segment: buckets in increasing order, streamed to a file, the
+//! directory and the header last, then an fsync.
+
+use std::fs::File;
+use std::io::{BufWriter, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use super::{FORMAT_VERSION, HEADER_LEN, MAGIC, Posting, SegmentShape, SegmentSummary};
+use crate::codec::BitWriter;
+use crate::error::{DbError, Result};
+
+/// Writes `postings` (any order, duplicates allowed) as a new segment at
+/// `path`, which must not exist yet. The file is synced before returning.
+pub(crate) fn write_postings(
+    path: &Path,
+    hash_bits: u32,
+    postings: &mut [Posting],
+) -> Result<SegmentSummary> {
+    let min_doc = postings.iter().map(|p| p.doc).min().unwrap_or(0);
+    let max_doc = postings.iter().map(|p| p.doc).max().unwrap_or(0);
+    let shape = SegmentShape::plan(hash_bits, postings.len() as u64, min_doc, max_doc);
+    postings.sort_unstable_by_key(|p| shape.file_order(p));
+    let mut writer = SegmentWriter::create(path, shape)?;
+    writer.push_sorted(postings)?;
+    writer.finish()
+}
+
+/// A segment being written. Postings arrive bucket by bucket, in file order.
+pub(crate) struct SegmentWriter {
+    path: PathBuf,
+    file: BufWriter<File>,
+    shape: SegmentShape,
+    /// `directory[b]` is where bucket `b` starts in the data area.
+    directory: Vec<u32>,
+    /// Buckets below this one have their directory slot set.
+    next_bucket: u64,
+    data_len: u64,
+    data_crc: crc32fast::Hasher,
+    postings: u64,
+    bits: BitWriter,
+    run: Vec<u8>,
+}
+
+impl SegmentWriter {
+    /// Creates the file (failing if it exists) and reserves the header.
+    pub(crate) fn create(path: &Path, shape: SegmentShape) -> Result<Self> {
+        let file = File::options()
+            .write(true)
+            .create_new(true)
+            .open(path)
+            .map_err(|e| DbError::io(path, e))?;
+        let mut file = BufWriter::with_capacity(1 << 20, file);
+        file.write_all(&[0; HEADER_LEN])
+            .map_err(|e| DbError::io(path, e))?;
+        Ok(Self {
+            path: path.to_owned(),
+            file,
+            shape,
+            directory: vec![0; shape.bucket_count() as usize + 1],
+            next_bucket: 0,
+            data_len: 0,
+            data_crc: crc32fast::Hasher::new(),
+            postings: 0,
+            bits: BitWriter::default(),
+            run: Vec::new(),
+        })
+    }
+
+    /// Appends postings sorted in file order ([`SegmentShape::file_order`]);
+    /// exact duplicates are dropped. Successive calls continue the order.
+    pub(crate) fn push_sorted(&mut self, postings: &[Posting]) -> Result<()> {
+        let shape = self.shape;
+        let mut start = 0;
+        while start < postings.len() {
+            let bucket = shape.bucket_of(postings[start].key);
+            let end = start
+                + postings[start..]
+                    .iter()
+                    .position(|p| shape.bucket_of(p.key) != bucket)
+                    .unwrap_or(postings.len() - start);
+            self.push_bucket(bucket, &postings[start..end])?;
+            start = end;
+        }
+        Ok(())
+    }
+
+    /// Writes one bucket; `bucket` must be above every bucket written so far.
+    fn push_bucket(&mut self, bucket: u64, entries: &[Posting]) -> Result<()> {
+        assert!(
+            bucket >= self.next_bucket,
+            "buckets arrive in increasing order"
+        );
+        let offset = self.offset()?;
+        for slot in &mut self.directory[self.next_bucket as usize..=bucket as usize] {
+            *slot = offset;
+        }
+        self.next_bucket = bucket + 1;
+        let shape = self.shape;
+        let mut previous: Option<Posting> = None;
+        let mut previous_doc = shape.min_doc;
+        for &posting in entries {
+            if previous == Some(posting) {
+                continue;
+            }
+            debug_assert!(posting.doc >= previous_doc);
+            self.bits
+                .write_rice(u64::from(posting.doc - previous_doc), shape.rice_k);
+            self.bits
+                .write_bits(shape.residual_of(posting.key), shape.residual_bits);
+            previous_doc = posting.doc;
+            previous = Some(posting);
+            self.postings += 1;
+        }
+        self.run.clear();
+        self.bits.take_bytes(&mut self.run);
+        self.data_crc.update(&self.run);
+        self.data_len += self.run.len() as u64;
+        self.file
+            .write_all(&self.run)
+            .map_err(|e| DbError::io(&self.path, e))
+    }
+
+    /// The current end of the data area as a directory offset.
+    fn offset(&self) -> Result<u32> {
+        u32::try_from(self.data_len).map_err(|_| DbError::SegmentTooLarge {
+            path: self.path.clone(),
+        })
+    }
+
+    /// Writes the directory and the header and syncs the file.
+    pub(crate) fn finish(mut self) -> Result<SegmentSummary> {
+        let end = self.offset()?;
+        for slot in &mut self.directory[self.next_bucket as usize..] {
+            *slot = end;
+        }
+        let io = |e| DbError::io(&self.path, e);
+        let mut directory_crc = crc32fast::Hasher::new();
+        let mut directory_bytes = Vec::with_capacity(self.directory.len() * 4);
+        for &slot in &self.directory {
+            directory_bytes.extend_from_slice(&slot.to_le_bytes());
+        }
+        directory_crc.update(&directory_bytes);
+        self.file.write_all(&directory_bytes).map_err(io)?;
+        let header = Header {
+            shape: self.shape,
+            postings: self.postings,
+            data_len: self.data_len,
+            data_crc: self.data_crc.clone().finalize(),
+            directory_crc: directory_crc.finalize(),
+        };
+        self.file.seek(SeekFrom::Start(0)).map_err(io)?;
+        self.file.write_all(&header.encode()).map_err(io)?;
+        let file = self
+            .file
+            .into_inner()
+            .map_err(|e| DbError::io(&self.path, e.into_error()))?;
+        file.sync_all().map_err(|e| DbError::io(&self.path, e))?;
+        let bytes = HEADER_LEN as u64 + self.data_len + directory_bytes.len() as u64;
+        Ok(SegmentSummary {
+            postings: self.postings,
+            min_doc: self.shape.min_doc,
+            max_doc: self.shape.max_doc,
+            bytes,
+        })
+    }
+}
+
+/// The fixed header of a segment file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Header {
+    pub shape: SegmentShape,
+    pub postings: u64,
+    pub data_len: u64,
+    pub data_crc: u32,
+    pub directory_crc: u32,
+}
+
+impl Header {
+    /// The 64 header bytes: fields little-endian, a CRC-32 of the first 60
+    /// bytes at the end.
+    pub(crate) fn encode(&self) -> [u8; HEADER_LEN] {
+        let mut bytes = [0u8; HEADER_LEN];
+        bytes[0..8].copy_from_slice(MAGIC);
+        bytes[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+        bytes[12] = self.shape.bucket_bits as u8;
+        bytes[13] = self.shape.residual_bits as u8;
+        bytes[14] = self.shape.rice_k as u8;
+        bytes[16..24].copy_from_slice(&self.postings.to_le_bytes());
+        bytes[24..28].copy_from_slice(&self.shape.min_doc.to_le_bytes());
+        bytes[28..32].copy_from_slice(&self.shape.max_doc.to_le_bytes());
+        bytes[32..40].copy_from_slice(&self.data_len.to_le_bytes());
+        bytes[40..44].copy_from_slice(&self.data_crc.to_le_bytes());
+        bytes[44..48].copy_from_slice(&self.directory_crc.to_le_bytes());
+        let crc = crc32fast::hash(&bytes[..60]);
+        bytes[60..64].copy_from_slice(&crc.to_le_bytes());
+        bytes
+    }
+}

@@ -1,0 +1,69 @@
+//! `stats`: sizes and counts, split into hot (searched) and cold (kept for
+//! rotation) storage.
+
+use std::fs;
+
+use redb::{ReadableDatabase, ReadableTable};
+
+use crate::catalog::{DOCUMENTS, META, META_EPOCH, PRINTS, REMOVED, STAGED};
+use crate::database::{CATALOG_FILE, Database, InCatalog, count_table, meta_u64, read_manifest};
+use crate::error::Result;
+use crate::params::Mode;
+
+/// Counts and sizes of a database.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stats {
+    /// The mode.
+    pub mode: Mode,
+    /// The rotation epoch of new stored subsets.
+    pub epoch: u64,
+    /// Registered documents.
+    pub documents: u64,
+    /// Documents whose postings are still in the staging table.
+    pub staged_documents: u64,
+    /// Removed documents whose postings a merge has yet to drop.
+    pub removed_pending: u64,
+    /// Live segments.
+    pub segments: usize,
+    /// Postings in segments.
+    pub postings: u64,
+    /// Bytes of segment files: the hot storage searches read.
+    pub segment_bytes: u64,
+    /// Bytes of the catalogue file (records, staging, prints).
+    pub catalog_bytes: u64,
+    /// Bytes of the kept prints inside the catalogue: the cold storage that
+    /// rotation reads.
+    pub print_bytes: u64,
+}
+
+impl Database {
+    /// Counts and sizes.
+    pub fn stats(&self) -> Result<Stats> {
+        let path = &self.catalog_path;
+        let txn = self.catalog.begin_read().in_catalog(path)?;
+        let meta = txn.open_table(META).in_catalog(path)?;
+        let manifest = read_manifest(path, &meta)?;
+        let mut print_bytes = 0u64;
+        for entry in txn
+            .open_table(PRINTS)
+            .in_catalog(path)?
+            .iter()
+            .in_catalog(path)?
+        {
+            print_bytes += entry.in_catalog(path)?.1.value().len() as u64;
+        }
+        let catalog = self.dir.join(CATALOG_FILE);
+        Ok(Stats {
+            mode: self.params.mode,
+            epoch: meta_u64(path, &meta, META_EPOCH)?,
+            documents: count_table(path, &txn, DOCUMENTS)?,
+            staged_documents: count_table(path, &txn, STAGED)?,
+            removed_pending: count_table(path, &txn, REMOVED)?,
+            segments: manifest.segments.len(),
+            postings: manifest.segments.iter().map(|s| s.postings).sum(),
+            segment_bytes: manifest.segments.iter().map(|s| s.bytes).sum(),
+            catalog_bytes: fs::metadata(&catalog).map_or(0, |m| m.len()),
+            print_bytes,
+        })
+    }
+}

@@ -1,0 +1,173 @@
+//! Persistence, segments, merges, removal, rotation and integrity checks.
+
+use copyhound_db::{Database, DbError, Params, check};
+
+use crate::support::{TextGenerator, add, ratio_of, search, small_params};
+
+#[test]
+fn a_registered_document_is_found_at_100_percent_after_reopening() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = TextGenerator::new(1);
+    let body = text.words(3000);
+    let id = {
+        let db = Database::create(dir.path(), Params::default()).unwrap();
+        add(&db, "original", &body)
+    };
+    let db = Database::open(dir.path()).unwrap();
+    let report = search(&db, &body);
+    assert_eq!(report.matches[0].document.id, id);
+    assert_eq!(report.matches[0].ratio, 1.0);
+    assert_eq!(report.matches[0].hits, 100);
+    assert_eq!(report.matches[0].document.meta.title, "original");
+    assert_eq!(report.query_keys, 1000);
+    assert!(check(dir.path()).unwrap().is_ok());
+}
+
+#[test]
+fn documents_survive_flushes_and_merges() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Database::create(dir.path(), small_params()).unwrap();
+    let mut text = TextGenerator::new(2);
+    let bodies: Vec<String> = (0..60).map(|_| text.words(800)).collect();
+    let ids: Vec<_> = bodies
+        .iter()
+        .enumerate()
+        .map(|(i, body)| add(&db, &format!("doc{i}"), body))
+        .collect();
+    let stats = db.stats().unwrap();
+    assert_eq!(stats.documents, 60);
+    assert!(stats.segments >= 1 && stats.segments < 60 / 8, "{stats:?}");
+    assert!(stats.staged_documents < 8);
+    for (body, &id) in bodies.iter().zip(&ids) {
+        assert_eq!(ratio_of(&search(&db, body), id), 1.0);
+    }
+    let report = check(dir.path()).unwrap();
+    assert!(report.is_ok(), "{report:?}");
+    assert_eq!(report.documents, 60);
+}
+
+#[test]
+fn removed_documents_are_not_found_and_leave_at_compaction() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Database::create(dir.path(), small_params()).unwrap();
+    let mut text = TextGenerator::new(3);
+    let bodies: Vec<String> = (0..20).map(|_| text.words(800)).collect();
+    let ids: Vec<_> = bodies.iter().map(|b| add(&db, "d", b)).collect();
+    // One in a segment, one still staged.
+    let (flushed, staged) = (ids[0], ids[19]);
+    assert!(db.remove(flushed).unwrap().is_some());
+    assert!(db.remove(staged).unwrap().is_some());
+    assert!(db.remove(staged).unwrap().is_none());
+    assert_eq!(ratio_of(&search(&db, &bodies[0]), flushed), 0.0);
+    assert_eq!(ratio_of(&search(&db, &bodies[19]), staged), 0.0);
+    assert_eq!(ratio_of(&search(&db, &bodies[5]), ids[5]), 1.0);
+    assert_eq!(db.stats().unwrap().removed_pending, 1);
+    assert!(check(dir.path()).unwrap().is_ok());
+
+    db.flush().unwrap();
+    db.compact().unwrap();
+    let stats = db.stats().unwrap();
+    assert_eq!((stats.removed_pending, stats.segments), (0, 1));
+    assert_eq!(stats.postings, 18 * 100);
+    assert_eq!(ratio_of(&search(&db, &bodies[5]), ids[5]), 1.0);
+    assert!(check(dir.path()).unwrap().is_ok());
+}
+
+#[test]
+fn rotation_reselects_stored_subsets_without_the_documents() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Database::create(dir.path(), small_params()).unwrap();
+    let mut text = TextGenerator::new(4);
+    let bodies: Vec<String> = (0..12).map(|_| text.words(3000)).collect();
+    let ids: Vec<_> = bodies.iter().map(|b| add(&db, "d", b)).collect();
+    // A half-document query: which half of its stored keys it hits depends
+    // on the stored subset, so the hit count moves under rotation.
+    let half = &bodies[3][..bodies[3].len() / 2];
+    let before = search(&db, half);
+    assert_eq!(db.rotate().unwrap(), 1);
+    assert_eq!(db.rotate().unwrap(), 2);
+    let after = search(&db, half);
+    for (body, &id) in bodies.iter().zip(&ids) {
+        assert_eq!(ratio_of(&search(&db, body), id), 1.0);
+        assert_eq!(db.document(id).unwrap().unwrap().selection, 2);
+    }
+    let (b, a) = (ratio_of(&before, ids[3]), ratio_of(&after, ids[3]));
+    assert!(b > 0.2 && a > 0.2 && b != a, "before {b}, after {a}");
+    assert_eq!(db.stats().unwrap().epoch, 2);
+    assert!(check(dir.path()).unwrap().is_ok());
+    let id = add(&db, "new", &bodies[0]);
+    assert_eq!(db.document(id).unwrap().unwrap().selection, 2);
+}
+
+#[test]
+fn winnowing_databases_cannot_rotate() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Database::create(dir.path(), Params::winnow()).unwrap();
+    assert!(matches!(db.rotate(), Err(DbError::WrongMode { .. })));
+}
+
+#[test]
+fn create_refuses_an_existing_database_and_open_a_missing_one() {
+    let dir = tempfile::tempdir().unwrap();
+    Database::create(dir.path(), Params::default()).unwrap();
+    assert!(matches!(
+        Database::create(dir.path(), Params::default()),
+        Err(DbError::AlreadyExists { .. })
+    ));
+    let empty = tempfile::tempdir().unwrap();
+    assert!(matches!(
+        Database::open(empty.path()),
+        Err(DbError::NotADatabase { .. })
+    ));
+}
+
+#[test]
+fn check_names_a_damaged_segment() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Database::create(dir.path(), small_params()).unwrap();
+    let mut text = TextGenerator::new(5);
+    for _ in 0..8 {
+        add(&db, "d", &text.words(500));
+    }
+    drop(db);
+    let segment = std::fs::read_dir(dir.path().join("segments"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "seg"))
+        .expect("a flushed segment");
+    let mut bytes = std::fs::read(&segment).unwrap();
+    bytes[100] ^= 0x40;
+    std::fs::write(&segment, bytes).unwrap();
+    let report = check(dir.path()).unwrap();
+    assert!(!report.is_ok());
+    let name = segment.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        report
+            .problems
+            .iter()
+            .any(|p| p.contains(&name) && p.contains("checksum")),
+        "{report:?}"
+    );
+}
+
+#[test]
+fn a_truncated_catalogue_is_reported_with_its_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Database::create(dir.path(), Params::default()).unwrap();
+    add(&db, "d", &TextGenerator::new(6).words(500));
+    drop(db);
+    let catalog = dir.path().join("catalog.redb");
+    let len = std::fs::metadata(&catalog).unwrap().len();
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&catalog)
+        .unwrap();
+    file.set_len(len / 3).unwrap();
+    drop(file);
+    let outcome = check(dir.path()).map(|r| r.problems.join("\n"));
+    let message = match outcome {
+        Ok(problems) => problems,
+        Err(e) => e.to_string(),
+    };
+    assert!(message.contains("catalog.redb"), "{message}");
+}
