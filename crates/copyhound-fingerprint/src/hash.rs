@@ -121,18 +121,40 @@ impl KGramHasher {
             *state = self.raw(&symbols[first..first + self.k]);
             *end = (first + lane_len).min(count);
         }
-        // While every lane has a next k-gram, the chains run interleaved with
-        // no bounds logic; then each lane finishes its own tail.
+        // While every lane has a next k-gram, the chains run interleaved;
+        // slicing each lane to exactly `steps` lets the compiler drop every
+        // bounds check. Then each lane finishes its own tail.
         let shortest = ends[LANES - 1] - (LANES - 1) * lane_len;
-        for step in 0..shortest.saturating_sub(1) {
-            for (lane, state) in lanes.iter_mut().enumerate() {
-                let i = lane * lane_len + step;
-                out[i] = self.finish(*state);
-                *state = self.next(*state, symbols[i], symbols[i + self.k]);
+        let steps = shortest.saturating_sub(1);
+        {
+            let k = self.k;
+            let (out0, rest) = out.split_at_mut(lane_len);
+            let (out1, rest) = rest.split_at_mut(lane_len);
+            let (out2, out3) = rest.split_at_mut(lane_len);
+            let outs = [&mut out0[..steps], &mut out1[..steps], &mut out2[..steps], &mut out3[..steps]];
+            let leaving: [&[Symbol]; LANES] =
+                std::array::from_fn(|lane| &symbols[lane * lane_len..lane * lane_len + steps]);
+            let entering: [&[Symbol]; LANES] = std::array::from_fn(|lane| {
+                &symbols[lane * lane_len + k..lane * lane_len + k + steps]
+            });
+            let [o0, o1, o2, o3] = outs;
+            let [l0, l1, l2, l3] = leaving;
+            let [e0, e1, e2, e3] = entering;
+            let [mut s0, mut s1, mut s2, mut s3] = lanes;
+            for step in 0..steps {
+                o0[step] = self.finish(s0);
+                o1[step] = self.finish(s1);
+                o2[step] = self.finish(s2);
+                o3[step] = self.finish(s3);
+                s0 = self.next(s0, l0[step], e0[step]);
+                s1 = self.next(s1, l1[step], e1[step]);
+                s2 = self.next(s2, l2[step], e2[step]);
+                s3 = self.next(s3, l3[step], e3[step]);
             }
+            lanes = [s0, s1, s2, s3];
         }
         for (lane, (state, end)) in lanes.iter_mut().zip(ends).enumerate() {
-            for i in lane * lane_len + shortest.saturating_sub(1)..end {
+            for i in lane * lane_len + steps..end {
                 out[i] = self.finish(*state);
                 if i + 1 < end {
                     *state = self.next(*state, symbols[i], symbols[i + self.k]);

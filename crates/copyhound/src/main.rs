@@ -1,1 +1,53 @@
-fn main() {}
+//! The `copyhound` command line: document fingerprinting and copy detection.
+//!
+//! Each subcommand lives in its own module; this file only parses the
+//! command line and dispatches.
+
+mod compare;
+mod db;
+mod experiment;
+mod fingerprint;
+mod input;
+mod selection;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Find copied passages in code and text: winnowing, Koala and Ganguly–Veda
+/// fingerprints.
+#[derive(Debug, Parser)]
+#[command(name = "copyhound", version, about, max_term_width = 100)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    Compare(compare::CompareArgs),
+    /// Print the fingerprints of files.
+    Fingerprint(fingerprint::FingerprintArgs),
+    /// Reproduce the papers' measurements.
+    #[command(subcommand)]
+    Experiment(experiment::ExperimentCommand),
+    #[command(subcommand, about = "Register and search documents in a persistent fingerprint database")]
+    Db(db::DbCommand),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Compare(args) => compare::run(args),
+        Command::Fingerprint(args) => fingerprint::run(&args),
+        Command::Experiment(command) => experiment::run(&command),
+        Command::Db(command) => db::run(command),
+    };
+    match result {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("copyhound: error: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}

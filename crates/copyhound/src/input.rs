@@ -1,0 +1,125 @@
+//! Command-line choice of front-end, and loading files through it.
+
+use std::path::Path;
+
+use anyhow::{Result, bail};
+use clap::{Args, ValueEnum};
+use copyhound_normalize::code::{CodeOptions, Language, Level};
+use copyhound_normalize::{
+    KindChoice, LoadError, LoadOptions, LoadedDocument, TextMode, TextOptions, load_file,
+};
+
+/// How code is normalised (see `copyhound_normalize::code::Level`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum LevelName {
+    /// Drop whitespace and comments, keep every token.
+    Exact,
+    /// Also map every identifier to one symbol.
+    #[default]
+    Rename,
+    /// Also map every literal to its kind.
+    Abstract,
+    /// Keep token classes only.
+    Structure,
+}
+
+/// How text is normalised.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum TextModeName {
+    /// Letters and digits, case-folded; one symbol per character.
+    #[default]
+    Chars,
+    /// One symbol per word.
+    Words,
+    /// Consonants only (Koala §5), for text from lossy conversions.
+    Consonants,
+}
+
+/// Front-end options shared by the commands that read documents.
+#[derive(Clone, Debug, Args)]
+pub struct FrontEndArgs {
+    /// Read every file as this language (`c`, `java`, `python`, …) or as
+    /// `text`, instead of detecting it from the extension and first line.
+    #[arg(long, value_name = "LANG")]
+    pub lang: Option<String>,
+    /// Normalisation level for code.
+    #[arg(long, value_enum, default_value_t = LevelName::default())]
+    pub level: LevelName,
+    /// Normalisation of text.
+    #[arg(long, value_enum, default_value_t = TextModeName::default())]
+    pub text_mode: TextModeName,
+    /// Drop import, include and package lines of code.
+    #[arg(long)]
+    pub drop_imports: bool,
+    /// Refuse files larger than this many MiB.
+    #[arg(long, default_value_t = 64, value_name = "MIB")]
+    pub max_file_mib: u64,
+}
+
+impl FrontEndArgs {
+    /// The loader settings these options describe.
+    pub fn load_options(&self) -> Result<LoadOptions> {
+        let kind = match self.lang.as_deref() {
+            None => KindChoice::Auto,
+            Some("text" | "txt") => KindChoice::Text,
+            Some(name) => match Language::from_name(name) {
+                Some(language) => KindChoice::Code(language),
+                None => bail!(
+                    "unknown language {name:?}; known: text, {}",
+                    Language::all().iter().map(|l| l.name()).collect::<Vec<_>>().join(", ")
+                ),
+            },
+        };
+        let level = match self.level {
+            LevelName::Exact => Level::Exact,
+            LevelName::Rename => Level::Rename,
+            LevelName::Abstract => Level::Abstract,
+            LevelName::Structure => Level::Structure,
+        };
+        let mode = match self.text_mode {
+            TextModeName::Chars => TextMode::Chars,
+            TextModeName::Words => TextMode::Words,
+            TextModeName::Consonants => TextMode::Consonants,
+        };
+        Ok(LoadOptions {
+            kind,
+            text: TextOptions::with_mode(mode),
+            code: CodeOptions {
+                level,
+                drop_imports: self.drop_imports,
+            },
+            max_bytes: self.max_file_mib.saturating_mul(1 << 20),
+            ..LoadOptions::default()
+        })
+    }
+
+    /// The text mode chosen, to pick k and w for text.
+    pub fn text_mode(&self) -> TextModeName {
+        self.text_mode
+    }
+}
+
+/// Loads one file; the error already names the file.
+pub fn load(path: &Path, options: &LoadOptions) -> Result<LoadedDocument, LoadError> {
+    load_file(path, options)
+}
+
+/// A line index over a text: byte offset → 1-based line and column.
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    /// Indexes the line starts of `text`.
+    pub fn new(text: &str) -> Self {
+        let starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(at, _)| at + 1))
+            .collect();
+        Self { starts }
+    }
+
+    /// The 1-based line holding byte `offset`.
+    pub fn line(&self, offset: usize) -> usize {
+        self.starts.partition_point(|&start| start <= offset)
+    }
+}
