@@ -196,34 +196,70 @@ impl Selector for KoalaSelector {
 enum PrefixCounts {
     /// No symbols or no prefix: every k-gram counts the same.
     Uniform,
-    /// `keys[i]` is the hash of the prefix at symbol i, `counts` its count.
-    Counted {
-        keys: Vec<u64>,
-        counts: PremixedMap<u32>,
-    },
+    /// The count of the prefix at each position.
+    Counted(Vec<u32>),
 }
 
 impl PrefixCounts {
     /// Counts the prefixes that start at symbol `first` or later.
     fn new(kgrams: &KGrams<'_>, prefix: usize, first: usize, seed: u64) -> Self {
         let len = prefix.min(kgrams.k);
-        if len == 0 || kgrams.symbols.len() < len || kgrams.symbols.is_empty() {
+        if len == 0 || kgrams.symbols.len() < len {
             return Self::Uniform;
         }
         let keys = KGramHasher::new(len, seed).hashes(kgrams.symbols);
-        let mut counts = PremixedMap::default();
-        for &key in keys.iter().skip(first) {
-            *counts.entry(key).or_insert(0u32) += 1;
-        }
-        Self::Counted { keys, counts }
+        Self::Counted(occurrence_counts(&keys, first))
     }
 
     fn count(&self, pos: usize) -> u32 {
         match self {
             Self::Uniform => 0,
-            Self::Counted { keys, counts } => counts[&keys[pos]],
+            Self::Counted(counts) => counts[pos],
         }
     }
+}
+
+/// Keys per bucket of [`occurrence_counts`]: a map of this many fits in L1/L2.
+const BUCKET_TARGET: usize = 4096;
+
+/// For each position from `first` on, how often its key occurs from `first`
+/// on (positions before `first` get 0).
+///
+/// One hash map over a million keys misses the cache on nearly every probe.
+/// Instead the keys — well mixed, as they come from the keyed hasher — are
+/// scattered by their top bits into buckets of a few thousand, and each
+/// bucket is counted in a small map that stays in cache.
+fn occurrence_counts(keys: &[u64], first: usize) -> Vec<u32> {
+    let mut counts = vec![0u32; keys.len()];
+    let keys_counted = keys.len().saturating_sub(first);
+    let bits = (keys_counted / BUCKET_TARGET).max(1).ilog2();
+    let bucket_of = |key: u64| key.checked_shr(64 - bits).unwrap_or(0) as usize;
+    let mut starts = vec![0usize; (1 << bits) + 1];
+    for &key in keys.iter().skip(first) {
+        starts[bucket_of(key) + 1] += 1;
+    }
+    for b in 1..starts.len() {
+        starts[b] += starts[b - 1];
+    }
+    let mut cursor = starts.clone();
+    let mut spread = vec![(0u64, 0u32); keys_counted];
+    for (pos, &key) in keys.iter().enumerate().skip(first) {
+        let slot = &mut cursor[bucket_of(key)];
+        spread[*slot] = (key, pos as u32);
+        *slot += 1;
+    }
+    let mut bucket_counts: PremixedMap<u32> = PremixedMap::default();
+    for bounds in starts.windows(2) {
+        let bucket = &spread[bounds[0]..bounds[1]];
+        bucket_counts.clear();
+        for &(key, _) in bucket {
+            *bucket_counts.entry(key).or_insert(0) += 1;
+        }
+        for &(key, pos) in bucket {
+            counts[pos as usize] = bucket_counts[&key];
+        }
+    }
+    counts
 }
 
 /// A bijective keyed mix of a hash: distinct hashes get distinct ranks.
@@ -261,6 +297,29 @@ mod tests {
         for f in &picked {
             let first = hashes.iter().position(|&h| h == f.hash).unwrap();
             assert_eq!(f.pos as usize, first, "each hash at its first position");
+        }
+    }
+
+    #[test]
+    fn occurrence_counts_agree_with_a_plain_count() {
+        let mut state = 1u64;
+        // Few distinct keys, spread over the whole range, and enough of them
+        // to need many buckets.
+        let distinct: Vec<u64> = (0..3000).map(|_| splitmix64(&mut state)).collect();
+        let keys: Vec<u64> = (0..50_000)
+            .map(|_| distinct[(splitmix64(&mut state) % 3000) as usize])
+            .collect();
+        for first in [0, 1, 777, 49_999, 50_000] {
+            let counts = occurrence_counts(&keys, first);
+            let mut expected: std::collections::HashMap<u64, u32> =
+                std::collections::HashMap::new();
+            for &key in &keys[first..] {
+                *expected.entry(key).or_default() += 1;
+            }
+            for (pos, &key) in keys.iter().enumerate() {
+                let want = if pos < first { 0 } else { expected[&key] };
+                assert_eq!(counts[pos], want, "first = {first}, pos = {pos}");
+            }
         }
     }
 

@@ -82,9 +82,11 @@ pub struct SketchParams {
     /// Rows of the count-sketch; rounded up to odd so the median is one row.
     /// `None`: ⌈ln(1/δ)⌉ (the paper's O(log 1/δ)).
     pub count_sketch_rows: Option<usize>,
-    /// Buckets per count-sketch row. `None`: m/4 rounded up to a power of
-    /// two, between 256 and 2^18, which keeps the noise of an estimate near
-    /// √8 on text where most k-grams occur once.
+    /// Buckets per count-sketch row. `None`: m/32 rounded up to a power of
+    /// two, between 256 and 2^15. The table then stays within a core's L2
+    /// cache (it is probed at random), and the noise of an estimate,
+    /// about √(8·F2/B), stays near 16 for a million k-grams that mostly
+    /// occur once — far below the thresholds L of useful plans.
     pub count_sketch_buckets: Option<usize>,
     /// The key of every random choice. Default 0.
     pub seed: u64,
@@ -188,7 +190,7 @@ impl Sketch {
         let buckets = self
             .params
             .count_sketch_buckets
-            .unwrap_or_else(|| (hashes.len() / 4).next_power_of_two().clamp(256, 1 << 18));
+            .unwrap_or_else(|| (hashes.len() / 32).next_power_of_two().clamp(256, 1 << 15));
         let mut counts = CountSketch::new(self.rows, buckets, self.key(COUNT_SKETCH_DOMAIN));
         for &hash in hashes {
             counts.add(hash);

@@ -24,8 +24,11 @@ pub(super) struct CountSketch {
     /// Per row, the coefficients `c0..c3` of its polynomial.
     rows: Vec<[u64; 4]>,
     buckets: usize,
-    /// `counters[row * buckets + bucket]`.
-    counters: Vec<i64>,
+    /// `counters[row * buckets + bucket]`. 32 bits halve the table, which
+    /// is probed at random once per row and k-gram, so it should stay in
+    /// cache; a bucket's sum is bounded by the number of k-grams, which is
+    /// below 2^31 for any document a front-end accepts.
+    counters: Vec<i32>,
 }
 
 impl CountSketch {
@@ -55,7 +58,8 @@ impl CountSketch {
         let powers = Powers::of(item);
         for (row, coefficients) in self.rows.iter().enumerate() {
             let (bucket, sign) = self.cell(coefficients, &powers);
-            self.counters[row * self.buckets + bucket] += sign;
+            let counter = &mut self.counters[row * self.buckets + bucket];
+            *counter = counter.wrapping_add(sign);
         }
     }
 
@@ -65,7 +69,8 @@ impl CountSketch {
         let mut estimates = [0i64; MAX_ROWS];
         for (row, coefficients) in self.rows.iter().enumerate() {
             let (bucket, sign) = self.cell(coefficients, &powers);
-            estimates[row] = sign * self.counters[row * self.buckets + bucket];
+            estimates[row] =
+                i64::from(sign) * i64::from(self.counters[row * self.buckets + bucket]);
         }
         let estimates = &mut estimates[..self.rows.len()];
         estimates.sort_unstable();
@@ -73,7 +78,7 @@ impl CountSketch {
     }
 
     #[inline]
-    fn cell(&self, c: &[u64; 4], x: &Powers) -> (usize, i64) {
+    fn cell(&self, c: &[u64; 4], x: &Powers) -> (usize, i32) {
         let sum = u128::from(c[0])
             + u128::from(c[1]) * u128::from(x.x1)
             + u128::from(c[2]) * u128::from(x.x2)
