@@ -85,6 +85,20 @@ impl Default for KoalaParams {
 
 /// Koala's fixed-size selector: [`Selector::select`] yields the search
 /// fingerprint, [`KoalaSelector::stored`] the stored subset of it.
+///
+/// ```
+/// use copyhound_fingerprint::{KGramHasher, KoalaParams, KoalaSelector, Selector};
+///
+/// let text = "it was the best of times, it was the worst of times, ".repeat(40);
+/// let symbols: Vec<u32> = text.bytes().map(u32::from).collect();
+/// let koala = KoalaSelector::new(KoalaParams { search_size: 50, stored_size: 5, seed: 42, ..KoalaParams::default() });
+/// let mut search = Vec::new();
+/// koala.fingerprint(&KGramHasher::new(20, 42), &symbols, &mut search);
+/// let mut stored = Vec::new();
+/// koala.stored(&search, 1, &mut stored);
+/// assert!(search.len() <= 50 && stored.len() == 5);
+/// assert!(stored.iter().all(|f| search.contains(f)));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KoalaSelector {
     params: KoalaParams,

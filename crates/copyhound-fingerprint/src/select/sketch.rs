@@ -115,6 +115,20 @@ impl Default for SketchParams {
 /// first occurrence there), and a level-sampled distinct sample of at most
 /// s other occurrences. Fingerprints are in position order, one per
 /// position.
+///
+/// ```
+/// use copyhound_fingerprint::{KGramHasher, Selector, Sketch, SketchParams};
+///
+/// // A low-entropy document: winnowing would keep a fingerprint every
+/// // ~w positions, the sketch a fixed number however long it gets.
+/// let symbols: Vec<u32> = "abcdefg".bytes().cycle().take(50_000).map(u32::from).collect();
+/// let sketch = Sketch::with_total_size(500, SketchParams::default());
+/// let hasher = KGramHasher::new(20, 7);
+/// let mut fingerprints = Vec::new();
+/// sketch.fingerprint(&hasher, &symbols, &mut fingerprints);
+/// assert!(fingerprints.len() <= sketch.max_items(hasher.kgram_count(symbols.len())));
+/// assert!(sketch.max_items(hasher.kgram_count(symbols.len())) <= 500);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sketch {
     params: SketchParams,

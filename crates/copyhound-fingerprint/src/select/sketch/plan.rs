@@ -55,7 +55,13 @@ impl SketchPlan {
     /// half full, so that happens with probability at least p/2, and the
     /// miss probability is at most (1 − p/2)^(W/k) ≤ exp(−(p/2)·W/k).
     /// With the paper's k = W/t, t = (2/p)·ln(1/δ), that is δ.
+    ///
+    /// A document that fits its sample (m ≤ s) keeps every k-gram, so its
+    /// bound is 0.
     pub fn miss_probability(&self) -> f64 {
+        if self.kgrams <= self.sample_size {
+            return 0.0;
+        }
         match self.window_threshold {
             Some(1) => 0.0,
             Some(k) => {
@@ -106,8 +112,21 @@ impl SketchPlan {
     /// size and the window-frequent budget (p·W/k ∝ s·F), so the rest is
     /// split evenly between them, and k is the smallest threshold whose cap
     /// fits F. The total never exceeds S; how strong the guarantee is then
-    /// depends on m, and [`SketchPlan::miss_probability`] says.
+    /// depends on m, and [`SketchPlan::miss_probability`] says. A document
+    /// of at most S k-grams gets all of S as sample, which then keeps every
+    /// k-gram at its own positions.
     pub(super) fn for_total_size(kgrams: usize, window: usize, total: usize) -> Self {
+        if kgrams <= total {
+            return Self {
+                kgrams,
+                window,
+                sample_size: total,
+                global_threshold: None,
+                global_capacity: 0,
+                window_threshold: None,
+                window_capacity: 0,
+            };
+        }
         let global_budget = total / 8;
         let rest = total - global_budget;
         let sample_size = rest.div_ceil(2);
@@ -198,6 +217,13 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_document_within_the_total_is_all_sample() {
+        let plan = SketchPlan::for_total_size(900, 64, 1000);
+        assert_eq!((plan.sample_size, plan.max_items()), (1000, 1000));
+        assert!(plan.miss_probability().abs() < f64::EPSILON);
     }
 
     #[test]
