@@ -239,3 +239,16 @@ fn a_repetitive_document_selects_each_k_gram_once() {
         (0..7).collect::<Vec<u32>>()
     );
 }
+
+#[test]
+fn an_unbounded_search_size_keeps_every_distinct_k_gram() {
+    let selector = KoalaSelector::new(KoalaParams {
+        search_size: usize::MAX,
+        stored_size: usize::MAX,
+        ..KoalaParams::default()
+    });
+    let symbols = Rng(2).letters(3000);
+    let picked = search(&selector, &symbols);
+    assert_eq!(picked.len(), 3000 + 1 - K);
+    assert_eq!(stored(&selector, &picked, 0), picked);
+}

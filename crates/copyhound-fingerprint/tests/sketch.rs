@@ -256,3 +256,27 @@ fn the_total_size_variant_finds_passages_as_its_plan_promises() {
     );
     assert!(rate >= promised, "found {rate}, promised {promised}");
 }
+
+#[test]
+fn extreme_parameters_are_handled() {
+    let hashes: Vec<u64> = (0..5000).map(|i| i % 97).collect();
+    for budget in [
+        SketchBudget::SampleSize(0),
+        SketchBudget::SampleSize(usize::MAX),
+        SketchBudget::TotalSize(0),
+        SketchBudget::TotalSize(usize::MAX),
+    ] {
+        for window in [1, 4999, 5000, usize::MAX] {
+            let sketch = Sketch::new(SketchParams {
+                window,
+                budget,
+                ..SketchParams::default()
+            });
+            let kept = select(&sketch, &hashes);
+            assert!(
+                kept.len() <= sketch.max_items(hashes.len()),
+                "{budget:?}, W = {window}"
+            );
+        }
+    }
+}

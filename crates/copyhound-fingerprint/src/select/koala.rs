@@ -175,7 +175,7 @@ impl Selector for KoalaSelector {
         let capacity = self.params.search_size;
         // A max-heap of the best keys so far; its top is the one to beat.
         let mut best: BinaryHeap<(u32, u64, Reverse<u32>)> =
-            BinaryHeap::with_capacity(capacity + 1);
+            BinaryHeap::with_capacity(capacity.min(kgrams.hashes.len()) + 1);
         let mut chosen_ranks = PremixedSet::default();
         for (pos, &hash) in kgrams.hashes.iter().enumerate().skip(first) {
             let count = prefix_counts.count(pos);

@@ -279,7 +279,7 @@ fn window_frequent_and_sample(
 ) {
     let window = plan.window;
     let blocks = hashes.len().div_ceil(window);
-    let block = |b: usize| b * window..((b + 1) * window).min(hashes.len());
+    let block = |b: usize| b * window..(b + 1).saturating_mul(window).min(hashes.len());
     let mut counter = PartitionCounter::new(plan.window_threshold, window);
     let mut previous = PremixedSet::default();
     let mut current = PremixedSet::default();
@@ -342,7 +342,7 @@ impl PartitionCounter {
     fn new(threshold: Option<usize>, window: usize) -> Self {
         Self {
             // A partition of 2W k-grams cannot hold more occurrences.
-            threshold: threshold.filter(|&k| k <= 2 * window),
+            threshold: threshold.filter(|&k| k <= window.saturating_mul(2)),
             this_block: PremixedMap::default(),
             next_block: PremixedMap::default(),
             filled: 0,

@@ -33,7 +33,9 @@ impl SketchPlan {
     /// The deterministic bound on the number of fingerprints:
     /// `s + ⌊m/L⌋ + Σ ⌊|partition| / k⌋`.
     pub fn max_items(&self) -> usize {
-        self.sample_size + self.global_capacity + self.window_capacity
+        self.sample_size
+            .saturating_add(self.global_capacity)
+            .saturating_add(self.window_capacity)
     }
 
     /// The sampling rate the plan reckons with, min(1, s/m).
@@ -154,7 +156,7 @@ impl SketchPlan {
 pub(super) fn partition_lengths(kgrams: usize, window: usize) -> impl Iterator<Item = usize> {
     let blocks = kgrams.div_ceil(window);
     let partitions = blocks.saturating_sub(1).max(1);
-    (0..partitions).map(move |j| ((j + 2) * window).min(kgrams) - j * window)
+    (0..partitions).map(move |j| (j + 2).saturating_mul(window).min(kgrams) - j * window)
 }
 
 fn window_capacity(kgrams: usize, window: usize, threshold: usize) -> usize {
