@@ -16,6 +16,9 @@ use crate::{KGramHasher, Symbol};
 /// Hashes per block in the streaming path: 128 KiB of hashes stay in L2.
 const BLOCK: usize = 16 * 1024;
 
+/// Hashes compared at once while looking for the next change of minimum.
+const SKIP: usize = 8;
+
 /// Winnowing with window `w`: the minimum hash of every window of `w`
 /// consecutive k-gram hashes, each selected position recorded once.
 ///
@@ -91,15 +94,22 @@ impl Selector for Winnowing {
             buf.drain(..buf.len() - keep);
             let start = buf.len();
             buf.resize(start + n, 0);
-            hasher.hash_into(
-                &symbols[done..done + n + hasher.k() - 1],
-                &mut buf[start..],
-            );
+            hasher.hash_into(&symbols[done..done + n + hasher.k() - 1], &mut buf[start..]);
             scan.feed(&buf, done - start, start, out);
             done += n;
         }
         scan.finish(out);
     }
+}
+
+/// The minimum of eight hashes as a tree, not a chain: three dependent steps
+/// instead of seven.
+#[inline(always)]
+fn chunk_min(c: &[u64]) -> u64 {
+    let c: &[u64; SKIP] = c.try_into().expect("a chunk holds SKIP hashes");
+    let a = c[0].min(c[1]).min(c[2].min(c[3]));
+    let b = c[4].min(c[5]).min(c[6].min(c[7]));
+    a.min(b)
 }
 
 /// The incremental state of one winnowing pass.
@@ -143,21 +153,36 @@ impl WindowScan {
                 out.push(Fingerprint::new(self.min_hash, self.min_pos));
             }
         }
-        for (j, &h) in buf.iter().enumerate().skip(j) {
-            let i = buf_start + j;
-            let window_start = i + 1 - w;
-            if self.min_pos < window_start {
-                // The minimum left the window: rescan right to left, strict
-                // comparison, so the rightmost minimum wins.
-                let lo = window_start - buf_start;
-                let mut best = j;
-                let mut best_hash = h;
-                for m in (lo..j).rev() {
-                    if buf[m] < best_hash {
-                        best_hash = buf[m];
-                        best = m;
-                    }
+        while j < buf.len() {
+            // Until the minimum expires, only a hash below it (or equal, for
+            // plain winnowing) changes anything. Skip eight at a time while
+            // none does: the chunk minimum is branch-free and vectorises.
+            let expiry = self.min_pos + w - buf_start;
+            let limit = expiry.min(buf.len());
+            while j + SKIP <= limit {
+                let low = chunk_min(&buf[j..j + SKIP]);
+                if low < self.min_hash || (low == self.min_hash && !self.robust) {
+                    break;
                 }
+                j += SKIP;
+            }
+            if j >= buf.len() {
+                break;
+            }
+            let h = buf[j];
+            let i = buf_start + j;
+            if j == expiry {
+                // The minimum left the window: find the new minimum value
+                // (branch-free, eight at a time), then its rightmost place.
+                let window = &buf[i + 1 - w - buf_start..=j];
+                let mut chunks = window.chunks_exact(SKIP);
+                let mut best_hash = chunks.by_ref().fold(u64::MAX, |m, c| m.min(chunk_min(c)));
+                best_hash = chunks.remainder().iter().fold(best_hash, |m, &x| m.min(x));
+                let offset = window
+                    .iter()
+                    .rposition(|&x| x == best_hash)
+                    .expect("the minimum is in the window");
+                let best = i + 1 - w - buf_start + offset;
                 self.min_hash = best_hash;
                 self.min_pos = buf_start + best;
                 out.push(Fingerprint::new(best_hash, self.min_pos));
@@ -166,6 +191,7 @@ impl WindowScan {
                 self.min_pos = i;
                 out.push(Fingerprint::new(h, i));
             }
+            j += 1;
         }
         self.seen = self.seen.max(buf_start + buf.len());
     }
