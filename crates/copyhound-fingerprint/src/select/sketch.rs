@@ -17,7 +17,8 @@
 //!    A k-gram occurring ≥ k = W/t times inside a partition is kept once for
 //!    that partition, at its first occurrence there; its occurrences inside
 //!    the partition are not offered to the sample. A run that repeats a
-//!    k-gram this often is found deterministically: both documents keep it.
+//!    k-gram this often is found deterministically: both documents keep it,
+//!    at most W − 1 positions before the run (where its partition starts).
 //! 3. **The distinct sample** of everything else: all occurrences of the
 //!    k-grams whose level (trailing zeros of a keyed hash) is above the
 //!    sample's final level, at most s entries. A run with no window-frequent
@@ -37,6 +38,11 @@
 //! gets k = 1 — every k-gram is window-frequent — and degrades to full
 //! fingerprinting rather than lose the guarantee; use the total-size variant
 //! for a fixed bound.
+//!
+//! Cost: the count-sketch evaluates one degree-3 polynomial per row and
+//! k-gram in each pass and probes its table at random; the second pass
+//! counts each block of W k-grams in a small map. Several times slower than
+//! winnowing, which is one comparison per k-gram.
 
 mod count_sketch;
 mod distinct_sample;
@@ -255,9 +261,11 @@ impl Selector for Sketch {
         let mut sample = DistinctSample::new(plan.sample_size, self.key(LEVEL_DOMAIN));
         window_frequent_and_sample(hashes, &plan, &global, &mut sample, out);
         sample.drain_into(out);
+        // A merge sort: each sample level and each partition's entries are
+        // sorted runs already.
+        out[first..].sort_by_key(|f| f.pos);
         // Overlapping partitions can report one occurrence twice; otherwise
         // each position belongs to exactly one structure.
-        out[first..].sort_unstable_by_key(|f| f.pos);
         let mut kept = first;
         for i in first..out.len() {
             if kept == first || out[kept - 1].pos != out[i].pos {
@@ -385,6 +393,7 @@ impl PartitionCounter {
             return;
         };
         let threshold = threshold as u32;
+        let start = out.len();
         for (&hash, &(count, first)) in &self.this_block {
             let more = self.next_block_count(hash);
             if count + more >= threshold {
@@ -392,15 +401,16 @@ impl PartitionCounter {
                 out.push(Fingerprint::new(hash, first as usize));
             }
         }
-        if self.filled < 2 {
-            return;
-        }
-        for (&hash, &(count, first)) in &self.next_block {
-            if count >= threshold && !self.this_block.contains_key(&hash) {
-                set.insert(hash);
-                out.push(Fingerprint::new(hash, first as usize));
+        if self.filled == 2 {
+            for (&hash, &(count, first)) in &self.next_block {
+                if count >= threshold && !self.this_block.contains_key(&hash) {
+                    set.insert(hash);
+                    out.push(Fingerprint::new(hash, first as usize));
+                }
             }
         }
+        // In position order, so the final sort meets long sorted runs.
+        out[start..].sort_unstable_by_key(|f| f.pos);
     }
 
     fn next_block_count(&self, hash: u64) -> u32 {
