@@ -15,6 +15,8 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod decode;
+pub mod extract;
 pub mod text;
 
 pub use copyhound_fingerprint::{NormalizedDocument, Span, Symbol};
