@@ -290,6 +290,47 @@ fn derive_key(seed: u64, domain: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+    use std::collections::HashMap;
+
+    proptest! {
+        /// The heap-and-buckets selection equals sorting every candidate by
+        /// (prefix count, rank) and taking the first N distinct hashes.
+        #[test]
+        fn selection_equals_the_sorted_reference(
+            symbols in prop::collection::vec(0u32..4, 0..1500),
+            search_size in 1usize..200,
+            prefix in 0usize..6,
+            skip in 0usize..300,
+            k in 1usize..10,
+            seed: u64,
+        ) {
+            let selector = KoalaSelector::new(KoalaParams { search_size, stored_size: 0, prefix, skip, seed });
+            let hashes = KGramHasher::new(k, 3).hashes(&symbols);
+            let mut got = Vec::new();
+            selector.select(&KGrams::new(&symbols, &hashes, k), &mut got);
+
+            let first = selector.first_selectable(hashes.len());
+            let len = prefix.min(k);
+            let mut counts: HashMap<&[u32], u32> = HashMap::new();
+            if len > 0 {
+                for window in symbols[first..].windows(len) {
+                    *counts.entry(window).or_default() += 1;
+                }
+            }
+            let count = |pos: usize| if len == 0 { 0 } else { counts[&symbols[pos..pos + len]] };
+            let mut candidates: Vec<(u32, u64, usize)> = (first..hashes.len())
+                .map(|pos| (count(pos), rank(hashes[pos], selector.search_key), pos))
+                .collect();
+            candidates.sort_unstable();
+            candidates.dedup_by_key(|c| c.1);
+            candidates.truncate(search_size);
+            let mut expected: Vec<Fingerprint> =
+                candidates.iter().map(|&(_, _, pos)| Fingerprint::new(hashes[pos], pos)).collect();
+            expected.sort_unstable_by_key(|f| f.pos);
+            prop_assert_eq!(got, expected);
+        }
+    }
 
     fn select(selector: &KoalaSelector, symbols: &[u32], k: usize) -> Vec<Fingerprint> {
         let mut out = Vec::new();
