@@ -140,14 +140,30 @@ struct PlantedPair {
     passage_kgrams: usize,
 }
 
-fn planted_pair(rng: &mut Rng, len: usize, window: usize, k: usize, periodic: bool) -> PlantedPair {
+/// The shape of a planted passage.
+#[derive(Clone, Copy, Debug)]
+enum Passage {
+    /// Random letters; every third trial a repetition of 1–4 letters.
+    Mixed,
+    /// A repetition of this many random letters: as many distinct k-grams,
+    /// each repeated about W/period times.
+    Periodic(usize),
+}
+
+fn planted_pair(
+    rng: &mut Rng,
+    len: usize,
+    window: usize,
+    k: usize,
+    period: Option<usize>,
+) -> PlantedPair {
     let passage_len = window + k - 1;
-    let passage: Vec<u32> = if periodic {
-        let period_len = 1 + rng.below(4);
-        let period = rng.letters(period_len);
-        period.iter().copied().cycle().take(passage_len).collect()
-    } else {
-        rng.letters(passage_len)
+    let passage: Vec<u32> = match period {
+        Some(period_len) => {
+            let period = rng.letters(period_len);
+            period.iter().copied().cycle().take(passage_len).collect()
+        }
+        None => rng.letters(passage_len),
     };
     let plant = |rng: &mut Rng| {
         let mut doc = rng.letters(len);
@@ -185,11 +201,16 @@ fn detection_rate(
     k: usize,
     params: SketchParams,
     total: Option<usize>,
+    passage: Passage,
 ) -> f64 {
     let mut found = 0;
     for trial in 0..trials {
         let mut rng = Rng(trial * 7919 + 1);
-        let pair = planted_pair(&mut rng, len, params.window, k, trial % 3 == 0);
+        let period = match passage {
+            Passage::Mixed => (trial % 3 == 0).then(|| 1 + rng.below(4)),
+            Passage::Periodic(period) => Some(period),
+        };
+        let pair = planted_pair(&mut rng, len, params.window, k, period);
         let params = SketchParams {
             seed: trial,
             ..params
@@ -223,9 +244,38 @@ fn shared_passages_of_w_k_grams_are_found_with_probability_one_minus_delta() {
         plan.window_threshold.unwrap() >= 2,
         "a real sample, not full fingerprinting: {plan:?}"
     );
-    let rate = detection_rate(300, len, k, params, None);
+    let rate = detection_rate(300, len, k, params, None, Passage::Mixed);
     eprintln!(
         "paper plan {plan:?}: {:.1}% of planted passages found",
+        100.0 * rate
+    );
+    assert!(rate >= 1.0 - delta, "found only {rate}");
+}
+
+#[test]
+fn passages_repeating_k_grams_just_below_the_window_threshold_are_found() {
+    // The worst case of the analysis: no k-gram of the passage is
+    // window-frequent, and it has as few distinct k-grams as that allows,
+    // so only the sample can find it. A large s gives k well above 2.
+    let (len, k, window) = (6000, 8, 64);
+    let delta = 0.1;
+    let params = SketchParams {
+        window,
+        delta,
+        budget: SketchBudget::SampleSize(4096),
+        ..SketchParams::default()
+    };
+    let plan = Sketch::new(params).plan(len - k + 1);
+    let threshold = plan.window_threshold.unwrap();
+    assert!(threshold >= 4, "{plan:?}");
+    // A period of P letters gives P distinct k-grams, each repeated about
+    // W/P times: take the shortest period that stays below the threshold.
+    let period = (2..window)
+        .find(|p| window.div_ceil(*p) < threshold)
+        .unwrap();
+    let rate = detection_rate(300, len, k, params, None, Passage::Periodic(period));
+    eprintln!(
+        "window threshold {threshold}, period {period}: {:.1}% of planted passages found",
         100.0 * rate
     );
     assert!(rate >= 1.0 - delta, "found only {rate}");
@@ -244,7 +294,7 @@ fn the_total_size_variant_finds_passages_as_its_plan_promises() {
     };
     let plan = Sketch::with_total_size(total, params).plan(len - k + 1);
     let promised = 1.0 - plan.miss_probability();
-    let rate = detection_rate(300, len, k, params, Some(total));
+    let rate = detection_rate(300, len, k, params, Some(total), Passage::Mixed);
     eprintln!(
         "total plan {plan:?}: promises {:.1}%, found {:.1}% of planted passages",
         100.0 * promised,
