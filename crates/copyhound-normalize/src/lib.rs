@@ -15,6 +15,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod code;
 pub mod decode;
 pub mod extract;
 pub mod text;

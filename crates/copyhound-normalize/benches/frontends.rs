@@ -1,0 +1,68 @@
+//! Throughput of the code front-ends, in symbols per second: four
+//! tree-sitter languages (C, Java, Python, JavaScript) and two table-lexer
+//! languages (Pascal, Lua), each over about 200 KB of generated source.
+
+use std::hint::black_box;
+
+use copyhound_normalize::code::{CodeOptions, Language, normalize_code};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+
+/// One function's worth of source per language; `{n}` makes names unique.
+fn unit(lang: Language) -> &'static str {
+    match lang {
+        Language::C => {
+            "/* sum of squares */\nlong sum_{n}(const int *xs, int len) {\n    long total = 0;\n    for (int i = 0; i < len; i++) {\n        if (xs[i] % 2 == 0) total += xs[i] * xs[i];\n        else total -= 3;\n    }\n    printf(\"%ld\\n\", total);\n    return total;\n}\n"
+        }
+        Language::Java => {
+            "// sum of squares\nstatic long sum{n}(int[] xs) {\n    long total = 0;\n    for (int i = 0; i < xs.length; i++) {\n        if (xs[i] % 2 == 0) { total += xs[i] * xs[i]; } else { total -= 3; }\n    }\n    System.out.println(\"total \" + total);\n    return total;\n}\n"
+        }
+        Language::Python => {
+            "# sum of squares\ndef sum_{n}(xs):\n    total = 0\n    for i in range(len(xs)):\n        if xs[i] % 2 == 0:\n            total += xs[i] * xs[i]\n        else:\n            total -= 3\n    print(f\"total {total}\")\n    return total\n\n"
+        }
+        Language::JavaScript => {
+            "// sum of squares\nfunction sum{n}(xs) {\n  let total = 0;\n  for (let i = 0; i < xs.length; i++) {\n    if (xs[i] % 2 === 0) { total += xs[i] * xs[i]; } else { total -= 3; }\n  }\n  console.log(`total ${total}`);\n  return total;\n}\n"
+        }
+        Language::Pascal => {
+            "{ sum of squares }\nfunction Sum{n}(const xs: array of Integer): LongInt;\nvar i: Integer; total: LongInt;\nbegin\n  total := 0;\n  for i := 0 to High(xs) do\n    if xs[i] mod 2 = 0 then total := total + xs[i] * xs[i]\n    else total := total - 3;\n  WriteLn('total ', total);\n  Sum{n} := total;\nend;\n"
+        }
+        Language::Lua => {
+            "-- sum of squares\nlocal function sum_{n}(xs)\n  local total = 0\n  for i = 1, #xs do\n    if xs[i] % 2 == 0 then total = total + xs[i] * xs[i]\n    else total = total - 3 end\n  end\n  print(\"total \" .. total)\n  return total\nend\n"
+        }
+        _ => unreachable!("not benchmarked"),
+    }
+}
+
+fn source(lang: Language, bytes: usize) -> String {
+    let mut text = String::with_capacity(bytes + 512);
+    let mut n = 0;
+    while text.len() < bytes {
+        text.push_str(&unit(lang).replace("{n}", &n.to_string()));
+        n += 1;
+    }
+    text
+}
+
+fn frontends(c: &mut Criterion) {
+    let mut group = c.benchmark_group("code_frontends");
+    group.sample_size(10);
+    let options = CodeOptions::default();
+    for lang in [
+        Language::C,
+        Language::Java,
+        Language::Python,
+        Language::JavaScript,
+        Language::Pascal,
+        Language::Lua,
+    ] {
+        let text = source(lang, 200_000);
+        let symbols = normalize_code(lang, &text, &options).len();
+        group.throughput(Throughput::Elements(symbols as u64));
+        group.bench_function(lang.name(), |b| {
+            b.iter(|| normalize_code(lang, black_box(&text), &options));
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, frontends);
+criterion_main!(benches);

@@ -1,0 +1,186 @@
+//! The source-code front-end: program text to a stream of token symbols
+//! that ignores whitespace, comments and (by default) identifier names.
+//!
+//! Two tokenisers share one token model ([`Token`], [`TokenKind`]):
+//!
+//! - tree-sitter grammars (one Cargo feature each, `lang-c`, `lang-java`, …,
+//!   all on by default) for C, C++, C#, Java, Kotlin, Scala, Python,
+//!   JavaScript, TypeScript/TSX, Go, Rust, PHP, Ruby, Haskell and Bash;
+//! - a table-driven lexer for the long tail (Lisp, Scheme, OCaml/ML,
+//!   Pascal, Fortran, Ada, Perl, Matlab, Prolog, Verilog, VHDL, SQL, R,
+//!   Lua, Swift, Elixir, Elm, Groovy, Modelica, MIPS and x86 assembly,
+//!   Visual Basic, Spice, Modula-2, Tcl), and for any tree-sitter language
+//!   whose feature is off.
+//!
+//! Tokens become symbols according to the [`Level`]:
+//!
+//! | level | identifiers | literals | keywords, operators |
+//! |---|---|---|---|
+//! | [`Level::Exact`] | text | text | text |
+//! | [`Level::Rename`] (default) | `V` | text | text |
+//! | [`Level::Abstract`] | `V` | kind (number, string, char) | text |
+//! | [`Level::Structure`] | `V` | kind | class (keyword, operator, punctuation) |
+//!
+//! Every name a programmer chooses is an identifier — variables,
+//! functions, types, fields, labels, modules — as in MOSS: renaming any of
+//! them (or a class) leaves the `rename` stream unchanged. Keywords,
+//! operators and literal kinds stay distinct, which is what separates two
+//! unrelated programs of the same shape (a purely structural comparison,
+//! as in Dolos, cannot), while renaming alone cannot hide a copy (as it
+//! can from a comparison of raw tokens, as in copydetect for JavaScript).
+//!
+//! ```
+//! use copyhound_normalize::code::{CodeOptions, Language, normalize_code};
+//!
+//! let options = CodeOptions::default();
+//! let a = normalize_code(Language::C, "int total = 0; // sum", &options);
+//! let b = normalize_code(Language::C, "int   s=0;", &options);
+//! assert_eq!(a.symbols, b.symbols);
+//! assert_eq!(a.spans[1].range(), 4..9); // "total"
+//! ```
+
+mod language;
+mod lexer;
+mod specs;
+mod token;
+#[cfg(feature = "tree-sitter")]
+mod tree;
+
+pub use language::Language;
+pub use token::{FIRST_TEXT_SYMBOL, Token, TokenKind, text_symbol, token_symbol};
+
+use crate::NormalizedDocument;
+
+/// How much of each token the symbols keep; see the [module docs](self).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Level {
+    /// Every token by its text (whitespace and comments still dropped).
+    Exact,
+    /// Identifiers become one symbol `V`; the rest is kept by its text.
+    #[default]
+    Rename,
+    /// Also literals become their kind: number, string, character.
+    Abstract,
+    /// Only token classes: identifier, keyword, operator, punctuation and
+    /// the literal kinds.
+    Structure,
+}
+
+/// Options of the code front-end.
+#[derive(Clone, Debug, Default)]
+pub struct CodeOptions {
+    /// How much of each token to keep.
+    pub level: Level,
+    /// Drop import, include, using, package and require lines, which are
+    /// alike in unrelated programs.
+    pub drop_imports: bool,
+}
+
+/// Normalises source code in `lang` into symbols with byte spans.
+///
+/// Never fails: code with syntax errors is still tokenised, and any text
+/// yields a document (an empty one for empty text). Spans are
+/// non-decreasing byte ranges inside `text`.
+pub fn normalize_code(lang: Language, text: &str, opts: &CodeOptions) -> NormalizedDocument {
+    let tokens = tokenize(lang, text, opts.drop_imports);
+    let fold = folds_case(lang);
+    let mut doc = NormalizedDocument {
+        symbols: Vec::with_capacity(tokens.len()),
+        spans: Vec::with_capacity(tokens.len()),
+    };
+    for token in tokens {
+        let fold = fold.applies_to(token.kind);
+        let symbol = token_symbol(token.kind, &text[token.range.clone()], opts.level, fold);
+        doc.push(symbol, token.range);
+    }
+    doc
+}
+
+/// The tokens of `text` in `lang`, in order, comments and whitespace left
+/// out (and import lines too, if `drop_imports`).
+pub fn tokenize(lang: Language, text: &str, drop_imports: bool) -> Vec<Token> {
+    #[cfg(feature = "tree-sitter")]
+    if let Some(tokens) = tree::tokenize(lang, text, drop_imports) {
+        return in_order(tokens);
+    }
+    tokenize_with_table(lang, text, drop_imports)
+}
+
+/// The tokens of `text` read by the table-driven lexer alone, whatever
+/// grammars are compiled in: what a tree-sitter language falls back to
+/// when its feature is off.
+pub fn tokenize_with_table(lang: Language, text: &str, drop_imports: bool) -> Vec<Token> {
+    let lexer = lexer::lexer(lang);
+    let mut tokens = Vec::with_capacity(text.len() / 4);
+    lexer.tokenize_into(text, 0..text.len(), &mut tokens);
+    if drop_imports {
+        lexer.drop_import_lines(text, &mut tokens);
+    }
+    tokens
+}
+
+/// Whether `lang` is read by a tree-sitter grammar in this build (false:
+/// by the table lexer).
+pub fn uses_grammar(lang: Language) -> bool {
+    #[cfg(feature = "tree-sitter")]
+    {
+        tree::has_grammar(lang)
+    }
+    #[cfg(not(feature = "tree-sitter"))]
+    {
+        let _ = lang;
+        false
+    }
+}
+
+/// Keeps the promise of non-decreasing spans even if a grammar ever
+/// reports overlapping leaves: a token that starts before its predecessor
+/// is dropped.
+#[cfg_attr(not(feature = "tree-sitter"), allow(dead_code))]
+fn in_order(mut tokens: Vec<Token>) -> Vec<Token> {
+    let mut last_start = 0;
+    tokens.retain(|token| {
+        let ordered = token.range.start >= last_start;
+        debug_assert!(ordered, "token out of order: {token:?}");
+        last_start = token.range.start.max(last_start);
+        ordered
+    });
+    tokens
+}
+
+/// Which tokens compare without case in a language.
+#[derive(Clone, Copy)]
+enum CaseFolding {
+    None,
+    /// Keywords only (PHP: `IF` is `if`, but `$X` is not `$x`).
+    Keywords,
+    /// Everything but string and character literals (Pascal, Fortran, Ada,
+    /// SQL, VHDL, Visual Basic, Lisp, …).
+    All,
+}
+
+impl CaseFolding {
+    fn applies_to(self, kind: TokenKind) -> bool {
+        match self {
+            CaseFolding::None => false,
+            CaseFolding::Keywords => kind == TokenKind::Keyword,
+            CaseFolding::All => true,
+        }
+    }
+}
+
+fn folds_case(lang: Language) -> CaseFolding {
+    if uses_grammar(lang) {
+        if lang == Language::Php {
+            CaseFolding::Keywords
+        } else {
+            CaseFolding::None
+        }
+    } else if lexer::lexer(lang).case_insensitive() {
+        CaseFolding::All
+    } else if lang == Language::Php {
+        CaseFolding::Keywords
+    } else {
+        CaseFolding::None
+    }
+}

@@ -1,0 +1,10 @@
+//! Tests of the source-code front-end (`copyhound_normalize::code`).
+
+mod code {
+    pub mod detect;
+    pub mod fixtures;
+    pub mod levels;
+    pub mod rename;
+    pub mod robust;
+    pub mod support;
+}
