@@ -252,39 +252,39 @@ impl Selector for Sketch {
         }
         let plan = self.plan(hashes.len());
         let global = self.global_frequent(hashes, &plan);
+        let mut sample = DistinctSample::new(plan.sample_size, self.key(LEVEL_DOMAIN));
+        let window_frequent = window_frequent_and_sample(hashes, &plan, &global, &mut sample);
+        let mut sampled = Vec::new();
+        sample.drain_into(&mut sampled);
+        // Each level is in position order: a merge sort merges the runs.
+        sampled.sort_by_key(|f| f.pos);
+        // Each position belongs to exactly one structure, and each list is
+        // sorted now: the final sort merges three runs.
         let first = out.len();
         out.extend(
             global
                 .iter()
                 .map(|(&hash, &pos)| Fingerprint::new(hash, pos as usize)),
         );
-        let mut sample = DistinctSample::new(plan.sample_size, self.key(LEVEL_DOMAIN));
-        window_frequent_and_sample(hashes, &plan, &global, &mut sample, out);
-        sample.drain_into(out);
-        // A merge sort: each sample level and each partition's entries are
-        // sorted runs already.
+        out.extend(window_frequent);
+        out.extend(sampled);
         out[first..].sort_by_key(|f| f.pos);
-        // Overlapping partitions can report one occurrence twice; otherwise
-        // each position belongs to exactly one structure.
-        let mut kept = first;
-        for i in first..out.len() {
-            if kept == first || out[kept - 1].pos != out[i].pos {
-                out[kept] = out[i];
-                kept += 1;
-            }
-        }
-        out.truncate(kept);
+        debug_assert!(out[first..].windows(2).all(|p| p[0].pos < p[1].pos));
     }
 }
 
-/// Pass 2: window-frequent k-grams into `out`, the rest into `sample`.
+/// Pass 2: offers the k-grams to `sample`, except the globally and the
+/// window-frequent ones; returns the window-frequent entries, in position
+/// order and one per position.
 fn window_frequent_and_sample(
     hashes: &[u64],
     plan: &SketchPlan,
     global: &PremixedMap<u32>,
     sample: &mut DistinctSample,
-    out: &mut Vec<Fingerprint>,
-) {
+) -> Vec<Fingerprint> {
+    let mut frequent = Vec::new();
+    let mut run = Vec::new();
+    let mut scratch = Vec::new();
     let window = plan.window;
     let blocks = hashes.len().div_ceil(window);
     let block = |b: usize| b * window..(b + 1).saturating_mul(window).min(hashes.len());
@@ -298,7 +298,9 @@ fn window_frequent_and_sample(
             counter.count_block(hashes, block(j + 1), global);
         }
         current.clear();
-        counter.frequent_in_partition(&mut current, out);
+        run.clear();
+        counter.frequent_in_partition(&mut current, &mut run);
+        merge_run(&mut frequent, &run, &mut scratch);
         offer_block(hashes, block(j), global, [&previous, &current], sample);
         std::mem::swap(&mut previous, &mut current);
         counter.advance();
@@ -314,6 +316,41 @@ fn window_frequent_and_sample(
             sample,
         );
     }
+    frequent
+}
+
+/// Merges `run`, sorted, into the sorted `list`, keeping one entry per
+/// position (consecutive partitions overlap, so a k-gram frequent in both
+/// can be reported at the same occurrence twice). Only the tail of `list`
+/// from the run's first position on is touched: one partition's worth.
+fn merge_run(list: &mut Vec<Fingerprint>, run: &[Fingerprint], scratch: &mut Vec<Fingerprint>) {
+    let Some(head) = run.first() else {
+        return;
+    };
+    let split = list.partition_point(|f| f.pos < head.pos);
+    scratch.clear();
+    let (mut i, mut j) = (split, 0);
+    while i < list.len() && j < run.len() {
+        match list[i].pos.cmp(&run[j].pos) {
+            std::cmp::Ordering::Less => {
+                scratch.push(list[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                scratch.push(run[j]);
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                scratch.push(list[i]);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    scratch.extend_from_slice(&list[i..]);
+    scratch.extend_from_slice(&run[j..]);
+    list.truncate(split);
+    list.append(scratch);
 }
 
 /// Offers the k-grams of one block to the sample, except those kept as
@@ -387,7 +424,7 @@ impl PartitionCounter {
     }
 
     /// Adds the k-grams frequent in this partition to `set`, and a
-    /// fingerprint at the first occurrence of each to `out`.
+    /// fingerprint at the first occurrence of each to `out`, sorted.
     fn frequent_in_partition(&self, set: &mut PremixedSet, out: &mut Vec<Fingerprint>) {
         let Some(threshold) = self.threshold else {
             return;
@@ -409,7 +446,6 @@ impl PartitionCounter {
                 }
             }
         }
-        // In position order, so the final sort meets long sorted runs.
         out[start..].sort_unstable_by_key(|f| f.pos);
     }
 
