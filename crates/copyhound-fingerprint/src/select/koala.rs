@@ -33,7 +33,6 @@
 //! stored set is a subset of the search set by construction. The preference
 //! for rare prefixes carries over: the search set already consists of them.
 
-use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::sketch::{PremixedMap, PremixedSet};
@@ -173,8 +172,9 @@ impl Selector for KoalaSelector {
         let first = self.first_selectable(kgrams.hashes.len());
         let prefix_counts = PrefixCounts::new(kgrams, self.params.prefix, first, self.prefix_seed);
         let capacity = self.params.search_size;
-        // A max-heap of the best keys so far; its top is the one to beat.
-        let mut best: BinaryHeap<(u32, u64, Reverse<u32>)> =
+        // A max-heap of (count, rank, position), the best keys so far; its
+        // top is the one to beat. Ranks are unique, so positions never tie.
+        let mut best: BinaryHeap<(u32, u64, u32)> =
             BinaryHeap::with_capacity(capacity.min(kgrams.hashes.len()) + 1);
         let mut chosen_ranks = PremixedSet::default();
         for (pos, &hash) in kgrams.hashes.iter().enumerate().skip(first) {
@@ -192,16 +192,17 @@ impl Selector for KoalaSelector {
             if !chosen_ranks.insert(rank) {
                 continue;
             }
-            best.push((count, rank, Reverse(pos as u32)));
+            best.push((count, rank, pos as u32));
             if best.len() > capacity {
                 let (_, dropped, _) = best.pop().expect("the heap is over capacity");
                 chosen_ranks.remove(&dropped);
             }
         }
         let start = out.len();
-        out.extend(best.into_iter().map(|(_, _, Reverse(pos))| {
-            Fingerprint::new(kgrams.hashes[pos as usize], pos as usize)
-        }));
+        out.extend(
+            best.into_iter()
+                .map(|(_, _, pos)| Fingerprint::new(kgrams.hashes[pos as usize], pos as usize)),
+        );
         out[start..].sort_unstable_by_key(|f| f.pos);
     }
 }

@@ -221,8 +221,7 @@ impl Sketch {
             if candidates.contains_key(&hash) {
                 continue;
             }
-            let estimate = counts.estimate(hash);
-            if estimate >= threshold {
+            if let Some(estimate) = counts.estimate_at_least(hash, threshold) {
                 candidates.insert(hash, (estimate, pos as u32));
             }
         }

@@ -63,18 +63,31 @@ impl CountSketch {
         }
     }
 
-    /// The median estimate of how often `item` was added.
-    pub(super) fn estimate(&self, item: u64) -> i64 {
+    /// The median estimate of how often `item` was added, if it is at least
+    /// `threshold`.
+    ///
+    /// Most items are far below the threshold; the median is below it as
+    /// soon as more than half of the rows are, so the remaining rows are
+    /// not probed.
+    pub(super) fn estimate_at_least(&self, item: u64, threshold: i64) -> Option<i64> {
         let powers = Powers::of(item);
         let mut estimates = [0i64; MAX_ROWS];
+        let enough_below = self.rows.len() / 2 + 1;
+        let mut below = 0;
         for (row, coefficients) in self.rows.iter().enumerate() {
             let (bucket, sign) = self.cell(coefficients, &powers);
-            estimates[row] =
-                i64::from(sign) * i64::from(self.counters[row * self.buckets + bucket]);
+            let estimate = i64::from(sign) * i64::from(self.counters[row * self.buckets + bucket]);
+            estimates[row] = estimate;
+            if estimate < threshold {
+                below += 1;
+                if below == enough_below {
+                    return None;
+                }
+            }
         }
         let estimates = &mut estimates[..self.rows.len()];
         estimates.sort_unstable();
-        estimates[estimates.len() / 2]
+        Some(estimates[estimates.len() / 2])
     }
 
     #[inline]
@@ -147,11 +160,14 @@ mod tests {
         for _ in 0..50 {
             sketch.add(7);
         }
-        let heavy = sketch.estimate(42);
-        let light = sketch.estimate(7);
+        let estimate = |item| sketch.estimate_at_least(item, i64::MIN).unwrap();
+        let heavy = estimate(42);
+        let light = estimate(7);
         // Noise per row is about sqrt(F2 / buckets) ≈ 9.
         assert!((470..=530).contains(&heavy), "estimate of 500 was {heavy}");
         assert!((20..=80).contains(&light), "estimate of 50 was {light}");
-        assert!(sketch.estimate(99).abs() <= 30);
+        assert!(estimate(99).abs() <= 30);
+        assert_eq!(sketch.estimate_at_least(42, 400), Some(heavy));
+        assert_eq!(sketch.estimate_at_least(7, 400), None);
     }
 }
