@@ -127,7 +127,10 @@ fn density(args: &DensityArgs) {
         "Selector density on {} MiB of random text (27 letters), k = {k}, w = {w}, seed = {}.",
         args.size_mib, args.seed
     );
-    println!("Guarantee t = w + k - 1 = {}; 'longest gap' is the most positions between consecutive fingerprints (winnowing: at most w).\n", w + k - 1);
+    println!(
+        "Guarantee t = w + k - 1 = {}; 'longest gap' is the most positions between consecutive fingerprints (winnowing: at most w).\n",
+        w + k - 1
+    );
     println!(
         "{:<24} {:>10} {:>10} {:>10} {:>10} {:>12}",
         "selector", "selected", "density", "expected", "paper", "longest gap"
@@ -150,10 +153,19 @@ fn density(args: &DensityArgs) {
         ("\"000…\"", vec![Symbol::from(b'0'); 1 << 20]),
         (
             "\"abbaabba…\"",
-            b"abba".iter().copied().map(Symbol::from).cycle().take(1 << 20).collect(),
+            b"abba"
+                .iter()
+                .copied()
+                .map(Symbol::from)
+                .cycle()
+                .take(1 << 20)
+                .collect(),
         ),
     ];
-    println!("\nLow-entropy input (1 MiB), k = {k}, w = {w} (§5.1: robust winnowing selects about 1/w = {:.6}):\n", 1.0 / wf);
+    println!(
+        "\nLow-entropy input (1 MiB), k = {k}, w = {w} (§5.1: robust winnowing selects about 1/w = {:.6}):\n",
+        1.0 / wf
+    );
     println!("{:<14} {:>14} {:>14}", "input", "winnow", "robust-winnow");
     for (name, symbols) in &low_entropy {
         let count = hasher.kgram_count(symbols.len()) as f64;
@@ -163,7 +175,11 @@ fn density(args: &DensityArgs) {
     }
 }
 
-fn fingerprints(selector: &dyn Selector, hasher: &KGramHasher, symbols: &[Symbol]) -> Vec<Fingerprint> {
+fn fingerprints(
+    selector: &dyn Selector,
+    hasher: &KGramHasher,
+    symbols: &[Symbol],
+) -> Vec<Fingerprint> {
     let mut out = Vec::new();
     selector.fingerprint(hasher, symbols, &mut out);
     out

@@ -80,7 +80,10 @@ pub fn run(args: &FingerprintArgs) -> Result<ExitCode> {
         }
         let is_code = loaded.kind.language().is_some();
         let mut resolved = args.selection.resolve(is_code);
-        if !is_code && args.selection.k.is_none() && args.front_end.text_mode() == TextModeName::Words {
+        if !is_code
+            && args.selection.k.is_none()
+            && args.front_end.text_mode() == TextModeName::Words
+        {
             resolved.k = 6;
         }
         let hasher = args.selection.hasher(resolved);
@@ -121,7 +124,11 @@ pub fn run(args: &FingerprintArgs) -> Result<ExitCode> {
         }
     }
     out.flush()?;
-    Ok(if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS })
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn write_text(out: &mut impl Write, file: &FileFingerprints<'_>) -> io::Result<()> {

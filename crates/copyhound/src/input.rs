@@ -66,7 +66,11 @@ impl FrontEndArgs {
                 Some(language) => KindChoice::Code(language),
                 None => bail!(
                     "unknown language {name:?}; known: text, {}",
-                    Language::all().iter().map(|l| l.name()).collect::<Vec<_>>().join(", ")
+                    Language::all()
+                        .iter()
+                        .map(|l| l.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             },
         };

@@ -31,7 +31,10 @@ enum Command {
     /// Reproduce the papers' measurements.
     #[command(subcommand)]
     Experiment(experiment::ExperimentCommand),
-    #[command(subcommand, about = "Register and search documents in a persistent fingerprint database")]
+    #[command(
+        subcommand,
+        about = "Register and search documents in a persistent fingerprint database"
+    )]
     Db(db::DbCommand),
 }
 
@@ -45,9 +48,18 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // A reader that stops early (`| head`) is not an error.
+        Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("copyhound: error: {error:#}");
             ExitCode::from(2)
         }
     }
+}
+
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error
+        .chain()
+        .filter_map(|cause| cause.downcast_ref::<std::io::Error>())
+        .any(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
 }
