@@ -41,6 +41,6 @@ pub mod select;
 pub use document::{NormalizedDocument, Span, Symbol};
 pub use hash::KGramHasher;
 pub use select::{
-    All, Fingerprint, KGrams, KoalaParams, KoalaSelector, ModP, QueryWinnowing, SafeModP,
-    Selector, Sketch, SketchBudget, SketchParams, SketchPlan, Smallest, Winnowing,
+    All, Fingerprint, KGrams, KoalaParams, KoalaSelector, ModP, QueryWinnowing, SafeModP, Selector,
+    Sketch, SketchBudget, SketchParams, SketchPlan, Smallest, Winnowing,
 };

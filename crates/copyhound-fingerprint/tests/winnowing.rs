@@ -7,7 +7,9 @@ use copyhound_fingerprint::{
 };
 use proptest::prelude::*;
 
-const FIGURE_2_HASHES: [u64; 17] = [77, 74, 42, 17, 98, 50, 17, 98, 8, 88, 67, 39, 77, 74, 42, 17, 98];
+const FIGURE_2_HASHES: [u64; 17] = [
+    77, 74, 42, 17, 98, 50, 17, 98, 8, 88, 67, 39, 77, 74, 42, 17, 98,
+];
 
 fn select(selector: &dyn Selector, hashes: &[u64]) -> Vec<(u64, u32)> {
     let mut out = Vec::new();
@@ -38,7 +40,10 @@ fn figure_2_robust_winnowing() {
 fn robust_winnowing_keeps_the_previous_choice_on_ties() {
     let hashes = [5, 1, 9, 1, 9, 1, 9, 1, 9];
     // Plain winnowing moves to every new 1: it is the rightmost minimum.
-    assert_eq!(select(&Winnowing::new(4), &hashes), [(1, 3), (1, 5), (1, 7)]);
+    assert_eq!(
+        select(&Winnowing::new(4), &hashes),
+        [(1, 3), (1, 5), (1, 7)]
+    );
     // Robust winnowing keeps 1@3 until it leaves the window (at window 4..=7).
     assert_eq!(select(&Winnowing::robust(4), &hashes), [(1, 3), (1, 7)]);
 }
@@ -53,12 +58,24 @@ fn a_document_shorter_than_a_window_yields_its_minimum() {
 #[test]
 fn mod_p_safe_mod_p_all_and_smallest_on_a_known_sequence() {
     let hashes = [10, 3, 4, 6, 7, 9, 11, 13, 8, 2];
-    assert_eq!(select(&ModP::new(2), &hashes), [(10, 0), (4, 2), (6, 3), (8, 8), (2, 9)]);
+    assert_eq!(
+        select(&ModP::new(2), &hashes),
+        [(10, 0), (4, 2), (6, 3), (8, 8), (2, 9)]
+    );
     // p = 5, w = 3: only 10@0 is Good. 3@1 and 4@2 have the Good 10 among
     // their two left neighbours (Ugly); from 6@3 on every hash is Bad.
     assert_eq!(
         select(&SafeModP::new(5, 3), &hashes),
-        [(10, 0), (6, 3), (7, 4), (9, 5), (11, 6), (13, 7), (8, 8), (2, 9)]
+        [
+            (10, 0),
+            (6, 3),
+            (7, 4),
+            (9, 5),
+            (11, 6),
+            (13, 7),
+            (8, 8),
+            (2, 9)
+        ]
     );
     assert_eq!(select(&All, &hashes).len(), hashes.len());
     assert_eq!(select(&Smallest::new(3), &hashes), [(3, 1), (4, 2), (2, 9)]);
@@ -66,7 +83,10 @@ fn mod_p_safe_mod_p_all_and_smallest_on_a_known_sequence() {
 
 #[test]
 fn smallest_takes_each_value_once_at_its_first_position() {
-    assert_eq!(select(&Smallest::new(2), &[5, 1, 5, 1, 3]), [(1, 1), (3, 4)]);
+    assert_eq!(
+        select(&Smallest::new(2), &[5, 1, 5, 1, 3]),
+        [(1, 1), (3, 4)]
+    );
 }
 
 /// A deterministic pseudo-random symbol stream over `alphabet` symbols.
@@ -82,7 +102,11 @@ fn random_symbols(len: usize, alphabet: u32, seed: u64) -> Vec<Symbol> {
         .collect()
 }
 
-fn fingerprints(selector: &dyn Selector, hasher: &KGramHasher, symbols: &[Symbol]) -> Vec<Fingerprint> {
+fn fingerprints(
+    selector: &dyn Selector,
+    hasher: &KGramHasher,
+    symbols: &[Symbol],
+) -> Vec<Fingerprint> {
     let mut out = Vec::new();
     selector.fingerprint(hasher, symbols, &mut out);
     out
@@ -133,10 +157,22 @@ fn planted_pair(min_run: usize) -> impl Strategy<Value = PlantedPair> {
         })
 }
 
-fn shares_a_fingerprint_in_the_run(selector: &dyn Selector, hasher: &KGramHasher, pair: &PlantedPair) -> bool {
+fn shares_a_fingerprint_in_the_run(
+    selector: &dyn Selector,
+    hasher: &KGramHasher,
+    pair: &PlantedPair,
+) -> bool {
     let k = hasher.k();
-    let in_a = hashes_inside(&fingerprints(selector, hasher, &pair.a), pair.run_a.clone(), k);
-    let in_b = hashes_inside(&fingerprints(selector, hasher, &pair.b), pair.run_b.clone(), k);
+    let in_a = hashes_inside(
+        &fingerprints(selector, hasher, &pair.a),
+        pair.run_a.clone(),
+        k,
+    );
+    let in_b = hashes_inside(
+        &fingerprints(selector, hasher, &pair.b),
+        pair.run_b.clone(),
+        k,
+    );
     in_a.iter().any(|h| in_b.contains(h))
 }
 
@@ -244,13 +280,33 @@ fn densities_on_random_text_match_the_paper() {
     let text = random_symbols(DENSITY_TEXT, 27, 2003);
     let hasher = KGramHasher::new(50, 7);
     let expected = 2.0 / 101.0;
-    assert_within(density(&Winnowing::new(100), &hasher, &text), expected, 0.02, "winnowing");
-    assert_within(density(&Winnowing::robust(100), &hasher, &text), expected, 0.02, "robust winnowing");
-    assert_within(density(&ModP::new(50), &hasher, &text), 1.0 / 50.0, 0.02, "0 mod 50");
+    assert_within(
+        density(&Winnowing::new(100), &hasher, &text),
+        expected,
+        0.02,
+        "winnowing",
+    );
+    assert_within(
+        density(&Winnowing::robust(100), &hasher, &text),
+        expected,
+        0.02,
+        "robust winnowing",
+    );
+    assert_within(
+        density(&ModP::new(50), &hasher, &text),
+        1.0 / 50.0,
+        0.02,
+        "0 mod 50",
+    );
     let safe = SafeModP::optimal(100);
     let p = 1.0 / safe.p() as f64;
     let safe_expected = p + (1.0 - p).powi(100);
-    assert_within(density(&safe, &hasher, &text), safe_expected, 0.03, "safe 0 mod p");
+    assert_within(
+        density(&safe, &hasher, &text),
+        safe_expected,
+        0.03,
+        "safe 0 mod p",
+    );
 }
 
 #[test]
@@ -260,6 +316,12 @@ fn robust_winnowing_tames_low_entropy_input() {
     let w = 100;
     let plain = density(&Winnowing::new(w), &hasher, &zeros);
     let robust = density(&Winnowing::robust(w), &hasher, &zeros);
-    assert!(plain > 0.99, "plain winnowing selects nearly every hash on 000…, got {plain}");
-    assert!(robust <= 1.1 / w as f64, "robust winnowing should select about 1/w, got {robust}");
+    assert!(
+        plain > 0.99,
+        "plain winnowing selects nearly every hash on 000…, got {plain}"
+    );
+    assert!(
+        robust <= 1.1 / w as f64,
+        "robust winnowing should select about 1/w, got {robust}"
+    );
 }
