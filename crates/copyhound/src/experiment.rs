@@ -6,7 +6,7 @@ use anyhow::Result;
 use clap::{Args, Subcommand};
 use copyhound_fingerprint::{
     All, Fingerprint, KGramHasher, KoalaParams, KoalaSelector, ModP, SafeModP, Selector, Sketch,
-    SketchParams, Smallest, Symbol, Winnowing,
+    SketchBudget, SketchParams, Smallest, Symbol, Winnowing,
 };
 
 /// Experiments.
@@ -59,6 +59,11 @@ fn density(args: &DensityArgs) {
     let safe = SafeModP::optimal(w);
     let safe_p = 1.0 / safe.p() as f64;
     let paper_setting = k == 50 && w == 100;
+    // Ganguly–Veda size the sample for the document: s = (m/√W)·√ln(1/δ)
+    // (§IV.E, constant 1, δ = 0.05); a much smaller s makes every k-gram
+    // "window-frequent" and the sketch degenerates to full fingerprinting.
+    let sketch_sample =
+        (hasher.kgram_count(text.len()) as f64 / wf.sqrt() * 20f64.ln().sqrt()).ceil() as usize;
     let rows = vec![
         Row {
             selector: Box::new(Winnowing::new(w)),
@@ -84,6 +89,13 @@ fn density(args: &DensityArgs) {
             expected: Some(1.0 / p_winnow as f64),
             paper: None,
         },
+    ];
+    let mut rows = rows;
+    if p_winnow == 50 {
+        // Same as the paper's row above.
+        rows.pop();
+    }
+    rows.extend([
         Row {
             selector: Box::new(safe),
             label: format!("safe-mod-p (p = {})", safe.p()),
@@ -114,14 +126,15 @@ fn density(args: &DensityArgs) {
         Row {
             selector: Box::new(Sketch::new(SketchParams {
                 window: w,
+                budget: SketchBudget::SampleSize(sketch_sample),
                 seed: args.seed,
                 ..SketchParams::default()
             })),
-            label: "sketch (W = w, s = 4096)".into(),
+            label: format!("sketch (s = {sketch_sample})"),
             expected: None,
             paper: None,
         },
-    ];
+    ]);
 
     println!(
         "Selector density on {} MiB of random text (27 letters), k = {k}, w = {w}, seed = {}.",
