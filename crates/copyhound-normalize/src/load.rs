@@ -1,0 +1,414 @@
+//! The front door: a file to a [`LoadedDocument`], whatever its kind.
+//!
+//! [`load_file`] checks the size before reading (a file over
+//! [`LoadOptions::max_bytes`] is refused from its metadata, without reading
+//! it, and reading stops one byte past the limit should the file grow), then
+//! hands the bytes to [`load_bytes`], which
+//!
+//! 1. recognises PDF and DOCX by magic bytes and extension and extracts their
+//!    text;
+//! 2. otherwise decodes the bytes ([`crate::decode`]), refusing binary data;
+//! 3. picks the kind — HTML by extension, code by [`Language::detect`], HTML
+//!    by content, else text — unless [`LoadOptions::kind`] fixes it;
+//! 4. runs the front-end of that kind.
+//!
+//! # What spans index into
+//!
+//! Spans always index into [`LoadedDocument::text`]. For a UTF-8 file
+//! without a BOM that text *is* the file, so spans are byte offsets into the
+//! file. A UTF-8 BOM is removed, so file offsets are spans plus three
+//! ([`LoadedDocument::text_start_in_file`] says so). Text decoded from
+//! another encoding (UTF-16, Windows-1252…), text of damaged UTF-8 whose bad
+//! bytes were replaced, and text extracted from HTML, PDF or DOCX are new
+//! strings: spans index into them and not into the file.
+//!
+//! # Empty files
+//!
+//! An empty file is an empty document with a warning, not an error: in a
+//! corpus of submissions an empty one is a fact to report, and failing the
+//! whole run for it would be worse. The same holds for a document whose
+//! text gives no symbols (a scanned PDF without a text layer, a file of
+//! punctuation).
+
+use std::fs::File;
+use std::io::Read;
+use std::path::Path;
+use std::time::Duration;
+
+use crate::NormalizedDocument;
+use crate::code::{CodeOptions, Language, normalize_code};
+use crate::decode::{Decoded, EncodingSource, decode};
+use crate::error::LoadError;
+use crate::extract::html;
+use crate::text::{TextOptions, normalize_text};
+
+/// Files larger than this are refused unless the limit is raised.
+pub const DEFAULT_MAX_BYTES: u64 = 64 << 20;
+
+/// How long PDF text extraction may take before it is abandoned.
+pub const DEFAULT_PDF_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Magic bytes of a zip archive (DOCX is one).
+const ZIP_MAGIC: &[u8] = b"PK\x03\x04";
+
+/// Which front-end reads a file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum KindChoice {
+    /// Decide from the file: see [`load_bytes`].
+    #[default]
+    Auto,
+    /// Prose: never read as code. HTML, PDF and DOCX are still extracted.
+    Text,
+    /// Code in this language, whatever the file looks like.
+    Code(Language),
+}
+
+/// What a loaded file turned out to be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DocumentKind {
+    /// Plain text.
+    Text,
+    /// HTML; the text is its visible text.
+    Html,
+    /// PDF; the text is its text layer.
+    Pdf,
+    /// Word document; the text is its body and notes.
+    Docx,
+    /// Source code.
+    Code(Language),
+}
+
+impl DocumentKind {
+    /// A short name: `text`, `html`, `pdf`, `docx`, or the language's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            DocumentKind::Text => "text",
+            DocumentKind::Html => "html",
+            DocumentKind::Pdf => "pdf",
+            DocumentKind::Docx => "docx",
+            DocumentKind::Code(language) => language.name(),
+        }
+    }
+
+    /// The language, for code.
+    pub fn language(self) -> Option<Language> {
+        match self {
+            DocumentKind::Code(language) => Some(language),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for DocumentKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Settings of [`load_file`] and [`load_bytes`].
+#[derive(Clone, Debug)]
+pub struct LoadOptions {
+    /// Which front-end to use.
+    pub kind: KindChoice,
+    /// Settings of the text front-end (text, HTML, PDF, DOCX).
+    pub text: TextOptions,
+    /// Settings of the code front-end.
+    pub code: CodeOptions,
+    /// Files larger than this many bytes are refused; the same limit bounds
+    /// what a DOCX part may expand to.
+    pub max_bytes: u64,
+    /// How long PDF text extraction may take.
+    pub pdf_timeout: Duration,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        Self {
+            kind: KindChoice::Auto,
+            text: TextOptions::default(),
+            code: CodeOptions::default(),
+            max_bytes: DEFAULT_MAX_BYTES,
+            pdf_timeout: DEFAULT_PDF_TIMEOUT,
+        }
+    }
+}
+
+/// A file read, decoded or extracted, and normalised.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadedDocument {
+    /// The text the spans of [`doc`](Self::doc) index into (see the module
+    /// documentation).
+    pub text: String,
+    /// The symbols and their spans.
+    pub doc: NormalizedDocument,
+    /// What the file was read as.
+    pub kind: DocumentKind,
+    /// The encoding the text was decoded from (an `encoding_rs` name such as
+    /// `UTF-8`, `UTF-16LE`, `windows-1252`); `PDF` or `DOCX` for text their
+    /// extractors decoded.
+    pub encoding: &'static str,
+    /// Where [`text`](Self::text) starts in the file when it is a verbatim
+    /// copy of the rest of the file (`Some(0)` for plain UTF-8, `Some(3)`
+    /// after a UTF-8 BOM), so that file offsets are spans plus this. `None`
+    /// when the text was decoded from another encoding, repaired, or
+    /// extracted.
+    pub text_start_in_file: Option<usize>,
+    /// Things the user should know that did not stop loading: an empty
+    /// file, a guessed encoding, replaced bytes, no symbols.
+    pub warnings: Vec<String>,
+}
+
+/// Reads and normalises the file at `path`.
+///
+/// The size is checked from the file's metadata before reading, so a file
+/// over [`LoadOptions::max_bytes`] costs nothing to refuse; memory use is
+/// bounded by about three times `max_bytes`.
+pub fn load_file(path: &Path, options: &LoadOptions) -> Result<LoadedDocument, LoadError> {
+    let metadata = std::fs::metadata(path).map_err(|error| io_error(path, error))?;
+    if !metadata.is_file() {
+        return Err(LoadError::NotAFile { path: path.into() });
+    }
+    check_size(path, metadata.len(), options.max_bytes)?;
+    let file = File::open(path).map_err(|error| io_error(path, error))?;
+    let mut bytes = Vec::with_capacity(metadata.len() as usize);
+    file.take(options.max_bytes.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|error| io_error(path, error))?;
+    check_size(path, bytes.len() as u64, options.max_bytes)?;
+    load_bytes(path, &bytes, options)
+}
+
+/// Normalises `bytes`, the content of the file at `path` (used for its
+/// extension and in messages; it is not read).
+pub fn load_bytes(
+    path: &Path,
+    bytes: &[u8],
+    options: &LoadOptions,
+) -> Result<LoadedDocument, LoadError> {
+    check_size(path, bytes.len() as u64, options.max_bytes)?;
+    let extension = lower_extension(path);
+    let forced_code = matches!(options.kind, KindChoice::Code(_));
+    let mut loaded = if !forced_code && !bytes.is_empty() && is_pdf(&extension, bytes) {
+        let text = extract_pdf(path, bytes, options)?;
+        extracted(text, DocumentKind::Pdf, "PDF", options)
+    } else if !forced_code && !bytes.is_empty() && is_docx(&extension, bytes) {
+        let text = extract_docx(path, bytes, options)?;
+        extracted(text, DocumentKind::Docx, "DOCX", options)
+    } else {
+        load_text(path, &extension, bytes, options)?
+    };
+    if bytes.is_empty() {
+        loaded.warnings.push("empty file".into());
+    } else if loaded.doc.is_empty() {
+        loaded.warnings.push(match loaded.kind {
+            DocumentKind::Pdf => "no text: the PDF has no text layer (scanned?)".into(),
+            kind => format!("no symbols: the {kind} front-end found nothing to compare"),
+        });
+    }
+    Ok(loaded)
+}
+
+fn io_error(path: &Path, error: std::io::Error) -> LoadError {
+    if error.kind() == std::io::ErrorKind::NotFound {
+        LoadError::NotFound { path: path.into() }
+    } else {
+        LoadError::Unreadable {
+            path: path.into(),
+            error,
+        }
+    }
+}
+
+fn check_size(path: &Path, size: u64, limit: u64) -> Result<(), LoadError> {
+    if size > limit {
+        return Err(LoadError::TooLarge {
+            path: path.into(),
+            size,
+            limit,
+        });
+    }
+    Ok(())
+}
+
+fn lower_extension(path: &Path) -> String {
+    path.extension()
+        .and_then(|extension| extension.to_str())
+        .map(str::to_ascii_lowercase)
+        .unwrap_or_default()
+}
+
+fn is_pdf(extension: &str, bytes: &[u8]) -> bool {
+    extension == "pdf" || bytes.starts_with(b"%PDF-")
+}
+
+fn is_docx(extension: &str, bytes: &[u8]) -> bool {
+    matches!(extension, "docx" | "docm" | "dotx" | "dotm")
+        || (bytes.starts_with(ZIP_MAGIC) && contains(bytes, b"word/document.xml"))
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|window| window == needle)
+}
+
+fn is_html_extension(extension: &str) -> bool {
+    matches!(extension, "html" | "htm" | "xhtml" | "shtml")
+}
+
+fn extracted(
+    text: String,
+    kind: DocumentKind,
+    encoding: &'static str,
+    options: &LoadOptions,
+) -> LoadedDocument {
+    LoadedDocument {
+        doc: normalize_text(&text, &options.text),
+        text,
+        kind,
+        encoding,
+        text_start_in_file: None,
+        warnings: Vec::new(),
+    }
+}
+
+#[cfg(feature = "pdf")]
+fn extract_pdf(path: &Path, bytes: &[u8], options: &LoadOptions) -> Result<String, LoadError> {
+    crate::extract::pdf::extract_pdf_text(bytes, options.pdf_timeout).map_err(|problem| {
+        LoadError::Extract {
+            path: path.into(),
+            problem,
+        }
+    })
+}
+
+#[cfg(not(feature = "pdf"))]
+fn extract_pdf(path: &Path, _bytes: &[u8], _options: &LoadOptions) -> Result<String, LoadError> {
+    Err(LoadError::Extract {
+        path: path.into(),
+        problem: crate::extract::ExtractError::FeatureDisabled("PDF", "pdf"),
+    })
+}
+
+#[cfg(feature = "docx")]
+fn extract_docx(path: &Path, bytes: &[u8], options: &LoadOptions) -> Result<String, LoadError> {
+    crate::extract::docx::extract_docx_text(bytes, options.max_bytes).map_err(|problem| {
+        LoadError::Extract {
+            path: path.into(),
+            problem,
+        }
+    })
+}
+
+#[cfg(not(feature = "docx"))]
+fn extract_docx(path: &Path, _bytes: &[u8], _options: &LoadOptions) -> Result<String, LoadError> {
+    Err(LoadError::Extract {
+        path: path.into(),
+        problem: crate::extract::ExtractError::FeatureDisabled("DOCX", "docx"),
+    })
+}
+
+/// Text, HTML or code: decode, pick the kind, normalise.
+fn load_text(
+    path: &Path,
+    extension: &str,
+    bytes: &[u8],
+    options: &LoadOptions,
+) -> Result<LoadedDocument, LoadError> {
+    let forced_code = matches!(options.kind, KindChoice::Code(_));
+    let html_by_extension = !forced_code && is_html_extension(extension);
+    let declared = if html_by_extension || (!forced_code && starts_like_html(bytes)) {
+        html::declared_encoding(bytes)
+    } else {
+        None
+    };
+    let decoded =
+        decode(bytes, declared).map_err(|error| LoadError::from_decode(path.into(), error))?;
+    let mut warnings = Vec::new();
+    match decoded.source {
+        EncodingSource::Guessed => warnings.push(format!(
+            "not UTF-8; decoded as {} (guessed)",
+            decoded.encoding.name()
+        )),
+        EncodingSource::MostlyUtf8 => warnings.push(format!(
+            "invalid UTF-8: {} malformed byte sequence(s) replaced with U+FFFD",
+            decoded.replaced
+        )),
+        EncodingSource::ByteOrderMark | EncodingSource::ValidUtf8 | EncodingSource::Declared => {
+            if decoded.replaced > 0 {
+                warnings.push(format!(
+                    "{} malformed byte sequence(s) replaced with U+FFFD",
+                    decoded.replaced
+                ));
+            }
+        }
+    }
+    let text_start_in_file = verbatim_start(&decoded, bytes);
+    let encoding = decoded.encoding.name();
+    let text = decoded.text.into_owned();
+    let kind = choose_kind(options.kind, html_by_extension, path, &text);
+    let (text, doc, text_start_in_file) = match kind {
+        DocumentKind::Code(language) => {
+            let doc = normalize_code(language, &text, &options.code);
+            (text, doc, text_start_in_file)
+        }
+        DocumentKind::Html => {
+            let visible = html::visible_text(&text);
+            let doc = normalize_text(&visible, &options.text);
+            (visible, doc, None)
+        }
+        _ => {
+            let doc = normalize_text(&text, &options.text);
+            (text, doc, text_start_in_file)
+        }
+    };
+    Ok(LoadedDocument {
+        text,
+        doc,
+        kind,
+        encoding,
+        text_start_in_file,
+        warnings,
+    })
+}
+
+/// The kind of a decoded text: HTML by extension, code by
+/// [`Language::detect`], HTML by content, else text.
+fn choose_kind(
+    choice: KindChoice,
+    html_by_extension: bool,
+    path: &Path,
+    text: &str,
+) -> DocumentKind {
+    match choice {
+        KindChoice::Code(language) => DocumentKind::Code(language),
+        _ if html_by_extension => DocumentKind::Html,
+        KindChoice::Auto => match Language::detect(path, text) {
+            Some(language) => DocumentKind::Code(language),
+            None if html::looks_like_html(text) => DocumentKind::Html,
+            None => DocumentKind::Text,
+        },
+        KindChoice::Text if html::looks_like_html(text) => DocumentKind::Html,
+        KindChoice::Text => DocumentKind::Text,
+    }
+}
+
+/// Where the decoded text starts in the file when it is a verbatim copy.
+fn verbatim_start(decoded: &Decoded<'_>, bytes: &[u8]) -> Option<usize> {
+    match decoded.source {
+        EncodingSource::ValidUtf8 => Some(0),
+        EncodingSource::ByteOrderMark
+            if decoded.encoding == encoding_rs::UTF_8 && decoded.replaced == 0 =>
+        {
+            Some(bytes.len() - decoded.text.len())
+        }
+        _ => None,
+    }
+}
+
+/// Whether the bytes open like an HTML document (for the `charset` prescan,
+/// which must run before decoding).
+fn starts_like_html(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(256)];
+    html::looks_like_html(&String::from_utf8_lossy(head))
+}

@@ -1,0 +1,12 @@
+//! Tests of the text front-ends, the decoder, the extractors and the loading
+//! front door.
+
+mod text {
+    mod bad_input;
+    mod documents;
+    mod kinds;
+    mod modes;
+    mod robustness;
+    mod snapshots;
+    mod support;
+}
