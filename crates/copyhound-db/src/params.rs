@@ -87,6 +87,10 @@ pub struct Params {
     /// Segments of one size tier (sizes within a factor 4) that trigger a
     /// merge. Default 4.
     pub merge_factor: u32,
+    /// The front-end documents are normalised with, as its command-line name
+    /// (`chars`, `words`, `consonants`). The database does not interpret it;
+    /// it keeps it so that every add and search normalises alike.
+    pub front_end: String,
 }
 
 impl Default for Params {
@@ -105,6 +109,7 @@ impl Default for Params {
             hash_bits: 28,
             flush_docs: 4096,
             merge_factor: 4,
+            front_end: "chars".to_owned(),
         }
     }
 }
@@ -118,11 +123,12 @@ macro_rules! numeric_params {
                 vec![$((stringify!($name), u64::from(self.$name))),*]
             }
 
-            /// Sets the numeric parameter `name` from its text.
+            /// Sets the parameter `name` (`mode`, `seed`, `front_end` or a numeric one) from its text.
             pub fn set(&mut self, name: &str, value: &str) -> Result<()> {
                 match name {
                     "mode" => self.mode = value.parse()?,
                     "seed" => self.seed = parse_number("seed", value)?,
+                    "front_end" => self.front_end = value.to_owned(),
                     $(stringify!($name) => {
                         self.$name = parse_number(stringify!($name), value)?;
                     })*
@@ -196,12 +202,20 @@ impl Params {
             "must be between 16 and 48",
         )?;
         check(self.flush_docs >= 1, "flush_docs", "must be at least 1")?;
-        check(self.merge_factor >= 2, "merge_factor", "must be at least 2")
+        check(self.merge_factor >= 2, "merge_factor", "must be at least 2")?;
+        check(
+            !self.front_end.is_empty() && !self.front_end.contains(['\n', '=']),
+            "front_end",
+            "must be a plain name",
+        )
     }
 
     /// The stored form: one `name=value` line per parameter.
     pub(crate) fn encode(&self) -> String {
-        let mut out = format!("mode={}\nseed={}\n", self.mode, self.seed);
+        let mut out = format!(
+            "mode={}\nseed={}\nfront_end={}\n",
+            self.mode, self.seed, self.front_end
+        );
         for (name, value) in self.numeric() {
             writeln!(out, "{name}={value}").expect("writing to a String");
         }
@@ -236,6 +250,7 @@ mod tests {
         params.seed = u64::MAX;
         params.hash_bits = 40;
         params.max_ignored = 3;
+        params.front_end = "consonants".into();
         assert_eq!(Params::decode(&params.encode()).unwrap(), params);
     }
 

@@ -1,0 +1,695 @@
+//! `copyhound db …`: a persistent database of registered documents (Koala
+//! fingerprints by default, or winnowed ones) that new documents are
+//! searched against.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Subcommand, ValueEnum};
+use copyhound_db::{
+    Database, DocumentMeta, MatchBucket, Mode, NewDocument, Params, SearchMatch, SearchOptions,
+    SearchReport, check,
+};
+use copyhound_fingerprint::{KGramHasher, Winnowing};
+use copyhound_index::{BaseCode, CompareOptions, Document, Unit, compare};
+use copyhound_normalize::{KindChoice, LoadOptions, LoadedDocument, TextMode, TextOptions};
+use serde::Serialize;
+
+use crate::input::{LineIndex, load};
+
+/// The `db` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum DbCommand {
+    /// Create a database.
+    Init(InitArgs),
+    /// Register documents (files, or directories walked recursively).
+    Add(AddArgs),
+    /// Search a document: ranked matches with match ratio and hits.
+    Search(SearchArgs),
+    /// Unregister documents by id.
+    Remove(RemoveArgs),
+    /// Counts and sizes.
+    Stats(StatsArgs),
+    /// Re-select every stored fingerprint under a new secret (Koala §3.3),
+    /// without reading the documents again.
+    Rotate(DatabaseArg),
+    /// Read every file of the database and report damage.
+    Check(DatabaseArg),
+}
+
+/// A database directory.
+#[derive(Debug, Args)]
+pub struct DatabaseArg {
+    /// The database directory.
+    db: PathBuf,
+}
+
+/// Fingerprint kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ModeName {
+    /// Fixed-size fingerprints: N = 1000 searched, n = 100 stored.
+    Koala,
+    /// Winnowed fingerprints of variable size: finds small parts of large
+    /// documents.
+    Winnow,
+}
+
+/// Text normalisations (stored in the database, used by every command).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum FrontEnd {
+    /// Letters and digits, case-folded.
+    Chars,
+    /// One symbol per word.
+    Words,
+    /// Consonants only (Koala §5), for text from lossy conversions.
+    Consonants,
+}
+
+/// Arguments of `db init`.
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// The database directory to create.
+    db: PathBuf,
+    /// Koala (fixed-size) or winnowing (variable-size) fingerprints.
+    #[arg(long, value_enum, default_value_t = ModeName::Koala)]
+    mode: ModeName,
+    /// Secret key of the hashes and ranks; random if not given.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// How text is normalised.
+    #[arg(long, value_enum, default_value_t = FrontEnd::Chars)]
+    text_mode: FrontEnd,
+    /// k-gram length in symbols [default: 20].
+    #[arg(long)]
+    k: Option<u32>,
+    /// Koala search fingerprint size N [default: 1000].
+    #[arg(long)]
+    search_size: Option<u32>,
+    /// Koala stored fingerprint size n [default: 100].
+    #[arg(long)]
+    stored_size: Option<u32>,
+    /// Length of the prefix whose frequency ranks k-grams [default: 5].
+    #[arg(long)]
+    prefix: Option<u32>,
+    /// Winnowing window in k-grams [default: 30].
+    #[arg(long)]
+    window: Option<u32>,
+    /// Leading bytes not fingerprinted, Koala mode [default: 1000].
+    #[arg(long)]
+    prologue_bytes: Option<u32>,
+    /// A hash in this many documents is common [default: 4].
+    #[arg(long)]
+    common_docs: Option<u32>,
+    /// At most this many common hashes ignored per search [default: 10].
+    #[arg(long)]
+    max_ignored: Option<u32>,
+    /// Hash bits kept in the postings [default: 28].
+    #[arg(long)]
+    hash_bits: Option<u32>,
+    /// Staged documents that trigger writing a segment [default: 4096].
+    #[arg(long)]
+    flush_docs: Option<u32>,
+    /// Segments of one size that trigger a merge [default: 4].
+    #[arg(long)]
+    merge_factor: Option<u32>,
+}
+
+/// Arguments of `db add`.
+#[derive(Debug, Args)]
+pub struct AddArgs {
+    /// The database directory.
+    db: PathBuf,
+    /// Files or directories to register.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Where the document can be fetched (stored instead of its path).
+    #[arg(long)]
+    url: Option<String>,
+    /// A contact address for the document.
+    #[arg(long, default_value = "")]
+    email: String,
+    /// A title (default: the file name).
+    #[arg(long)]
+    title: Option<String>,
+    /// Documents per transaction: each batch is durable when it is reported.
+    #[arg(long, default_value_t = 64)]
+    batch: usize,
+}
+
+/// Arguments of `db search`.
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    /// The database directory.
+    db: PathBuf,
+    /// The document to search for.
+    file: PathBuf,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+    /// At most this many matches.
+    #[arg(long, default_value_t = 20)]
+    limit: usize,
+    /// Only matches with at least this many hits.
+    #[arg(long, default_value_t = 1)]
+    min_hits: u32,
+    /// Show matching fragments for this many of the best matches whose
+    /// registered file is still readable.
+    #[arg(long, default_value_t = 3)]
+    fragments: usize,
+}
+
+/// Arguments of `db remove`.
+#[derive(Debug, Args)]
+pub struct RemoveArgs {
+    /// The database directory.
+    db: PathBuf,
+    /// Ids of the documents to unregister.
+    #[arg(required = true)]
+    ids: Vec<u32>,
+}
+
+/// Arguments of `db stats`.
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// The database directory.
+    db: PathBuf,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs one `db` subcommand.
+pub fn run(cmd: DbCommand) -> Result<ExitCode> {
+    match cmd {
+        DbCommand::Init(args) => init(&args),
+        DbCommand::Add(args) => add(&args),
+        DbCommand::Search(args) => search(&args),
+        DbCommand::Remove(args) => remove(&args),
+        DbCommand::Stats(args) => stats(&args),
+        DbCommand::Rotate(args) => {
+            let epoch = Database::open(&args.db)?.rotate()?;
+            println!("re-selected every stored fingerprint (rotation {epoch})");
+            Ok(ExitCode::SUCCESS)
+        }
+        DbCommand::Check(args) => check_command(&args.db),
+    }
+}
+
+fn init(args: &InitArgs) -> Result<ExitCode> {
+    let mut params = match args.mode {
+        ModeName::Koala => Params::default(),
+        ModeName::Winnow => Params::winnow(),
+    };
+    params.seed = match args.seed {
+        Some(seed) => seed,
+        None => random_seed()?,
+    };
+    args.text_mode
+        .to_possible_value()
+        .expect("named")
+        .get_name()
+        .clone_into(&mut params.front_end);
+    let numeric = [
+        ("k", args.k),
+        ("search_size", args.search_size),
+        ("stored_size", args.stored_size),
+        ("prefix", args.prefix),
+        ("window", args.window),
+        ("prologue_bytes", args.prologue_bytes),
+        ("common_docs", args.common_docs),
+        ("max_ignored", args.max_ignored),
+        ("hash_bits", args.hash_bits),
+        ("flush_docs", args.flush_docs),
+        ("merge_factor", args.merge_factor),
+    ];
+    for (name, value) in numeric {
+        if let Some(value) = value {
+            params.set(name, &value.to_string())?;
+        }
+    }
+    Database::create(&args.db, params.clone())?;
+    println!(
+        "created {} ({} mode, {} text)",
+        args.db.display(),
+        params.mode,
+        params.front_end
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Eight bytes from the operating system's random source.
+fn random_seed() -> Result<u64> {
+    let mut bytes = [0u8; 8];
+    let mut source = fs::File::open("/dev/urandom").context("reading /dev/urandom for a seed")?;
+    io::Read::read_exact(&mut source, &mut bytes).context("reading /dev/urandom for a seed")?;
+    Ok(u64::from_le_bytes(bytes))
+}
+
+/// How documents are loaded for a database: its stored front-end, and
+/// never as code.
+fn load_options(params: &Params) -> Result<LoadOptions> {
+    let mode = match params.front_end.as_str() {
+        "chars" => TextMode::Chars,
+        "words" => TextMode::Words,
+        "consonants" => TextMode::Consonants,
+        other => bail!("the database uses an unknown front-end {other:?}"),
+    };
+    Ok(LoadOptions {
+        kind: KindChoice::Text,
+        text: TextOptions::with_mode(mode),
+        ..LoadOptions::default()
+    })
+}
+
+/// Files under `paths`, directories walked recursively in name order.
+fn collect_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    let mut pending: Vec<PathBuf> = paths.iter().rev().cloned().collect();
+    while let Some(path) = pending.pop() {
+        if path.is_dir() {
+            let mut entries: Vec<PathBuf> = fs::read_dir(&path)
+                .with_context(|| format!("reading directory {}", path.display()))?
+                .map(|e| e.map(|e| e.path()))
+                .collect::<io::Result<_>>()
+                .with_context(|| format!("reading directory {}", path.display()))?;
+            entries.sort();
+            pending.extend(entries.into_iter().rev());
+        } else {
+            files.push(path);
+        }
+    }
+    Ok(files)
+}
+
+fn add(args: &AddArgs) -> Result<ExitCode> {
+    let db = Database::open(&args.db)?;
+    let options = load_options(db.params())?;
+    let files = collect_files(&args.paths)?;
+    let mut failed = false;
+    let mut batch = Vec::new();
+    let mut names = Vec::new();
+    let stdout = io::stdout();
+    for (i, path) in files.iter().enumerate() {
+        match load(path, &options) {
+            Ok(loaded) => {
+                for warning in &loaded.warnings {
+                    eprintln!("copyhound: warning: {}: {warning}", path.display());
+                }
+                batch.push(new_document(&db, args, path, &loaded));
+                names.push(path.display().to_string());
+            }
+            Err(error) => {
+                eprintln!("copyhound: {error}");
+                failed = true;
+            }
+        }
+        if batch.len() >= args.batch.max(1) || i + 1 == files.len() {
+            let ids = db.add(std::mem::take(&mut batch))?;
+            let mut out = stdout.lock();
+            for (id, name) in ids.iter().zip(names.drain(..)) {
+                writeln!(out, "added {id}\t{name}")?;
+            }
+            out.flush()?;
+        }
+    }
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn new_document(
+    db: &Database,
+    args: &AddArgs,
+    path: &Path,
+    loaded: &LoadedDocument,
+) -> NewDocument {
+    let location = match &args.url {
+        Some(url) => url.clone(),
+        None => fs::canonicalize(path)
+            .unwrap_or_else(|_| path.to_owned())
+            .display()
+            .to_string(),
+    };
+    let title = args.title.clone().unwrap_or_else(|| {
+        path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        )
+    });
+    NewDocument {
+        meta: DocumentMeta {
+            title,
+            location,
+            email: args.email.clone(),
+            size: fs::metadata(path).map_or(loaded.text.len() as u64, |m| m.len()),
+        },
+        print: db.fingerprinter().print(&loaded.doc),
+    }
+}
+
+#[derive(Serialize)]
+struct SearchOutput {
+    query: String,
+    query_hashes: usize,
+    ignored_common_hashes: usize,
+    distribution: Vec<BucketCount>,
+    matches: Vec<MatchOutput>,
+}
+
+#[derive(Serialize)]
+struct BucketCount {
+    range: &'static str,
+    documents: u64,
+}
+
+#[derive(Serialize)]
+struct MatchOutput {
+    id: u32,
+    title: String,
+    location: String,
+    email: String,
+    ratio: f64,
+    query_ratio: f64,
+    hits: u32,
+    stored: u32,
+    fragments: Option<Vec<FragmentOutput>>,
+}
+
+#[derive(Serialize)]
+struct FragmentOutput {
+    /// Byte range in the query's text.
+    query_bytes: [usize; 2],
+    /// Lines (1-based, inclusive) in the query.
+    query_lines: [usize; 2],
+    /// Byte range in the registered document's text.
+    registered_bytes: [usize; 2],
+    /// Lines in the registered document.
+    registered_lines: [usize; 2],
+    /// Symbols matched.
+    symbols: u32,
+}
+
+fn search(args: &SearchArgs) -> Result<ExitCode> {
+    let db = Database::open(&args.db)?;
+    let options = load_options(db.params())?;
+    let query = load(&args.file, &options)?;
+    let print = db.fingerprinter().print(&query.doc);
+    let report = db.search(
+        &print,
+        &SearchOptions {
+            limit: args.limit,
+            min_hits: args.min_hits,
+        },
+    )?;
+    let output = search_output(&db, &options, args, &query, &report);
+    let mut out = io::stdout().lock();
+    if args.json {
+        serde_json::to_writer_pretty(&mut out, &output)?;
+        writeln!(out)?;
+    } else {
+        print_search(&mut out, &output)?;
+    }
+    Ok(if report.matches.is_empty() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn search_output(
+    db: &Database,
+    options: &LoadOptions,
+    args: &SearchArgs,
+    query: &LoadedDocument,
+    report: &SearchReport,
+) -> SearchOutput {
+    let matches = report
+        .matches
+        .iter()
+        .enumerate()
+        .map(|(rank, m)| MatchOutput {
+            id: m.document.id,
+            title: m.document.meta.title.clone(),
+            location: m.document.meta.location.clone(),
+            email: m.document.meta.email.clone(),
+            ratio: m.ratio,
+            query_ratio: m.query_ratio,
+            hits: m.hits,
+            stored: m.document.stored,
+            fragments: (rank < args.fragments)
+                .then(|| fragments(db, options, query, m))
+                .flatten(),
+        })
+        .collect();
+    SearchOutput {
+        query: args.file.display().to_string(),
+        query_hashes: report.query_keys,
+        ignored_common_hashes: report.ignored.len(),
+        distribution: MatchBucket::ALL
+            .iter()
+            .zip(report.distribution)
+            .map(|(bucket, documents)| BucketCount {
+                range: bucket.label(),
+                documents,
+            })
+            .collect(),
+        matches,
+    }
+}
+
+/// The exact shared fragments of the query and a registered document, if
+/// its location is a file that can still be read.
+fn fragments(
+    db: &Database,
+    options: &LoadOptions,
+    query: &LoadedDocument,
+    found: &SearchMatch,
+) -> Option<Vec<FragmentOutput>> {
+    let path = Path::new(&found.document.meta.location);
+    if !path.is_file() {
+        return None;
+    }
+    let registered = load(path, options).ok()?;
+    let params = db.params();
+    let hasher = KGramHasher::new(params.k as usize, params.seed);
+    let selector = Winnowing::robust(params.window as usize);
+    let unit = |name: &str, loaded: &LoadedDocument| {
+        Unit::new(
+            name,
+            vec![Document::fingerprinted(
+                name,
+                loaded.doc.clone(),
+                &hasher,
+                &selector,
+            )],
+        )
+    };
+    let units = [unit("query", query), unit("registered", &registered)];
+    let comparison = compare(
+        &units,
+        &BaseCode::none(),
+        &CompareOptions::new(hasher.clone()),
+    )
+    .ok()?;
+    let (query_lines, registered_lines) = (
+        LineIndex::new(&query.text),
+        LineIndex::new(&registered.text),
+    );
+    let pair = comparison.pairs.first();
+    let fragments = pair.map_or_else(Vec::new, |pair| {
+        pair.fragments
+            .iter()
+            .map(|f| {
+                let q = query.doc.byte_range(f.a.start as usize, f.a.len() as usize);
+                let r = registered
+                    .doc
+                    .byte_range(f.b.start as usize, f.b.len() as usize);
+                FragmentOutput {
+                    query_lines: [
+                        query_lines.line(q.start),
+                        query_lines.line(q.end.saturating_sub(1)),
+                    ],
+                    registered_lines: [
+                        registered_lines.line(r.start),
+                        registered_lines.line(r.end.saturating_sub(1)),
+                    ],
+                    query_bytes: [q.start, q.end],
+                    registered_bytes: [r.start, r.end],
+                    symbols: f.len(),
+                }
+            })
+            .collect()
+    });
+    Some(fragments)
+}
+
+fn print_search(out: &mut impl Write, output: &SearchOutput) -> io::Result<()> {
+    writeln!(
+        out,
+        "{}: {} hashes searched, {} common ones ignored",
+        output.query, output.query_hashes, output.ignored_common_hashes
+    )?;
+    let distribution: Vec<String> = output
+        .distribution
+        .iter()
+        .filter(|b| b.documents > 0)
+        .map(|b| format!("{} {}", b.range, b.documents))
+        .collect();
+    if output.matches.is_empty() {
+        return writeln!(out, "no match");
+    }
+    writeln!(out, "matches by ratio: {}", distribution.join(", "))?;
+    writeln!(out, "{:>6} {:>7} {:>9}  document", "id", "ratio", "hits")?;
+    for m in &output.matches {
+        writeln!(
+            out,
+            "{:>6} {:>6.1}% {:>4}/{:<4}  {} ({})",
+            m.id,
+            m.ratio * 100.0,
+            m.hits,
+            m.stored,
+            m.title,
+            m.location
+        )?;
+        for f in m.fragments.iter().flatten() {
+            writeln!(
+                out,
+                "{:>24}query lines {}-{} ~ registered lines {}-{} ({} symbols)",
+                "",
+                f.query_lines[0],
+                f.query_lines[1],
+                f.registered_lines[0],
+                f.registered_lines[1],
+                f.symbols
+            )?;
+        }
+    }
+    Ok(())
+}
+
+fn remove(args: &RemoveArgs) -> Result<ExitCode> {
+    let db = Database::open(&args.db)?;
+    let mut missing = false;
+    for &id in &args.ids {
+        if let Some(record) = db.remove(id)? {
+            println!("removed {id}\t{}", record.meta.title);
+        } else {
+            eprintln!("copyhound: no document {id}");
+            missing = true;
+        }
+    }
+    Ok(if missing {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+#[derive(Serialize)]
+struct StatsOutput {
+    mode: String,
+    rotation: u64,
+    documents: u64,
+    staged_documents: u64,
+    removed_pending_merge: u64,
+    segments: usize,
+    postings: u64,
+    segment_bytes: u64,
+    catalog_bytes: u64,
+    print_bytes: u64,
+    /// Segment bytes per document: what searches read.
+    hot_bytes_per_document: f64,
+    /// Catalogue bytes per document: records, staging and kept prints.
+    catalog_bytes_per_document: f64,
+}
+
+fn stats(args: &StatsArgs) -> Result<ExitCode> {
+    let db = Database::open(&args.db)?;
+    let s = db.stats()?;
+    let per_doc = |bytes: u64| bytes as f64 / s.documents.max(1) as f64;
+    let output = StatsOutput {
+        mode: s.mode.name().to_owned(),
+        rotation: s.epoch,
+        documents: s.documents,
+        staged_documents: s.staged_documents,
+        removed_pending_merge: s.removed_pending,
+        segments: s.segments,
+        postings: s.postings,
+        segment_bytes: s.segment_bytes,
+        catalog_bytes: s.catalog_bytes,
+        print_bytes: s.print_bytes,
+        hot_bytes_per_document: per_doc(s.segment_bytes),
+        catalog_bytes_per_document: per_doc(s.catalog_bytes),
+    };
+    let mut out = io::stdout().lock();
+    if args.json {
+        serde_json::to_writer_pretty(&mut out, &output)?;
+        writeln!(out)?;
+    } else {
+        let params = db.params();
+        writeln!(
+            out,
+            "mode              {} (rotation {})",
+            output.mode, output.rotation
+        )?;
+        if s.mode == Mode::Koala {
+            writeln!(
+                out,
+                "fingerprints      N = {} searched, n = {} stored, k = {}",
+                params.search_size, params.stored_size, params.k
+            )?;
+        } else {
+            writeln!(
+                out,
+                "fingerprints      winnowing w = {}, k = {}",
+                params.window, params.k
+            )?;
+        }
+        writeln!(
+            out,
+            "documents         {} ({} staged)",
+            output.documents, output.staged_documents
+        )?;
+        writeln!(
+            out,
+            "segments          {} with {} postings",
+            output.segments, output.postings
+        )?;
+        writeln!(
+            out,
+            "hot storage       {} bytes ({:.0} per document)",
+            output.segment_bytes, output.hot_bytes_per_document
+        )?;
+        writeln!(
+            out,
+            "catalogue         {} bytes ({:.0} per document; kept prints {} bytes)",
+            output.catalog_bytes, output.catalog_bytes_per_document, output.print_bytes
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn check_command(dir: &Path) -> Result<ExitCode> {
+    let report = check(dir)?;
+    for warning in &report.warnings {
+        eprintln!("copyhound: warning: {warning}");
+    }
+    for problem in &report.problems {
+        eprintln!("copyhound: {problem}");
+    }
+    if report.is_ok() {
+        println!(
+            "ok: {} documents, {} segments, {} postings",
+            report.documents, report.segments, report.postings
+        );
+        Ok(ExitCode::SUCCESS)
+    } else {
+        println!("damaged: {} problems", report.problems.len());
+        Ok(ExitCode::from(1))
+    }
+}
