@@ -1,0 +1,62 @@
+//! The progress bar on stderr: drawn only on a terminal and without `-q`.
+
+use std::io::IsTerminal;
+
+use copyhound_index::{Progress, Stage};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// A progress bar that the comparison stages and the loader report to.
+pub struct Bar {
+    bar: ProgressBar,
+}
+
+impl Bar {
+    /// A bar on stderr, hidden when `quiet` or stderr is not a terminal.
+    pub fn new(quiet: bool) -> Self {
+        let target = if quiet || !std::io::stderr().is_terminal() {
+            ProgressDrawTarget::hidden()
+        } else {
+            ProgressDrawTarget::stderr()
+        };
+        let bar = ProgressBar::with_draw_target(None, target);
+        bar.set_style(
+            ProgressStyle::with_template("{msg:>10} [{bar:40}] {pos}/{len} ({eta})")
+                .expect("the template is valid")
+                .progress_chars("=> "),
+        );
+        Self { bar }
+    }
+
+    /// Starts a stage of `total` steps named `name`.
+    pub fn begin(&self, name: &'static str, total: u64) {
+        self.bar.set_message(name);
+        self.bar.set_length(total);
+        self.bar.set_position(0);
+    }
+
+    /// One more step done.
+    pub fn step(&self) {
+        self.bar.inc(1);
+    }
+
+    /// Removes the bar.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+impl Progress for Bar {
+    fn start(&self, stage: Stage, total: u64) {
+        let name = match stage {
+            Stage::Prepare => "preparing",
+            Stage::Index => "indexing",
+            Stage::Candidates => "pairing",
+            Stage::Score => "scoring",
+        };
+        self.begin(name, total);
+    }
+
+    fn advance(&self, steps: u64) {
+        self.bar.inc(steps);
+    }
+}

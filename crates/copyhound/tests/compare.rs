@@ -1,0 +1,354 @@
+//! `copyhound compare` end to end: each option on a small batch written to
+//! a temporary directory, and the example batch under `examples/compare`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use tempfile::TempDir;
+
+const COMMON: &str = "Please write your name and student number at the top of every page, \
+    and remember that late submissions lose ten percent of the marks for each day.";
+const RIVERS: &str = "Rivers carve valleys over thousands of years, carrying sediment from \
+    the mountains down to the plains where it settles into fertile soil for farming.";
+const ENGINES: &str = "A steam engine turns the heat of burning coal into motion: water boils, \
+    the pressure pushes a piston, and a crank converts that push into rotation.";
+const BIRDS: &str = "Migrating birds navigate by the stars, the sun and the magnetic field of \
+    the earth, and many return to the very same nest after flying across oceans.";
+const BREAD: &str = "Bread rises because yeast feeds on sugar and releases carbon dioxide, \
+    whose bubbles are trapped by the stretchy gluten network formed while kneading.";
+
+fn copyhound() -> Command {
+    let mut command = Command::cargo_bin("copyhound").unwrap();
+    command.arg("compare").arg("-q");
+    command
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    fs::create_dir_all(path.parent().unwrap()).unwrap();
+    fs::write(&path, text).unwrap();
+    path
+}
+
+/// The `(a, b, similarity)` rows of a CSV report.
+fn csv_rows(path: &Path) -> Vec<(String, String, f64)> {
+    let text = fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    assert!(lines.next().unwrap().starts_with("a,b,similarity,"));
+    lines
+        .map(|line| {
+            let cells: Vec<&str> = line.split(',').collect();
+            (cells[0].into(), cells[1].into(), cells[2].parse().unwrap())
+        })
+        .collect()
+}
+
+/// Runs compare with `args` on `paths` and returns the CSV rows.
+fn compare_csv(dir: &TempDir, args: &[&str]) -> Vec<(String, String, f64)> {
+    let csv = dir.path().join("out.csv");
+    copyhound()
+        .args(args)
+        .arg("--csv")
+        .arg(&csv)
+        .assert()
+        .success();
+    csv_rows(&csv)
+}
+
+fn pair_set(rows: &[(String, String, f64)]) -> Vec<(String, String)> {
+    let mut pairs: Vec<(String, String)> = rows
+        .iter()
+        .map(|(a, b, _)| (a.clone(), b.clone()))
+        .collect();
+    pairs.sort();
+    pairs
+}
+
+fn examples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/compare")
+}
+
+#[test]
+fn renamed_and_reordered_copies_rank_first() {
+    let out = TempDir::new().unwrap();
+    let root = examples();
+    let rows = compare_csv(
+        &out,
+        &[
+            root.join("submissions").to_str().unwrap(),
+            "--base",
+            root.join("base").to_str().unwrap(),
+        ],
+    );
+    let top: Vec<(String, String)> = rows[..2]
+        .iter()
+        .map(|(a, b, _)| (a.clone(), b.clone()))
+        .collect();
+    assert!(top.contains(&("anna".into(), "chloe".into())), "{rows:?}");
+    assert!(top.contains(&("ben".into(), "emma".into())), "{rows:?}");
+    assert!(rows[1].2 > 0.6, "{rows:?}");
+    for (a, b, similarity) in &rows[2..] {
+        assert!(
+            *similarity < rows[1].2 / 2.0,
+            "{a} and {b} wrote their own: {rows:?}"
+        );
+    }
+}
+
+#[test]
+fn template_only_overlap_is_zero_with_base_code() {
+    let out = TempDir::new().unwrap();
+    let submissions = examples().join("submissions");
+    let submissions = submissions.to_str().unwrap();
+    let without = compare_csv(&out, &[submissions]);
+    assert!(without.iter().any(|(a, b, _)| a == "gina" || b == "gina"));
+    let base = examples().join("base");
+    let with = compare_csv(&out, &[submissions, "--base", base.to_str().unwrap()]);
+    assert!(
+        with.iter().all(|(a, b, _)| a != "gina" && b != "gina"),
+        "gina shares only the template: {with:?}"
+    );
+}
+
+#[test]
+fn an_earlier_submission_is_found() {
+    let out = TempDir::new().unwrap();
+    let root = examples();
+    let rows = compare_csv(
+        &out,
+        &[
+            root.join("submissions").to_str().unwrap(),
+            "--old",
+            root.join("previous").to_str().unwrap(),
+            "--base",
+            root.join("base").to_str().unwrap(),
+        ],
+    );
+    let farid = rows
+        .iter()
+        .find(|(a, b, _)| a == "2024-ivan" && b == "farid");
+    assert!(farid.is_some_and(|r| r.2 > 0.5), "{rows:?}");
+}
+
+#[test]
+fn identical_units_score_exactly_one_hundred_percent() {
+    let dir = TempDir::new().unwrap();
+    let text = format!("{RIVERS}\n{ENGINES}\n");
+    write(dir.path(), "a.txt", &text);
+    write(dir.path(), "b.txt", &text);
+    write(dir.path(), "c.txt", BIRDS);
+    let rows = compare_csv(&dir, &[dir.path().to_str().unwrap(), "--exclude", "*.csv"]);
+    assert_eq!(rows, vec![("a.txt".into(), "b.txt".into(), 1.0)]);
+    copyhound()
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("100.0%"));
+}
+
+#[test]
+fn fingerprints_in_every_unit_are_ignored_with_max_occurrences() {
+    let dir = TempDir::new().unwrap();
+    let input = dir.path().join("in");
+    for (name, own) in [("a.txt", RIVERS), ("b.txt", ENGINES), ("c.txt", BIRDS)] {
+        write(&input, name, &format!("{COMMON}\n{own}\n"));
+    }
+    let input = input.to_str().unwrap();
+    assert_eq!(compare_csv(&dir, &[input]).len(), 3);
+    assert!(compare_csv(&dir, &[input, "-m", "2"]).is_empty());
+    assert!(compare_csv(&dir, &[input, "--max-occurrences", "0.67"]).is_empty());
+    assert_eq!(compare_csv(&dir, &[input, "-m", "100%"]).len(), 3);
+}
+
+#[test]
+fn old_submissions_are_never_paired_with_each_other() {
+    let dir = TempDir::new().unwrap();
+    let old = dir.path().join("old");
+    let new = dir.path().join("new");
+    write(&old, "x.txt", &format!("{RIVERS}\n{BREAD}"));
+    write(&old, "y.txt", &format!("{RIVERS}\n{BREAD}"));
+    write(&new, "z.txt", &format!("{RIVERS}\n{ENGINES}"));
+    let rows = compare_csv(
+        &dir,
+        &[new.to_str().unwrap(), "--old", old.to_str().unwrap()],
+    );
+    assert_eq!(
+        pair_set(&rows),
+        vec![
+            ("x.txt".into(), "z.txt".into()),
+            ("y.txt".into(), "z.txt".into())
+        ]
+    );
+}
+
+#[test]
+fn units_of_one_group_are_never_paired() {
+    let dir = TempDir::new().unwrap();
+    let input = dir.path().join("in");
+    for name in ["alice_1.txt", "alice_2.txt", "bob.txt"] {
+        write(&input, name, &format!("{ENGINES}\n{BIRDS}"));
+    }
+    let rows = compare_csv(&dir, &[input.to_str().unwrap(), "--group", "^([a-z]+)_"]);
+    assert_eq!(
+        pair_set(&rows),
+        vec![
+            ("alice_1.txt".into(), "bob.txt".into()),
+            ("alice_2.txt".into(), "bob.txt".into())
+        ]
+    );
+}
+
+#[test]
+fn a_folder_of_folders_is_compared_by_folder() {
+    let dir = TempDir::new().unwrap();
+    let input = dir.path().join("in");
+    write(&input, "team1/part1.txt", RIVERS);
+    write(&input, "team1/part2.txt", ENGINES);
+    write(&input, "team2/all.txt", &format!("{ENGINES}\n{RIVERS}"));
+    write(&input, "team3/own.txt", BREAD);
+    let rows = compare_csv(&dir, &[input.to_str().unwrap()]);
+    assert_eq!(rows.len(), 1);
+    assert_eq!((rows[0].0.as_str(), rows[0].1.as_str()), ("team1", "team2"));
+    assert!(rows[0].2 > 0.9, "{rows:?}");
+    // File by file instead: part1 and part2 each match team2/all.txt.
+    let rows = compare_csv(&dir, &[input.to_str().unwrap(), "--unit", "file"]);
+    assert_eq!(
+        pair_set(&rows),
+        vec![
+            ("team1/part1.txt".into(), "team2/all.txt".into()),
+            ("team1/part2.txt".into(), "team2/all.txt".into())
+        ]
+    );
+}
+
+#[test]
+fn gitignore_and_globs_choose_the_files() {
+    let dir = TempDir::new().unwrap();
+    let input = dir.path().join("in");
+    write(&input, ".gitignore", "build/\n");
+    write(&input, "a.txt", BIRDS);
+    write(&input, "b.md", BIRDS);
+    write(&input, "build/c.txt", BIRDS);
+    let input = input.to_str().unwrap();
+    assert_eq!(
+        pair_set(&compare_csv(&dir, &[input])),
+        vec![("a.txt".into(), "b.md".into())]
+    );
+    assert_eq!(
+        pair_set(&compare_csv(
+            &dir,
+            &[input, "--no-ignore", "--include", "*.txt"]
+        )),
+        vec![("a.txt".into(), "build/c.txt".into())]
+    );
+    assert_eq!(
+        compare_csv(&dir, &[input, "--no-ignore", "--exclude", "*.md"]).len(),
+        1
+    );
+}
+
+#[test]
+fn the_json_report_is_versioned_and_complete() {
+    let dir = TempDir::new().unwrap();
+    let input = dir.path().join("in");
+    write(&input, "a.txt", &format!("{RIVERS}\n{ENGINES}\n"));
+    write(&input, "b.txt", &format!("{BIRDS}\n{ENGINES}\n"));
+    let json = dir.path().join("report.json");
+    copyhound()
+        .arg(&input)
+        .arg("--json")
+        .arg(&json)
+        .assert()
+        .success();
+    let report: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["schema_version"], 1);
+    assert_eq!(report["parameters"]["language"], "text");
+    assert_eq!(report["units"].as_array().unwrap().len(), 2);
+    let fragment = &report["pairs"][0]["fragments"][0];
+    // The engines paragraph is line 2 of both files.
+    assert_eq!(fragment["a"]["lines"], serde_json::json!([2, 2]));
+    assert_eq!(fragment["b"]["lines"], serde_json::json!([2, 2]));
+    let start = fragment["a"]["bytes"][0].as_u64().unwrap() as usize;
+    let end = fragment["a"]["bytes"][1].as_u64().unwrap() as usize;
+    assert!(ENGINES.contains(&format!("{RIVERS}\n{ENGINES}\n")[start..end]));
+}
+
+#[test]
+fn a_nonexistent_path_is_an_error() {
+    copyhound()
+        .arg("/no/such/dir")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "/no/such/dir: no such file or directory",
+        ));
+}
+
+#[test]
+fn an_empty_set_is_an_error() {
+    let dir = TempDir::new().unwrap();
+    copyhound()
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("nothing to compare"));
+}
+
+#[test]
+fn an_unreadable_file_is_reported_and_the_rest_compared() {
+    let dir = TempDir::new().unwrap();
+    let input = dir.path().join("in");
+    write(&input, "a.txt", RIVERS);
+    write(&input, "b.txt", RIVERS);
+    fs::write(input.join("c.txt"), [0u8, 159, 146, 150, 0, 0, 1, 2, 0, 0]).unwrap();
+    let json = dir.path().join("report.json");
+    copyhound()
+        .arg(&input)
+        .arg("--json")
+        .arg(&json)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("c.txt").and(predicate::str::contains("binary")))
+        .stdout(predicate::str::contains("a.txt"));
+    let report: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    assert!(
+        report["problems"][0]["path"]
+            .as_str()
+            .unwrap()
+            .ends_with("c.txt")
+    );
+}
+
+#[test]
+fn files_of_another_language_are_skipped_with_a_message() {
+    let dir = TempDir::new().unwrap();
+    let base = examples().join("submissions");
+    let input = dir.path().join("in");
+    for student in ["anna", "chloe"] {
+        fs::create_dir_all(input.join(student)).unwrap();
+        fs::copy(
+            base.join(student).join("wordfreq.py"),
+            input.join(student).join("wordfreq.py"),
+        )
+        .unwrap();
+    }
+    write(
+        &input,
+        "zoe/WordFreq.java",
+        "class WordFreq { public static void main(String[] args) { System.out.println(args.length); } }\n",
+    );
+    copyhound()
+        .arg(&input)
+        .assert()
+        .success()
+        .stderr(
+            predicate::str::contains("WordFreq.java").and(predicate::str::contains(
+                "read as java, but the batch is python",
+            )),
+        )
+        .stdout(predicate::str::contains("anna"));
+}
