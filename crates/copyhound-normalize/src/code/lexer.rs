@@ -186,11 +186,11 @@ impl<'a> Cursor<'a> {
             .line_comments
             .iter()
             .any(|marker| starts_with_marker(rest, marker))
-            || (self.at_line_start()
-                && spec
-                    .line_start_comments
-                    .iter()
-                    .any(|marker| starts_with_marker(rest, marker)));
+            || (spec
+                .line_start_comments
+                .iter()
+                .any(|marker| starts_with_marker(rest, marker))
+                && self.at_line_start());
         if line_comment {
             self.at += rest.find('\n').unwrap_or(rest.len());
             return true;

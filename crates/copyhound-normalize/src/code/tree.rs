@@ -114,6 +114,7 @@ const STRINGS: &[&str] = &[
     "regex",
     "jsx_text",
     "quasiquote",
+    "format_specifier",
 ];
 const CHARS: &[&str] = &[
     "char_literal",
@@ -457,8 +458,42 @@ impl Walker<'_> {
     }
 
     fn push_chunk(&mut self, chunk: std::ops::Range<usize>) {
-        if chunk.start < chunk.end {
+        if self.lang == Language::Kotlin {
+            self.push_kotlin_chunk(chunk);
+        } else if chunk.start < chunk.end {
             self.push(TokenKind::String, chunk);
+        }
+    }
+
+    /// kotlin-ng reads the short template `"$name"` as string content, so
+    /// the names are picked out here: `$` and the name become an operator
+    /// and an identifier, as `${name}` would.
+    fn push_kotlin_chunk(&mut self, chunk: std::ops::Range<usize>) {
+        let text = self.text;
+        let mut literal_start = chunk.start;
+        let mut at = chunk.start;
+        while let Some(offset) = text[at..chunk.end].find('$') {
+            let dollar = at + offset;
+            let escaped = text[..dollar].ends_with('\\');
+            let name_len = text[dollar + 1..chunk.end]
+                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .unwrap_or(chunk.end - dollar - 1);
+            let starts_name =
+                text[dollar + 1..chunk.end].starts_with(|c: char| c.is_alphabetic() || c == '_');
+            if escaped || !starts_name {
+                at = dollar + 1;
+                continue;
+            }
+            if literal_start < dollar {
+                self.push(TokenKind::String, literal_start..dollar);
+            }
+            self.push(TokenKind::Operator, dollar..dollar + 1);
+            self.push(TokenKind::Identifier, dollar + 1..dollar + 1 + name_len);
+            literal_start = dollar + 1 + name_len;
+            at = literal_start;
+        }
+        if literal_start < chunk.end {
+            self.push(TokenKind::String, literal_start..chunk.end);
         }
     }
 

@@ -118,6 +118,39 @@ fn interpolated_strings_expose_their_code() {
 }
 
 #[test]
+fn template_names_are_renamed_too() {
+    for (lang, a, b) in [
+        (
+            Language::Kotlin,
+            r#"println("hi $name, ${n + 1}")"#,
+            r#"println("hi $who, ${k + 1}")"#,
+        ),
+        (
+            Language::JavaScript,
+            "log(`hi ${name}`)",
+            "log(`hi ${who}`)",
+        ),
+        (
+            Language::Ruby,
+            r#"puts "hi #{name}""#,
+            r#"puts "hi #{who}""#,
+        ),
+        (Language::Bash, r#"echo "hi $name""#, r#"echo "hi $who""#),
+    ] {
+        assert_eq!(
+            symbols(lang, a, Level::Rename),
+            symbols(lang, b, Level::Rename),
+            "{lang}"
+        );
+        assert_ne!(
+            symbols(lang, a, Level::Exact),
+            symbols(lang, b, Level::Exact),
+            "{lang}"
+        );
+    }
+}
+
+#[test]
 fn drop_imports_removes_import_lines_only() {
     let cases = [
         (Language::C, "#include <stdio.h>\nint x;", "int x;"),

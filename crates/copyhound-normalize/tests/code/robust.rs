@@ -1,7 +1,8 @@
 //! Input the front-end must survive: empty text, syntax errors, stray
 //! bytes, deep nesting and megabytes.
 
-use copyhound_normalize::code::{CodeOptions, Language, TokenKind, tokenize};
+use copyhound_normalize::code::{CodeOptions, Language, Level, TokenKind, tokenize};
+use proptest::prelude::*;
 
 use super::support::check_invariants;
 
@@ -100,5 +101,31 @@ fn megabytes_of_code() {
         assert!(doc.len() > n * 20, "{lang}: {} symbols", doc.len());
         assert!(doc.symbols.capacity() <= text.len());
         assert!(doc.spans.capacity() <= text.len());
+    }
+}
+
+/// Code-like noise: every comment, quote and bracket opener of every
+/// language, mixed with words, numbers and non-ASCII text.
+fn code_noise() -> impl Strategy<Value = String> {
+    let pieces = prop::sample::select(vec![
+        "x", "if", "BEGIN", "end", "42", "0x1F", "1e-3", ".5", "'", "\"", "`", "\\", "(*", "*)",
+        "{-", "-}", "/*", "*/", "//", "#", "--", "--[[", "]]", "%", ";", "${", "}", "{", "(", ")",
+        "[", "]", "#|", "|#", "=begin", "\n", " ", "\t", "é", "中", "$x", "@y", ":=", "<=>",
+        "\"\"\"", "r#\"", "<?php", "?>", "'a'", "16#FF#", "4'b1", "=cut", "*",
+    ]);
+    prop::collection::vec(pieces, 0..60).prop_map(|pieces| pieces.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn noise_never_breaks_invariants(text in code_noise(), level_index in 0usize..4) {
+        let level = [Level::Exact, Level::Rename, Level::Abstract, Level::Structure][level_index];
+        for &lang in Language::all() {
+            for drop_imports in [false, true] {
+                check_invariants(lang, &text, &CodeOptions { level, drop_imports });
+            }
+        }
     }
 }
