@@ -396,7 +396,7 @@ impl Walker<'_> {
         match class {
             NodeClass::Comment => false,
             NodeClass::Import if self.drop_imports => false,
-            _ if self.drop_imports && depth == 1 && self.is_require_line(node) => false,
+            _ if self.drop_imports && self.is_import_statement(node, depth) => false,
             NodeClass::String if node.child_count() > 0 => {
                 self.frames.push(Frame::String {
                     depth,
@@ -523,6 +523,16 @@ impl Walker<'_> {
             TokenKind::of_symbol_text(text)
         };
         self.push(kind, range);
+    }
+
+    /// Whether a statement only wraps an import (PHP's `require_once "x";`)
+    /// or is a top-level one-line `require`.
+    fn is_import_statement(&self, node: Node<'_>, depth: usize) -> bool {
+        let wraps_import = node.named_child_count() == 1
+            && node
+                .named_child(0)
+                .is_some_and(|child| self.grammar.class(child) == NodeClass::Import);
+        wraps_import || (depth == 1 && self.is_require_line(node))
     }
 
     /// Whether a top-level statement is a one-line `require` (JavaScript's

@@ -175,6 +175,42 @@ fn drop_imports_removes_import_lines_only() {
             "var x = 1",
         ),
         (Language::Rust, "use std::io;\nfn main() {}", "fn main() {}"),
+        (Language::CSharp, "using System;\nclass A {}", "class A {}"),
+        (
+            Language::Kotlin,
+            "package a\nimport b.c\nval x = 1",
+            "val x = 1",
+        ),
+        (
+            Language::Scala,
+            "package a\nimport b.c._\nobject A",
+            "object A",
+        ),
+        (
+            Language::Php,
+            "<?php\nuse A\\B;\nrequire_once 'x.php';\n$a = 1;",
+            "<?php\n$a = 1;",
+        ),
+        (
+            Language::Ruby,
+            "require 'set'\nrequire_relative 'x'\na = 1",
+            "a = 1",
+        ),
+        (
+            Language::Haskell,
+            "import Data.List\nimport qualified M as N\nx = 1",
+            "x = 1",
+        ),
+        (
+            Language::TypeScript,
+            "import { a } from 'b';\nlet c = 1;",
+            "let c = 1;",
+        ),
+        (
+            Language::Cpp,
+            "#include <vector>\nusing std::vector;\nint x;",
+            "int x;",
+        ),
         (Language::Pascal, "uses SysUtils;\nbegin end.", "begin end."),
         (
             Language::Lua,
