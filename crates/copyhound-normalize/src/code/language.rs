@@ -141,7 +141,7 @@ const ALIASES: &[(Language, &[&str])] = &[
         ],
     ),
     (Language::Scheme, &["scm", "ss", "rkt", "racket", "guile"]),
-    (Language::OCaml, &["ml", "mli", "sml", "standard-ml", "sig"]),
+    (Language::OCaml, &["ml", "mli", "sml", "standard-ml"]),
     (
         Language::Pascal,
         &["pas", "pp", "delphi", "dpr", "objectpascal"],
@@ -296,6 +296,13 @@ impl Language {
     /// `.s`), then by a `#!` line, a `<?php` opening or an Emacs
     /// `-*- mode: … -*-` marker on the first line.
     pub fn detect(path: &Path, text: &str) -> Option<Language> {
+        // Go's module files share Modula-2's extension.
+        if path
+            .file_name()
+            .is_some_and(|name| name == "go.mod" || name == "go.sum")
+        {
+            return None;
+        }
         let by_extension = path
             .extension()
             .and_then(|ext| ext.to_str())

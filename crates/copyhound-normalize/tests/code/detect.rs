@@ -90,6 +90,7 @@ fn unknown_extension_falls_back_to_the_first_line() {
         Some(Language::Perl)
     );
     assert_eq!(detect("notes.txt", "hello"), None);
+    assert_eq!(detect("go.mod", "module example.com/x"), None);
 }
 
 #[test]
