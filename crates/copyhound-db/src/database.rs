@@ -46,6 +46,17 @@ pub struct NewDocument {
     pub print: DocumentPrint,
 }
 
+/// A document ready for the write transaction.
+struct Prepared {
+    meta: DocumentMeta,
+    /// The print.
+    hashes: Vec<u64>,
+    /// Its stored keys under the epoch it was prepared for.
+    keys: Vec<u64>,
+    /// The encoded print, kept in Koala mode.
+    print: Option<Vec<u8>>,
+}
+
 /// An open database. All methods take `&self`: one handle serves concurrent
 /// searches and writes (writes are serialised by the catalogue), and other
 /// processes may open the same database at the same time.
@@ -246,7 +257,15 @@ impl Database {
     pub fn add(&self, docs: Vec<NewDocument>) -> Result<Vec<DocId>> {
         let path = &self.catalog_path;
         let added = unix_now();
-        let mut ids = Vec::with_capacity(docs.len());
+        // Selecting and encoding run before the write transaction, on every
+        // core, under the epoch seen now; a rotation committed meanwhile
+        // (rare) means selecting again under the new one.
+        let seen_epoch = {
+            let txn = self.catalog.begin_read().in_catalog(path)?;
+            meta_u64(path, &txn.open_table(META).in_catalog(path)?, META_EPOCH)?
+        };
+        let mut prepared = self.prepare(docs, seen_epoch);
+        let mut ids = Vec::with_capacity(prepared.len());
         let txn = self.catalog.begin_write().in_catalog(path)?;
         let staged_docs;
         {
@@ -255,33 +274,34 @@ impl Database {
             let mut staged = txn.open_table(STAGED).in_catalog(path)?;
             let mut prints = txn.open_table(PRINTS).in_catalog(path)?;
             let epoch = meta_u64(path, &meta, META_EPOCH)?;
+            if epoch != seen_epoch {
+                for doc in &mut prepared {
+                    doc.keys = self.stored_keys(&doc.hashes, epoch);
+                }
+            }
             let mut next = meta_u64(path, &meta, META_NEXT_DOC)?;
-            for doc in docs {
+            for doc in prepared {
                 let id = DocId::try_from(next).map_err(|_| DbError::InvalidParameter {
                     name: "documents",
                     problem: "the database holds 2^32 document ids".into(),
                 })?;
                 next += 1;
-                let stored = self.fingerprinter.stored(&doc.print.hashes, epoch);
-                let keys = keys_of(&stored, self.params.hash_bits);
                 let record = DocumentRecord {
                     id,
                     meta: doc.meta,
                     added,
                     selection: epoch,
-                    stored: keys.len() as u32,
-                    print: doc.print.len() as u32,
+                    stored: doc.keys.len() as u32,
+                    print: doc.hashes.len() as u32,
                 };
                 documents
                     .insert(id, record.encode().as_slice())
                     .in_catalog(path)?;
                 staged
-                    .insert(id, encode_keys(&keys).as_slice())
+                    .insert(id, encode_keys(&doc.keys).as_slice())
                     .in_catalog(path)?;
-                if self.params.mode == Mode::Koala {
-                    prints
-                        .insert(id, encode_print(&doc.print.hashes).as_slice())
-                        .in_catalog(path)?;
+                if let Some(print) = doc.print {
+                    prints.insert(id, print.as_slice()).in_catalog(path)?;
                 }
                 ids.push(id);
             }
@@ -296,6 +316,49 @@ impl Database {
             self.merge()?;
         }
         Ok(ids)
+    }
+
+    /// The stored keys of a print under `epoch`.
+    fn stored_keys(&self, print: &[u64], epoch: u64) -> Vec<u64> {
+        keys_of(
+            &self.fingerprinter.stored(print, epoch),
+            self.params.hash_bits,
+        )
+    }
+
+    /// Selects the stored keys and encodes the kept print of each document,
+    /// in parallel for large batches.
+    fn prepare(&self, docs: Vec<NewDocument>, epoch: u64) -> Vec<Prepared> {
+        let one = |doc: NewDocument| Prepared {
+            keys: self.stored_keys(&doc.print.hashes, epoch),
+            print: (self.params.mode == Mode::Koala).then(|| encode_print(&doc.print.hashes)),
+            hashes: doc.print.hashes,
+            meta: doc.meta,
+        };
+        let threads = std::thread::available_parallelism().map_or(1, usize::from);
+        if threads == 1 || docs.len() < 64 {
+            return docs.into_iter().map(one).collect();
+        }
+        let mut chunks: Vec<Vec<NewDocument>> = Vec::new();
+        let chunk_len = docs.len().div_ceil(threads);
+        let mut docs = docs.into_iter();
+        loop {
+            let chunk: Vec<NewDocument> = docs.by_ref().take(chunk_len).collect();
+            if chunk.is_empty() {
+                break;
+            }
+            chunks.push(chunk);
+        }
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = chunks
+                .into_iter()
+                .map(|chunk| scope.spawn(move || chunk.into_iter().map(one).collect::<Vec<_>>()))
+                .collect();
+            workers
+                .into_iter()
+                .flat_map(|w| w.join().expect("a preparing thread panicked"))
+                .collect()
+        })
     }
 
     /// The record of document `id`, if it is registered.
@@ -625,10 +688,7 @@ impl Database {
                 let print = decode_print(bytes.value()).ok_or_else(|| {
                     DbError::corrupt(path, format!("the print of document {id} is damaged"))
                 })?;
-                let keys = keys_of(
-                    &self.fingerprinter.stored(&print, epoch),
-                    self.params.hash_bits,
-                );
+                let keys = self.stored_keys(&print, epoch);
                 let mut record = read_record(path, &documents, id)?.ok_or_else(|| {
                     DbError::corrupt(path, format!("document {id} has a print but no record"))
                 })?;

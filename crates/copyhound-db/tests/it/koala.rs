@@ -113,9 +113,11 @@ fn selective_ratios_track_full_fingerprinting() {
             case.name
         )
         .unwrap();
+        // n = 100 stored keys sample the registered document: a binomial
+        // spread of two standard deviations on top of the factor.
+        let spread = 2.0 * (full * (1.0 - full) / 100.0).sqrt();
         let t = case.tolerance;
-        let close =
-            (selective - full).abs() <= 0.05 || (selective >= full / t && selective <= full * t);
+        let close = selective >= full / t - spread && selective <= full * t + spread;
         if !close || (full > 0.05 && selective == 0.0) {
             failures.push(case.name);
         }

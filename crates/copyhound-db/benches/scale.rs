@@ -1,0 +1,171 @@
+//! The database at scale: ingest rate, bytes on disk per document and
+//! search latency over synthetic documents.
+//!
+//! A synthetic document is a print of N random 64-bit hashes (what the
+//! selector yields for a real document, minus the cost of hashing its text,
+//! which `copyhound-fingerprint`'s benches measure). Queries are registered
+//! prints with 30 % of their hashes replaced (half the queries) and fresh
+//! random prints (the other half).
+//!
+//! ```text
+//! cargo bench -p copyhound-db --bench scale -- [DOCUMENTS] [DIR]
+//! ```
+//!
+//! Without DIR the database goes to a temporary directory under the target
+//! directory; DOCUMENTS defaults to 100000.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use copyhound_db::{Database, DocumentMeta, DocumentPrint, NewDocument, Params, SearchOptions};
+
+const BATCH: usize = 1000;
+const QUERIES: usize = 2000;
+
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+fn document_print(doc: u64, size: usize) -> Vec<u64> {
+    let mut state = doc.wrapping_mul(0xA076_1D64_78BD_642F);
+    (0..size).map(|_| splitmix(&mut state)).collect()
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+#[allow(clippy::too_many_lines)] // one linear scenario reads best in one piece
+fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let documents: usize = args
+        .first()
+        .map_or(100_000, |n| n.parse().expect("DOCUMENTS is a number"));
+    let dir = args.get(1).map_or_else(
+        || {
+            let base = std::env::var("CARGO_TARGET_DIR")
+                .map_or_else(|_| PathBuf::from("target"), PathBuf::from);
+            base.join(format!("db-scale-{documents}"))
+        },
+        PathBuf::from,
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let params = Params::default();
+    let search_size = params.search_size as usize;
+    let db = Database::create(&dir, params).expect("create the database");
+
+    // Only the database's work is timed, not making the synthetic prints.
+    let mut ingest = 0.0;
+    let mut next = 0u64;
+    while (next as usize) < documents {
+        let batch: Vec<NewDocument> = (0..BATCH.min(documents - next as usize))
+            .map(|i| {
+                let doc = next + i as u64;
+                NewDocument {
+                    meta: DocumentMeta {
+                        title: format!("synthetic document {doc}"),
+                        location: format!("https://example.org/documents/{doc}.pdf"),
+                        email: "owner@example.org".to_owned(),
+                        size: 30_000,
+                    },
+                    print: DocumentPrint::from_hashes(document_print(doc, search_size)),
+                }
+            })
+            .collect();
+        next += batch.len() as u64;
+        let start = Instant::now();
+        db.add(batch).expect("add a batch");
+        ingest += start.elapsed().as_secs_f64();
+    }
+    let start = Instant::now();
+    db.flush().expect("flush");
+    db.merge().expect("merge");
+    ingest += start.elapsed().as_secs_f64();
+    let stats = db.stats().expect("stats");
+    let segments_after_ingest = stats.segments;
+
+    let measure = |label: &str| {
+        let mut state = 0x005E_A2C4_u64;
+        let mut latencies = Vec::with_capacity(QUERIES);
+        let mut found = 0usize;
+        for q in 0..QUERIES {
+            let target = splitmix(&mut state) % documents as u64;
+            let mut print = document_print(target, search_size);
+            if q % 2 == 0 {
+                for hash in &mut print {
+                    if splitmix(&mut state) % 10 < 3 {
+                        *hash = splitmix(&mut state);
+                    }
+                }
+            } else {
+                print = document_print(documents as u64 + 1_000_000 + q as u64, search_size);
+            }
+            let print = DocumentPrint::from_hashes(print);
+            let t = Instant::now();
+            let report = db
+                .search(&print, &SearchOptions::default())
+                .expect("search");
+            latencies.push(t.elapsed().as_secs_f64() * 1000.0);
+            if q % 2 == 0
+                && report
+                    .matches
+                    .first()
+                    .is_some_and(|m| u64::from(m.document.id) == target)
+            {
+                found += 1;
+            }
+        }
+        latencies.sort_by(f64::total_cmp);
+        println!(
+            "search ({label}): p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms; edited queries ranked their source first: {found}/{}",
+            percentile(&latencies, 0.5),
+            percentile(&latencies, 0.99),
+            latencies[latencies.len() - 1],
+            QUERIES / 2
+        );
+    };
+
+    let per_doc = |bytes: u64| bytes as f64 / documents as f64;
+    println!(
+        "documents: {documents} (prints of {search_size} hashes, n = 100 stored, 28-bit keys)"
+    );
+    println!(
+        "ingest: {ingest:.1} s including flushes and merges = {:.0} documents/s",
+        documents as f64 / ingest
+    );
+    println!(
+        "hot postings: {} segments, {} bytes = {:.1} bytes/document",
+        stats.segments,
+        stats.segment_bytes,
+        per_doc(stats.segment_bytes)
+    );
+    println!(
+        "catalogue file: {} bytes = {:.1} bytes/document, of which kept prints (cold, for rotation) {:.1}",
+        stats.catalog_bytes,
+        per_doc(stats.catalog_bytes),
+        per_doc(stats.print_bytes)
+    );
+    measure(&format!("{segments_after_ingest} segments after ingest"));
+    if stats.segments > 1 {
+        let t = Instant::now();
+        db.compact().expect("compact");
+        println!(
+            "compaction into one segment: {:.1} s",
+            t.elapsed().as_secs_f64()
+        );
+        let stats = db.stats().expect("stats");
+        println!(
+            "hot postings after compaction: {} bytes = {:.1} bytes/document",
+            stats.segment_bytes,
+            per_doc(stats.segment_bytes)
+        );
+        measure("1 segment");
+    }
+}
