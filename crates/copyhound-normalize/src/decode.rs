@@ -16,6 +16,12 @@ use std::borrow::Cow;
 use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
 use encoding_rs::{Encoding, UTF_8};
 
+/// Bytes given to the encoding detector.
+const DETECTOR_SAMPLE_BYTES: usize = 256 * 1024;
+
+/// ASCII context given to the detector before the first non-ASCII byte.
+const DETECTOR_LEAD_BYTES: usize = 64;
+
 /// Bytes inspected for the share of control characters.
 const CONTROL_SAMPLE_CHARS: usize = 64 * 1024;
 
@@ -91,7 +97,10 @@ pub fn decode<'a>(
         let (text, _) = encoding.decode_without_bom_handling(&bytes[bom_len..]);
         with_replacements(text, encoding, EncodingSource::ByteOrderMark)
     } else {
-        if let Some(at) = bytes.iter().position(|&byte| byte == 0) {
+        // `contains` on bytes is a vectorised search; find the offset only
+        // for the message.
+        if bytes.contains(&0) {
+            let at = bytes.iter().position(|&byte| byte == 0).unwrap_or_default();
             return Err(DecodeError::Binary {
                 reason: format!("NUL byte at offset {at}"),
             });
@@ -190,9 +199,18 @@ fn is_mostly_utf8(bytes: &[u8]) -> bool {
     multibyte >= 10 * malformed
 }
 
+/// Guesses the encoding from a sample starting shortly before the first
+/// non-ASCII byte: ASCII says nothing about a legacy encoding, and the
+/// detector is slow (a few MB/s), so it sees at most
+/// [`DETECTOR_SAMPLE_BYTES`].
 fn guess_legacy_encoding(bytes: &[u8]) -> &'static Encoding {
+    let first_non_ascii = bytes.iter().position(|byte| !byte.is_ascii()).unwrap_or(0);
+    // All bytes before the first non-ASCII one are ASCII characters, so the
+    // sample never starts inside a multi-byte character.
+    let start = first_non_ascii.saturating_sub(DETECTOR_LEAD_BYTES);
+    let end = bytes.len().min(start + DETECTOR_SAMPLE_BYTES);
     let mut detector = EncodingDetector::new(Iso2022JpDetection::Deny);
-    detector.feed(bytes, true);
+    detector.feed(&bytes[start..end], end == bytes.len());
     detector.guess(None, Utf8Detection::Deny)
 }
 
@@ -242,6 +260,22 @@ mod tests {
         assert_eq!(result.text, "It’s a café, isn’t it? The café is open.");
         assert_eq!(result.encoding.name(), "windows-1252");
         assert_eq!(result.source, EncodingSource::Guessed);
+    }
+
+    #[test]
+    fn encoding_is_guessed_from_text_far_into_the_file() {
+        // KOI8-R Cyrillic after a megabyte of ASCII.
+        let mut bytes = b"plain ascii line\n".repeat(1 << 16);
+        let (russian, _, _) = encoding_rs::KOI8_R.encode("Привет, как дела? Всё хорошо, спасибо. ");
+        bytes.extend(russian.repeat(20).iter());
+        let result = decoded(&bytes);
+        // KOI8-U, a superset, decodes Russian the same.
+        assert!(
+            result.encoding.name().starts_with("KOI8"),
+            "{}",
+            result.encoding.name()
+        );
+        assert!(result.text.ends_with("Всё хорошо, спасибо. "));
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! [`TextMode::Chars`](super::TextMode::Chars): one symbol per folded character.
 
-use super::fold::{Clusters, is_content};
+use super::fold::{Cluster, Clusters, FoldCache, is_content};
 use crate::NormalizedDocument;
 
 /// One symbol (the code point) per letter, digit or combining mark of the
@@ -20,6 +20,7 @@ pub fn normalize_chars(text: &str) -> NormalizedDocument {
     let mut doc = NormalizedDocument::new();
     doc.symbols.reserve(text.len());
     doc.spans.reserve(text.len());
+    let mut folds = FoldCache::new(fold_content);
     for cluster in Clusters::new(text) {
         if let Some(byte) = cluster.ascii() {
             if byte.is_ascii_alphanumeric() {
@@ -27,9 +28,14 @@ pub fn normalize_chars(text: &str) -> NormalizedDocument {
             }
             continue;
         }
-        for folded in cluster.folded().filter(|&c| is_content(c)) {
+        for &folded in folds.get(&cluster) {
             doc.push(u32::from(folded), cluster.range());
         }
     }
     doc
+}
+
+/// The folded letters, digits and marks of a cluster.
+pub(crate) fn fold_content(cluster: &Cluster<'_>, out: &mut Vec<char>) {
+    out.extend(cluster.folded().filter(|&c| is_content(c)));
 }

@@ -1,6 +1,6 @@
 //! [`TextMode::Consonants`](super::TextMode::Consonants): Koala's alphabet.
 
-use super::fold::{Clusters, strip_marks};
+use super::fold::{Cluster, Clusters, FoldCache, strip_marks};
 use crate::NormalizedDocument;
 
 /// One symbol per consonant (Heintze 1996, §5): the text is folded like
@@ -24,6 +24,7 @@ pub fn normalize_consonants(text: &str) -> NormalizedDocument {
     let mut doc = NormalizedDocument::new();
     doc.symbols.reserve(text.len() / 2);
     doc.spans.reserve(text.len() / 2);
+    let mut folds = FoldCache::new(fold_consonants);
     for cluster in Clusters::new(text) {
         if let Some(byte) = cluster.ascii() {
             let lower = byte.to_ascii_lowercase();
@@ -32,13 +33,21 @@ pub fn normalize_consonants(text: &str) -> NormalizedDocument {
             }
             continue;
         }
-        for base in cluster.folded().flat_map(strip_marks) {
-            if base.is_alphabetic() && !is_vowel(base) {
-                doc.push(u32::from(base), cluster.range());
-            }
+        for &consonant in folds.get(&cluster) {
+            doc.push(u32::from(consonant), cluster.range());
         }
     }
     doc
+}
+
+/// The consonants of a cluster: folded, unaccented, vowels dropped.
+fn fold_consonants(cluster: &Cluster<'_>, out: &mut Vec<char>) {
+    out.extend(
+        cluster
+            .folded()
+            .flat_map(strip_marks)
+            .filter(|&base| base.is_alphabetic() && !is_vowel(base)),
+    );
 }
 
 /// Whether a folded, unaccented letter is a vowel.

@@ -60,11 +60,20 @@ impl<'a> Iterator for Clusters<'a> {
 
     fn next(&mut self) -> Option<Cluster<'a>> {
         let start = self.at;
-        let rest = &self.text[start..];
-        let first = rest.chars().next()?;
-        let mut end = start + first.len_utf8();
         let bytes = self.text.as_bytes();
-        // ASCII never combines with what precedes it: the common case stops here.
+        let &first_byte = bytes.get(start)?;
+        // An ASCII character followed by ASCII (or the end) is a cluster of
+        // its own: ASCII never combines with what precedes it. This is the
+        // common case and needs no decoding.
+        let mut end = if first_byte < 0x80 {
+            start + 1
+        } else {
+            let first = self.text[start..]
+                .chars()
+                .next()
+                .expect("start is a char boundary");
+            start + first.len_utf8()
+        };
         while end < bytes.len() && bytes[end] >= 0x80 {
             let next = self.text[end..]
                 .chars()
@@ -80,6 +89,73 @@ impl<'a> Iterator for Clusters<'a> {
             start,
             text: &self.text[start..end],
         })
+    }
+}
+
+/// Slots of [`FoldCache`]: code points of one script are contiguous, so the
+/// low bits of the code point spread a text's alphabet over distinct slots.
+const FOLD_CACHE_SLOTS: usize = 512;
+
+/// Folds kept in the cache; longer ones (rare: "ﷺ" expands to 18) are
+/// recomputed each time.
+const MAX_CACHED_FOLD: usize = 3;
+
+/// A fold (NFKC, case folding and whatever a mode adds) of single-character
+/// clusters, memoised: a text uses few distinct characters, and running the
+/// normalisation iterators for each occurrence dominates the cost of
+/// non-ASCII text.
+pub(crate) struct FoldCache<F> {
+    fold: F,
+    slots: Box<[CachedFold]>,
+    scratch: Vec<char>,
+}
+
+#[derive(Clone, Copy)]
+struct CachedFold {
+    /// The character folded; NUL marks an empty slot (NUL is ASCII and never
+    /// reaches the cache).
+    source: char,
+    len: u8,
+    folded: [char; MAX_CACHED_FOLD],
+}
+
+impl<F: Fn(&Cluster<'_>, &mut Vec<char>)> FoldCache<F> {
+    /// A cache of `fold`, which appends the folded form of a cluster.
+    pub fn new(fold: F) -> Self {
+        let empty = CachedFold {
+            source: '\0',
+            len: 0,
+            folded: ['\0'; MAX_CACHED_FOLD],
+        };
+        Self {
+            fold,
+            slots: vec![empty; FOLD_CACHE_SLOTS].into_boxed_slice(),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// The folded form of a non-ASCII cluster.
+    pub fn get(&mut self, cluster: &Cluster<'_>) -> &[char] {
+        let mut chars = cluster.text.chars();
+        let first = chars.next().expect("clusters are not empty");
+        self.scratch.clear();
+        if chars.next().is_some() || first.is_ascii() {
+            (self.fold)(cluster, &mut self.scratch);
+            return &self.scratch;
+        }
+        let slot = first as usize % FOLD_CACHE_SLOTS;
+        if self.slots[slot].source != first {
+            (self.fold)(cluster, &mut self.scratch);
+            if self.scratch.len() > MAX_CACHED_FOLD {
+                return &self.scratch;
+            }
+            let entry = &mut self.slots[slot];
+            entry.source = first;
+            entry.len = self.scratch.len() as u8;
+            entry.folded[..self.scratch.len()].copy_from_slice(&self.scratch);
+        }
+        let entry = &self.slots[slot];
+        &entry.folded[..usize::from(entry.len)]
     }
 }
 
@@ -148,6 +224,21 @@ mod tests {
         assert_eq!(folded("ﬁ"), "fi");
         assert_eq!(folded("Ⅻ"), "xii");
         assert_eq!(folded("ς"), "σ");
+    }
+
+    #[test]
+    fn the_fold_cache_gives_what_folding_gives() {
+        let text = "ÀàĀāΣσςßﬁ\u{fdfa}e\u{301}Àꝏ\u{1E9E}";
+        let mut cache = FoldCache::new(|cluster: &Cluster<'_>, out: &mut Vec<char>| {
+            out.extend(cluster.folded());
+        });
+        // Twice, so that the second pass reads from the cache.
+        for _ in 0..2 {
+            for cluster in Clusters::new(text) {
+                let direct: Vec<char> = cluster.folded().collect();
+                assert_eq!(cache.get(&cluster), direct.as_slice(), "{:?}", cluster.text);
+            }
+        }
     }
 
     #[test]

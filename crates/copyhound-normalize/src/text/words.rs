@@ -2,7 +2,8 @@
 
 use unicode_segmentation::UnicodeSegmentation;
 
-use super::fold::{Clusters, is_content};
+use super::chars::fold_content;
+use super::fold::{Clusters, FoldCache};
 use crate::{NormalizedDocument, Symbol};
 
 /// The word-hash key used unless one is configured.
@@ -25,6 +26,7 @@ pub const DEFAULT_WORD_KEY: u64 = 0x636f_7079_686f_756e;
 pub fn normalize_words(text: &str, key: u64) -> NormalizedDocument {
     let mut doc = NormalizedDocument::new();
     let mut folded = String::new();
+    let mut folds = FoldCache::new(fold_content);
     for (start, word) in text.unicode_word_indices() {
         folded.clear();
         for cluster in Clusters::new(word) {
@@ -33,7 +35,7 @@ pub fn normalize_words(text: &str, key: u64) -> NormalizedDocument {
                     folded.push(char::from(byte.to_ascii_lowercase()));
                 }
             } else {
-                folded.extend(cluster.folded().filter(|&c| is_content(c)));
+                folded.extend(folds.get(&cluster));
             }
         }
         if !folded.is_empty() {
