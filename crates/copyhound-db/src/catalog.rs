@@ -18,7 +18,8 @@ pub(crate) const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta
 pub(crate) const DOCUMENTS: TableDefinition<u32, &[u8]> = TableDefinition::new("documents");
 /// Document id → stored keys not yet in a segment ([`encode_keys`]).
 pub(crate) const STAGED: TableDefinition<u32, &[u8]> = TableDefinition::new("staged");
-/// Document id → the print, for rotation ([`encode_print`]).
+/// Document id → the print ([`encode_print`]) of a document whose print
+/// is not yet in a cold print file.
 pub(crate) const PRINTS: TableDefinition<u32, &[u8]> = TableDefinition::new("prints");
 /// Ids of removed documents whose postings some segment still holds.
 pub(crate) const REMOVED: TableDefinition<u32, ()> = TableDefinition::new("removed");
@@ -209,6 +210,9 @@ pub(crate) struct Manifest {
     pub next_number: u64,
     /// Live segments, oldest first.
     pub segments: Vec<SegmentEntry>,
+    /// Cold print files (`segments/<number>.prints`), oldest first; their
+    /// `postings` field counts prints.
+    pub print_files: Vec<SegmentEntry>,
 }
 
 impl Manifest {
@@ -217,11 +221,13 @@ impl Manifest {
         let mut out = Vec::new();
         put_varint(&mut out, self.generation);
         put_varint(&mut out, self.next_number);
-        put_varint(&mut out, self.segments.len() as u64);
-        for segment in &self.segments {
-            put_varint(&mut out, segment.number);
-            put_varint(&mut out, segment.postings);
-            put_varint(&mut out, segment.bytes);
+        for list in [&self.segments, &self.print_files] {
+            put_varint(&mut out, list.len() as u64);
+            for entry in list {
+                put_varint(&mut out, entry.number);
+                put_varint(&mut out, entry.postings);
+                put_varint(&mut out, entry.bytes);
+            }
         }
         out
     }
@@ -231,19 +237,25 @@ impl Manifest {
         let pos = &mut 0;
         let generation = get_varint(bytes, pos)?;
         let next_number = get_varint(bytes, pos)?;
-        let count = get_varint(bytes, pos)?;
-        let mut segments = Vec::new();
-        for _ in 0..count {
-            segments.push(SegmentEntry {
-                number: get_varint(bytes, pos)?,
-                postings: get_varint(bytes, pos)?,
-                bytes: get_varint(bytes, pos)?,
-            });
-        }
+        let mut list = || {
+            let count = get_varint(bytes, pos)?;
+            let mut entries = Vec::new();
+            for _ in 0..count {
+                entries.push(SegmentEntry {
+                    number: get_varint(bytes, pos)?,
+                    postings: get_varint(bytes, pos)?,
+                    bytes: get_varint(bytes, pos)?,
+                });
+            }
+            Some(entries)
+        };
+        let segments = list()?;
+        let print_files = list()?;
         (*pos == bytes.len()).then_some(Self {
             generation,
             next_number,
             segments,
+            print_files,
         })
     }
 }
@@ -316,6 +328,11 @@ mod tests {
                 number: 3,
                 postings: 1000,
                 bytes: 4096,
+            }],
+            print_files: vec![SegmentEntry {
+                number: 4,
+                postings: 10,
+                bytes: 70_000,
             }],
         };
         assert_eq!(Manifest::decode(&manifest.encode()), Some(manifest));

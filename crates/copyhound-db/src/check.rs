@@ -16,6 +16,8 @@ use crate::catalog::{
 };
 use crate::database::{CATALOG_FILE, InCatalog, SEGMENTS_DIR, read_manifest, read_params};
 use crate::error::{DbError, Result};
+use crate::params::Mode;
+use crate::prints::read_print_file;
 use crate::segment::Segment;
 
 /// What `check` found.
@@ -63,10 +65,13 @@ pub fn check(dir: &Path) -> Result<CheckReport> {
         )),
         Err(e) => report.problems.push(DbError::catalog(&path, e).to_string()),
     }
-    if let Err(e) = read_params(&path, &catalog) {
-        report.problems.push(e.to_string());
-        return Ok(report);
-    }
+    let params = match read_params(&path, &catalog) {
+        Ok(params) => params,
+        Err(e) => {
+            report.problems.push(e.to_string());
+            return Ok(report);
+        }
+    };
     let txn = catalog.begin_read().in_catalog(&path)?;
     let meta = txn.open_table(META).in_catalog(&path)?;
     let manifest = match read_manifest(&path, &meta) {
@@ -78,7 +83,9 @@ pub fn check(dir: &Path) -> Result<CheckReport> {
     };
     let records = read_records(&path, &txn, &mut report)?;
     let mut postings_of = staged_postings(&path, &txn, &records, &mut report)?;
-    check_prints(&path, &txn, &records, &mut report)?;
+    if params.mode == Mode::Koala {
+        check_prints(&path, dir, &txn, &manifest, &records, &mut report)?;
+    }
     let mut removed = HashSet::new();
     for entry in txn
         .open_table(REMOVED)
@@ -114,6 +121,12 @@ pub fn check(dir: &Path) -> Result<CheckReport> {
         .segments
         .iter()
         .map(|s| format!("{:012}.seg", s.number))
+        .chain(
+            manifest
+                .print_files
+                .iter()
+                .map(|p| format!("{:012}.prints", p.number)),
+        )
         .collect();
     if let Ok(entries) = fs::read_dir(&segments_dir) {
         for entry in entries.flatten() {
@@ -190,14 +203,47 @@ fn staged_postings(
     Ok(postings_of)
 }
 
-/// Decodes every kept print and compares its size with the record.
+/// Decodes every kept print (cold files and staged), compares its size with
+/// the record, and checks that each registered document has exactly one.
 fn check_prints(
     path: &Path,
+    dir: &Path,
     txn: &redb::ReadTransaction,
+    manifest: &crate::catalog::Manifest,
     records: &HashMap<DocId, DocumentRecord>,
     report: &mut CheckReport,
 ) -> Result<()> {
-    let catalogue = path.display();
+    let mut prints_of: HashMap<DocId, u32> = HashMap::new();
+    let mut examine = |place: &Path, id: DocId, bytes: &[u8], staged: bool| {
+        let place = place.display();
+        *prints_of.entry(id).or_default() += 1;
+        match (decode_print(bytes), records.get(&id)) {
+            (None, _) => Some(format!("{place}: the print of document {id} is damaged")),
+            // A cold file keeps the prints of removed documents.
+            (Some(_), None) if staged => Some(format!(
+                "{place}: a print of document {id}, which is not registered"
+            )),
+            (Some(print), Some(record)) if print.len() != record.print as usize => Some(format!(
+                "{place}: the print of document {id} has {} hashes, its record says {}",
+                print.len(),
+                record.print
+            )),
+            _ => None,
+        }
+    };
+    let mut problems = Vec::new();
+    for entry in &manifest.print_files {
+        let file = dir
+            .join(SEGMENTS_DIR)
+            .join(format!("{:012}.prints", entry.number));
+        let read = read_print_file(&file, |id, bytes| {
+            problems.extend(examine(&file, id, bytes, false));
+            Ok(())
+        });
+        if let Err(e) = read {
+            problems.push(e.to_string());
+        }
+    }
     for entry in txn
         .open_table(PRINTS)
         .in_catalog(path)?
@@ -205,21 +251,24 @@ fn check_prints(
         .in_catalog(path)?
     {
         let (id, bytes) = entry.in_catalog(path)?;
-        let id = id.value();
-        let expected = records.get(&id).map(|r| r.print as usize);
-        let problem = match (decode_print(bytes.value()), expected) {
-            (None, _) => format!("{catalogue}: the print of document {id} is damaged"),
-            (Some(_), None) => {
-                format!("{catalogue}: a print of document {id}, which is not registered")
-            }
-            (Some(print), Some(len)) if print.len() != len => format!(
-                "{catalogue}: the print of document {id} has {} hashes, its record says {len}",
-                print.len()
-            ),
-            _ => continue,
-        };
-        report.problems.push(problem);
+        problems.extend(examine(path, id.value(), bytes.value(), true));
     }
+    let mut ids: Vec<&DocId> = records.keys().collect();
+    ids.sort_unstable();
+    for id in ids {
+        match prints_of.get(id).copied().unwrap_or(0) {
+            1 => {}
+            0 => problems.push(format!(
+                "{}: document {id} has no kept print",
+                dir.display()
+            )),
+            n => problems.push(format!(
+                "{}: document {id} has {n} kept prints",
+                dir.display()
+            )),
+        }
+    }
+    report.problems.extend(problems);
     Ok(())
 }
 

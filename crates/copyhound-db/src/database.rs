@@ -25,6 +25,7 @@ use crate::catalog::{
 use crate::error::{DbError, Result};
 use crate::params::{Mode, Params};
 use crate::print::{DocumentPrint, Fingerprinter};
+use crate::prints::{read_print_file, write_print_file};
 use crate::segment::{Posting, Segment, merge_segments, write_postings};
 
 /// The catalogue file inside a database directory.
@@ -251,6 +252,12 @@ impl Database {
             .join(format!("{number:012}.seg"))
     }
 
+    pub(crate) fn prints_path(&self, number: u64) -> PathBuf {
+        self.dir
+            .join(SEGMENTS_DIR)
+            .join(format!("{number:012}.prints"))
+    }
+
     /// Registers `docs` in one transaction: when this returns they are
     /// durable and searchable. Returns their ids, in order. May then write a
     /// segment and merge segments.
@@ -421,14 +428,18 @@ impl Database {
         Ok(Some(record))
     }
 
-    /// Moves every staged posting into a new segment. Returns whether there
-    /// was anything to move.
+    /// Moves every staged posting into a new segment, and every staged
+    /// print into a new cold print file. Returns whether there was anything
+    /// to move.
     pub fn flush(&self) -> Result<bool> {
         let path = &self.catalog_path;
         let txn = self.catalog.begin_write().in_catalog(path)?;
         {
             let mut meta = txn.open_table(META).in_catalog(path)?;
-            if meta_u64(path, &meta, META_STAGED_DOCS)? == 0 {
+            let mut staged_prints = txn.open_table(PRINTS).in_catalog(path)?;
+            if meta_u64(path, &meta, META_STAGED_DOCS)? == 0
+                && staged_prints.is_empty().in_catalog(path)?
+            {
                 return Ok(false);
             }
             let mut staged = txn.open_table(STAGED).in_catalog(path)?;
@@ -452,6 +463,16 @@ impl Database {
                     write_postings(tmp, self.params.hash_bits, &mut postings)
                 })?;
                 manifest.segments.push(entry);
+            }
+            let mut prints = Vec::new();
+            for entry in staged_prints.iter().in_catalog(path)? {
+                let (id, bytes) = entry.in_catalog(path)?;
+                prints.push((id.value(), bytes.value().to_vec()));
+            }
+            if !prints.is_empty() {
+                let entry = self.publish_prints(&mut manifest, &prints)?;
+                manifest.print_files.push(entry);
+                staged_prints.retain(|_, _| false).in_catalog(path)?;
             }
             self.remove_orphans(&manifest);
             manifest.generation += 1;
@@ -489,6 +510,57 @@ impl Database {
         })
     }
 
+    /// Writes `prints` to a cold print file under the manifest's next
+    /// number, like [`Self::publish_segment`].
+    fn publish_prints(
+        &self,
+        manifest: &mut Manifest,
+        prints: &[(DocId, Vec<u8>)],
+    ) -> Result<SegmentEntry> {
+        let number = manifest.next_number;
+        manifest.next_number += 1;
+        let path = self.prints_path(number);
+        let tmp = path.with_extension("prints.tmp");
+        let _ = fs::remove_file(&tmp);
+        let bytes = write_print_file(&tmp, prints)?;
+        fs::rename(&tmp, &path).map_err(|e| DbError::io(&tmp, e))?;
+        sync_dir(&self.dir.join(SEGMENTS_DIR))?;
+        Ok(SegmentEntry {
+            number,
+            postings: prints.len() as u64,
+            bytes,
+        })
+    }
+
+    /// Calls `visit(id, print)` for every kept print: the cold files', then
+    /// the staged ones. Prints of removed documents are included.
+    pub(crate) fn for_each_print(
+        &self,
+        manifest: &Manifest,
+        staged: &impl ReadableTable<u32, &'static [u8]>,
+        mut visit: impl FnMut(DocId, Vec<u64>) -> Result<()>,
+    ) -> Result<()> {
+        for entry in &manifest.print_files {
+            let file = self.prints_path(entry.number);
+            read_print_file(&file, |id, bytes| {
+                let print = decode_print(bytes).ok_or_else(|| {
+                    DbError::corrupt(&file, format!("the print of document {id} is damaged"))
+                })?;
+                visit(id, print)
+            })?;
+        }
+        let path = &self.catalog_path;
+        for entry in staged.iter().in_catalog(path)? {
+            let (id, bytes) = entry.in_catalog(path)?;
+            let id = id.value();
+            let print = decode_print(bytes.value()).ok_or_else(|| {
+                DbError::corrupt(path, format!("the print of document {id} is damaged"))
+            })?;
+            visit(id, print)?;
+        }
+        Ok(())
+    }
+
     /// Deletes segment files the manifest does not list and stale temporary
     /// files. Call inside a write transaction: files are only renamed into
     /// place inside one, so an unlisted `.seg` is garbage. Failures are
@@ -498,6 +570,12 @@ impl Database {
             .segments
             .iter()
             .map(|s| format!("{:012}.seg", s.number))
+            .chain(
+                manifest
+                    .print_files
+                    .iter()
+                    .map(|p| format!("{:012}.prints", p.number)),
+            )
             .collect();
         let Ok(entries) = fs::read_dir(self.dir.join(SEGMENTS_DIR)) else {
             return;
@@ -514,7 +592,7 @@ impl Database {
             };
             let extension = Path::new(&name).extension().and_then(|e| e.to_str());
             let orphan = match extension {
-                Some("seg") => !live.contains(&name),
+                Some("seg" | "prints") => !live.contains(&name),
                 Some("tmp") => stale(),
                 _ => false,
             };
@@ -678,20 +756,17 @@ impl Database {
             epoch = meta_u64(path, &meta, META_EPOCH)? + 1;
             let mut manifest = read_manifest(path, &meta)?;
             old = std::mem::take(&mut manifest.segments);
-            let prints = txn.open_table(PRINTS).in_catalog(path)?;
+            let staged_prints = txn.open_table(PRINTS).in_catalog(path)?;
             let mut documents = txn.open_table(DOCUMENTS).in_catalog(path)?;
             let mut postings = Vec::new();
             let mut fresh = Vec::new();
-            for entry in prints.iter().in_catalog(path)? {
-                let (id, bytes) = entry.in_catalog(path)?;
-                let id = id.value();
-                let print = decode_print(bytes.value()).ok_or_else(|| {
-                    DbError::corrupt(path, format!("the print of document {id} is damaged"))
-                })?;
+            let listed = manifest.clone();
+            self.for_each_print(&listed, &staged_prints, |id, print| {
+                // Prints of removed documents stay in their files.
+                let Some(mut record) = read_record(path, &documents, id)? else {
+                    return Ok(());
+                };
                 let keys = self.stored_keys(&print, epoch);
-                let mut record = read_record(path, &documents, id)?.ok_or_else(|| {
-                    DbError::corrupt(path, format!("document {id} has a print but no record"))
-                })?;
                 record.selection = epoch;
                 record.stored = keys.len() as u32;
                 documents
@@ -704,7 +779,8 @@ impl Database {
                     })?);
                     postings.clear();
                 }
-            }
+                Ok(())
+            })?;
             if !postings.is_empty() {
                 fresh.push(self.publish_segment(&mut manifest, |tmp| {
                     write_postings(tmp, self.params.hash_bits, &mut postings)

@@ -10,16 +10,17 @@
 //!   search set (N = 1000, of which n = 100 are stored) or, in
 //!   [`Mode::Winnow`], every winnowed fingerprint.
 //! - Storage: the catalogue (document records, a crash-safe staging area for
-//!   new postings, the prints kept for rotation, tombstones, the manifest) is
-//!   a redb database; postings live in immutable, memory-mapped
-//!   [`segment`]s, bucketed by hash prefix and Rice-coded, which merges
-//!   combine. FORMAT.md at the crate root documents the bytes.
+//!   new postings and prints, tombstones, the manifest) is a redb database;
+//!   postings live in immutable, memory-mapped [`segment`]s, bucketed by
+//!   hash prefix and Rice-coded, which merges combine; the prints kept for
+//!   rotation move at each flush into cold, append-once print files.
+//!   FORMAT.md at the crate root documents the bytes.
 //!
 //! Costs per document, Koala defaults (measured, see the crate's benchmark):
 //! hot postings under 300 bytes (n = 100 keys of 28 bits; Koala used 400);
-//! the record about 60 bytes plus its strings; the cold print about 7 KB
+//! the record about 20 bytes plus its strings; the cold print about 7 KB
 //! (N = 1000 full 64-bit hashes, needed to re-select stored subsets under a
-//! new key without the documents).
+//! new key without the documents), read only by `rotate` and `check`.
 //!
 //! ```
 //! use copyhound_db::{Database, DocumentMeta, NewDocument, Params, SearchOptions};
@@ -53,6 +54,7 @@ mod database;
 mod error;
 mod params;
 mod print;
+mod prints;
 mod search;
 pub mod segment;
 mod stats;

@@ -29,10 +29,10 @@ pub struct Stats {
     pub postings: u64,
     /// Bytes of segment files: the hot storage searches read.
     pub segment_bytes: u64,
-    /// Bytes of the catalogue file (records, staging, prints).
+    /// Bytes of the catalogue file (records, staged postings and prints).
     pub catalog_bytes: u64,
-    /// Bytes of the kept prints inside the catalogue: the cold storage that
-    /// rotation reads.
+    /// Bytes of the kept prints (cold print files and staged prints): the
+    /// cold storage that rotation reads.
     pub print_bytes: u64,
 }
 
@@ -43,7 +43,7 @@ impl Database {
         let txn = self.catalog.begin_read().in_catalog(path)?;
         let meta = txn.open_table(META).in_catalog(path)?;
         let manifest = read_manifest(path, &meta)?;
-        let mut print_bytes = 0u64;
+        let mut print_bytes: u64 = manifest.print_files.iter().map(|p| p.bytes).sum();
         for entry in txn
             .open_table(PRINTS)
             .in_catalog(path)?

@@ -71,6 +71,12 @@ fn removed_documents_are_not_found_and_leave_at_compaction() {
     assert_eq!(stats.postings, 18 * 100);
     assert_eq!(ratio_of(&search(&db, &bodies[5]), ids[5]), 1.0);
     assert!(check(dir.path()).unwrap().is_ok());
+
+    // The removed document's print stays in its cold file; rotation skips it.
+    db.rotate().unwrap();
+    assert_eq!(db.stats().unwrap().postings, 18 * 100);
+    assert_eq!(ratio_of(&search(&db, &bodies[0]), flushed), 0.0);
+    assert!(check(dir.path()).unwrap().is_ok());
 }
 
 #[test]
