@@ -8,6 +8,8 @@
 //!   [`SCHEMA_VERSION`].
 //! - [`write_csv`]: one row per pair, starting `a,b,similarity`.
 //! - [`write_table`]: the top pairs for the terminal.
+//! - [`write_html`]: one self-contained page to browse the pairs and their
+//!   fragments side by side.
 //!
 //! ```
 //! use copyhound_index::{Comparison, Unit};
@@ -38,4 +40,7 @@ pub use model::{
     DocumentReport, FragmentReport, Location, PairReport, PairSide, Parameters, Problem, Report,
     SCHEMA_VERSION, Summary, Tool, UnitReport, UnitRole,
 };
-pub use write::{CSV_HEADER, ReportError, read_json, write_csv, write_json, write_table};
+pub use write::{
+    CSV_HEADER, DEFAULT_HTML_MAX_DOCUMENT_BYTES, DEFAULT_HTML_MAX_PAIRS, HtmlOptions, ReportError,
+    read_json, write_csv, write_html, write_json, write_table,
+};

@@ -1,11 +1,16 @@
 //! Writers: JSON (the complete, versioned report), CSV (one row per pair,
-//! for spreadsheets and scripts) and the terminal table (the top pairs).
+//! for spreadsheets and scripts), the terminal table (the top pairs) and
+//! the self-contained HTML page.
 
 mod csv;
+mod html;
 mod json;
 mod table;
 
 pub use self::csv::{CSV_HEADER, write_csv};
+pub use self::html::{
+    DEFAULT_HTML_MAX_DOCUMENT_BYTES, DEFAULT_HTML_MAX_PAIRS, HtmlOptions, write_html,
+};
 pub use self::json::{read_json, write_json};
 pub use self::table::write_table;
 

@@ -1,0 +1,444 @@
+// The copyhound HTML report: renders the JSON in #copyhound-data. Plain
+// JavaScript, no network; every text from the data goes in with
+// textContent, never as markup.
+(function () {
+  "use strict";
+
+  const data = JSON.parse(document.getElementById("copyhound-data").textContent);
+  const COLOURS = 10;
+  const SVG = "http://www.w3.org/2000/svg";
+  const byId = (id) => document.getElementById(id);
+  const percent = (x) => (x * 100).toFixed(1) + "%";
+
+  /** An element with attributes and children (strings become text). */
+  function el(tag, attributes, ...children) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes || {})) node.setAttribute(name, value);
+    for (const child of children) node.append(child);
+    return node;
+  }
+
+  function svgEl(tag, attributes, title) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+    if (title !== undefined) {
+      const tooltip = document.createElementNS(SVG, "title");
+      tooltip.textContent = title;
+      node.append(tooltip);
+    }
+    return node;
+  }
+
+  // ---- Header: totals, cap, settings, problems ----
+
+  function renderHeader() {
+    const s = data.summary;
+    byId("summary").textContent =
+      `${s.units} units in ${s.documents} files; ${s.matching_pairs} similar pairs ` +
+      `out of ${s.candidate_pairs} candidates. Written by ${data.tool.name} ${data.tool.version}.`;
+    if (data.pairs.length < s.matching_pairs) {
+      const capped = byId("capped");
+      capped.hidden = false;
+      capped.textContent =
+        `This page holds the ${data.pairs.length} most similar of the ${s.matching_pairs} ` +
+        `similar pairs found; the histogram counts all ${data.listed_pairs} listed pairs. ` +
+        `The JSON report (--json) has every listed pair.`;
+    }
+    const p = data.parameters;
+    const settings = [
+      ["language", p.language === null ? "per file" : p.language],
+      ["k-gram length", p.k], ["window", p.window], ["selector", p.selector], ["seed", p.seed],
+      ["max occurrences", p.max_occurrences], ["min shared fingerprints", p.min_shared],
+      ["max scored pairs", p.max_pairs], ["base code", p.base.length ? p.base.join(", ") : "none"],
+    ];
+    const list = byId("parameters");
+    for (const [name, value] of settings) list.append(el("dt", {}, name), el("dd", {}, String(value)));
+    const problems = byId("problems");
+    if (data.problems.length === 0) problems.append(el("li", { class: "empty" }, "No problems: every file was compared."));
+    for (const problem of data.problems) problems.append(el("li", {}, problem.message));
+  }
+
+  // ---- Pair list: sortable by any column, filtered by path ----
+
+  const rows = data.pairs.map((pair, index) => ({
+    index,
+    rank: index + 1,
+    similarity: pair.similarity,
+    a: pair.a.path,
+    b: pair.b.path,
+    coverage_a: pair.a.coverage,
+    coverage_b: pair.b.coverage,
+    longest: pair.longest_fragment,
+    fragments: pair.fragments.length,
+  }));
+  const sort = { key: "rank", direction: 1 };
+
+  function meter(share) {
+    const bar = el("span", { class: "meter" }, el("span", { style: `width:${(share * 100).toFixed(1)}%` }));
+    return [bar, percent(share)];
+  }
+
+  function renderTable() {
+    const needle = byId("filter").value.trim().toLowerCase();
+    const shown = rows
+      .filter((row) => !needle || row.a.toLowerCase().includes(needle) || row.b.toLowerCase().includes(needle))
+      .sort((x, y) => {
+        const a = x[sort.key], b = y[sort.key];
+        const order = typeof a === "string" ? a.localeCompare(b) : a - b;
+        return order * sort.direction || x.index - y.index;
+      });
+    const body = byId("pairs").tBodies[0];
+    body.replaceChildren(...shown.map((row) => {
+      const link = el("a", { href: `#pair=${row.index}` }, String(row.rank));
+      const tr = el("tr", { "data-pair": String(row.index) },
+        el("td", { class: "num" }, link),
+        el("td", { class: "num" }, ...meter(row.similarity)),
+        el("td", { class: "path" }, row.a),
+        el("td", { class: "path" }, row.b),
+        el("td", { class: "num" }, percent(row.coverage_a)),
+        el("td", { class: "num" }, percent(row.coverage_b)),
+        el("td", { class: "num" }, String(row.longest)),
+        el("td", { class: "num" }, String(row.fragments)));
+      tr.addEventListener("click", () => { location.hash = `#pair=${row.index}`; });
+      return tr;
+    }));
+    byId("shown").textContent = `${shown.length} of ${rows.length} pairs`;
+    for (const th of byId("pairs").tHead.rows[0].cells) {
+      th.classList.toggle("sorted-asc", th.dataset.key === sort.key && sort.direction > 0);
+      th.classList.toggle("sorted-desc", th.dataset.key === sort.key && sort.direction < 0);
+    }
+  }
+
+  function setUpTable() {
+    for (const th of byId("pairs").tHead.rows[0].cells) {
+      th.addEventListener("click", () => {
+        const key = th.dataset.key;
+        // Numbers other than the rank read best largest first.
+        const firstDirection = key === "rank" || key === "a" || key === "b" ? 1 : -1;
+        sort.direction = sort.key === key ? -sort.direction : firstDirection;
+        sort.key = key;
+        renderTable();
+      });
+    }
+    byId("filter").addEventListener("input", renderTable);
+    renderTable();
+  }
+
+  // ---- Histogram of similarity (all listed pairs) ----
+
+  function renderHistogram(threshold) {
+    const chart = byId("histogram");
+    const [width, height, left, right, top, bottom] = [420, 210, 34, 8, 12, 24];
+    const bins = data.histogram;
+    const most = Math.max(1, ...bins);
+    const step = (width - left - right) / bins.length;
+    const y = (count) => height - bottom - (count / most) * (height - top - bottom);
+    const parts = [];
+    bins.forEach((count, i) => {
+      const from = i * 5;
+      const bar = svgEl("rect", {
+        class: from >= threshold ? "bar above" : "bar",
+        x: left + i * step + 1, y: y(count), width: step - 2, height: height - bottom - y(count),
+      }, `${from}–${from + 5}%: ${count} pair${count === 1 ? "" : "s"}`);
+      parts.push(bar);
+    });
+    parts.push(svgEl("line", { class: "axis", x1: left, y1: height - bottom, x2: width - right, y2: height - bottom }));
+    parts.push(svgEl("line", { class: "axis", x1: left, y1: top, x2: left, y2: height - bottom }));
+    for (const tick of [0, 25, 50, 75, 100]) {
+      const label = svgEl("text", { x: left + (tick / 5) * step, y: height - 6, "text-anchor": "middle" });
+      label.textContent = `${tick}%`;
+      parts.push(label);
+    }
+    for (const count of [0, most]) {
+      const label = svgEl("text", { x: left - 5, y: y(count) + 4, "text-anchor": "end" });
+      label.textContent = String(count);
+      parts.push(label);
+    }
+    const cut = left + (threshold / 5) * step;
+    parts.push(svgEl("line", { class: "cut", x1: cut, y1: top, x2: cut, y2: height - bottom }));
+    chart.replaceChildren(...parts);
+  }
+
+  // ---- Graph of units linked at or above the threshold ----
+
+  const MAX_EDGES = 400;
+
+  /** Connected components of the linked units, largest first. */
+  function clusters(nodes, edges) {
+    const parent = nodes.map((_, i) => i);
+    const find = (i) => (parent[i] === i ? i : (parent[i] = find(parent[i])));
+    for (const edge of edges) parent[find(edge.source)] = find(edge.target);
+    const groups = new Map();
+    nodes.forEach((_, i) => {
+      const root = find(i);
+      if (!groups.has(root)) groups.set(root, []);
+      groups.get(root).push(i);
+    });
+    return [...groups.values()].sort((x, y) => y.length - x.length || x[0] - y[0]);
+  }
+
+  /** Fruchterman–Reingold, from a circle, a fixed number of steps: the same layout every time. */
+  function layout(nodes, edges, width, height) {
+    const n = nodes.length;
+    const ideal = Math.sqrt((width * height) / Math.max(n, 1)) * 0.8;
+    const points = nodes.map((_, i) => ({
+      x: width / 2 + (width / 3) * Math.cos((2 * Math.PI * i) / n),
+      y: height / 2 + (height / 3) * Math.sin((2 * Math.PI * i) / n),
+    }));
+    let temperature = width / 8;
+    for (let step = 0; step < 250; step++) {
+      const moves = points.map(() => ({ x: 0, y: 0 }));
+      for (let i = 0; i < n; i++) {
+        for (let j = i + 1; j < n; j++) {
+          const dx = points[i].x - points[j].x, dy = points[i].y - points[j].y;
+          const d = Math.max(Math.hypot(dx, dy), 0.01);
+          const push = (ideal * ideal) / d;
+          moves[i].x += (dx / d) * push; moves[i].y += (dy / d) * push;
+          moves[j].x -= (dx / d) * push; moves[j].y -= (dy / d) * push;
+        }
+      }
+      for (const edge of edges) {
+        const s = points[edge.source], t = points[edge.target];
+        const dx = s.x - t.x, dy = s.y - t.y;
+        const d = Math.max(Math.hypot(dx, dy), 0.01);
+        const pull = (d * d) / ideal;
+        moves[edge.source].x -= (dx / d) * pull; moves[edge.source].y -= (dy / d) * pull;
+        moves[edge.target].x += (dx / d) * pull; moves[edge.target].y += (dy / d) * pull;
+      }
+      points.forEach((point, i) => {
+        const length = Math.max(Math.hypot(moves[i].x, moves[i].y), 0.01);
+        const moved = Math.min(length, temperature);
+        point.x += (moves[i].x / length) * moved;
+        point.y += (moves[i].y / length) * moved;
+        // A weak pull to the middle keeps separate clusters on the canvas.
+        point.x += (width / 2 - point.x) * 0.02;
+        point.y += (height / 2 - point.y) * 0.02;
+      });
+      temperature *= 0.98;
+    }
+    // Fit into the canvas with a margin for labels.
+    const xs = points.map((p) => p.x), ys = points.map((p) => p.y);
+    const [minX, maxX, minY, maxY] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+    const margin = 30;
+    return points.map((p) => ({
+      x: maxX > minX ? margin + ((p.x - minX) / (maxX - minX)) * (width - 2 * margin) : width / 2,
+      y: maxY > minY ? margin + ((p.y - minY) / (maxY - minY)) * (height - 2 * margin) : height / 2,
+    }));
+  }
+
+  const CLUSTER_COLOURS = ["#c2410c", "#0b5cad", "#2f855a", "#8250df", "#b7791f", "#0f766e", "#be185d", "#4b5563"];
+
+  function renderGraph(threshold) {
+    const chart = byId("graph");
+    const list = byId("clusters");
+    const linked = data.pairs
+      .map((pair, index) => ({ pair, index }))
+      .filter(({ pair }) => pair.similarity * 100 >= threshold)
+      .slice(0, MAX_EDGES);
+    const ids = new Map();
+    const nodes = [];
+    const node = (side) => {
+      if (!ids.has(side.unit)) { ids.set(side.unit, nodes.length); nodes.push(side); }
+      return ids.get(side.unit);
+    };
+    const edges = linked.map(({ pair, index }) => ({ source: node(pair.a), target: node(pair.b), pair, index }));
+    if (nodes.length === 0) {
+      const text = svgEl("text", { x: 210, y: 150, "text-anchor": "middle" });
+      text.textContent = "No pair at or above the threshold.";
+      chart.replaceChildren(text);
+      list.replaceChildren();
+      return;
+    }
+    const groups = clusters(nodes, edges);
+    const colourOf = new Map();
+    groups.forEach((group, g) => group.forEach((i) => colourOf.set(i, CLUSTER_COLOURS[g % CLUSTER_COLOURS.length])));
+    const points = layout(nodes, edges, 420, 300);
+    const parts = [];
+    for (const edge of edges) {
+      const s = points[edge.source], t = points[edge.target];
+      const line = svgEl("line", {
+        class: "edge", x1: s.x, y1: s.y, x2: t.x, y2: t.y,
+        "stroke-width": (1 + 4 * edge.pair.similarity).toFixed(1),
+      }, `${edge.pair.a.path} ↔ ${edge.pair.b.path}: ${percent(edge.pair.similarity)}`);
+      line.addEventListener("click", () => { location.hash = `#pair=${edge.index}`; });
+      parts.push(line);
+    }
+    nodes.forEach((side, i) => {
+      const circle = svgEl("circle", { class: "node", cx: points[i].x, cy: points[i].y, r: 6, fill: colourOf.get(i) }, side.path);
+      circle.addEventListener("click", () => {
+        byId("filter").value = side.path;
+        renderTable();
+        byId("pairs").scrollIntoView();
+      });
+      parts.push(circle);
+      if (nodes.length <= 40) {
+        const label = svgEl("text", { class: "node-label", x: points[i].x, y: points[i].y - 9, "text-anchor": "middle" });
+        label.textContent = side.path.length > 24 ? "…" + side.path.slice(-23) : side.path;
+        parts.push(label);
+      }
+    });
+    chart.replaceChildren(...parts);
+    const shownClusters = groups.slice(0, 20).map((group, g) => el("li", {},
+      el("span", { class: "swatch", style: `background:${CLUSTER_COLOURS[g % CLUSTER_COLOURS.length]}` }),
+      ` ${group.length} units: ${group.map((i) => nodes[i].path).join(", ")}`));
+    if (groups.length > 20) shownClusters.push(el("li", { class: "empty" }, `and ${groups.length - 20} more clusters`));
+    if (linked.length === MAX_EDGES) shownClusters.push(el("li", { class: "empty" }, `only the ${MAX_EDGES} most similar links are drawn`));
+    list.replaceChildren(...shownClusters);
+  }
+
+  function setUpCharts() {
+    const top = data.pairs.length ? data.pairs[0].similarity * 100 : 50;
+    const input = byId("threshold");
+    input.value = String(Math.min(50, Math.floor(top)));
+    const update = () => {
+      const threshold = Number(input.value);
+      byId("threshold-value").textContent = `${threshold}%`;
+      renderHistogram(threshold);
+      renderGraph(threshold);
+    };
+    input.addEventListener("input", update);
+    update();
+  }
+
+  // ---- Side-by-side view of one pair ----
+
+  /** Lines of `text` with line numbers, fragments as coloured <mark>s. */
+  function renderText(text, ranges) {
+    const file = document.createDocumentFragment();
+    const cuts = new Set([0, text.length]);
+    for (const range of ranges) { cuts.add(Math.min(range.start, text.length)); cuts.add(Math.min(range.end, text.length)); }
+    const bounds = [...cuts].sort((x, y) => x - y);
+    let number = 0;
+    let source = null;
+    const newLine = () => {
+      number += 1;
+      source = el("span", { class: "src" });
+      file.append(el("div", { class: "line" }, el("span", { class: "ln" }, String(number)), source));
+    };
+    newLine();
+    for (let k = 0; k + 1 < bounds.length; k++) {
+      const [from, to] = [bounds[k], bounds[k + 1]];
+      // Fragments may overlap on one side; the first one colours the stretch.
+      const covering = ranges.filter((r) => r.start <= from && from < r.end);
+      const fragment = covering.length ? Math.min(...covering.map((r) => r.fragment)) : -1;
+      text.slice(from, to).split("\n").forEach((part, j) => {
+        if (j > 0) newLine();
+        part = part.replace(/\r$/, "");
+        if (!part) return;
+        if (fragment < 0) { source.append(part); return; }
+        source.append(el("mark", {
+          class: `f${fragment % COLOURS}`, "data-fragment": String(fragment), title: `Fragment ${fragment + 1}`,
+        }, part));
+      });
+    }
+    // A final newline ends the last line; it does not start another.
+    if (text.endsWith("\n")) file.lastChild.remove();
+    return file;
+  }
+
+  function renderSide(pair, which) {
+    const code = el("div", { class: "code", id: `side-${which}` });
+    const byDocument = new Map();
+    pair.fragments.forEach((fragment, index) => {
+      const span = fragment[which];
+      if (!byDocument.has(span.doc)) byDocument.set(span.doc, []);
+      byDocument.get(span.doc).push({ start: span.start, end: span.end, lines: span.lines, fragment: index });
+    });
+    for (const doc of [...byDocument.keys()].sort((x, y) => x - y)) {
+      const documentData = data.documents[doc];
+      const ranges = byDocument.get(doc);
+      const file = el("div", { class: "file" }, el("h4", {}, documentData.path));
+      if (documentData.text === null) {
+        file.append(el("p", { class: "missing" }, `${documentData.missing}; fragments at lines ` +
+          ranges.map((r) => (r.lines ? `${r.lines[0]}–${r.lines[1]}` : "?")).join(", ") + "."));
+      } else {
+        file.append(renderText(documentData.text, ranges));
+      }
+      code.append(file);
+    }
+    return el("div", { class: "side" }, el("h3", {}, `${which.toUpperCase()}: ${pair[which].path}`), code);
+  }
+
+  /** Scrolls a side so the fragment's first mark sits near the top third. */
+  function reveal(code, fragment) {
+    const mark = code.querySelector(`mark[data-fragment="${fragment}"]`);
+    if (!mark) return;
+    const offset = mark.getBoundingClientRect().top - code.getBoundingClientRect().top + code.scrollTop;
+    code.scrollTop = Math.max(0, offset - code.clientHeight / 3);
+  }
+
+  function flash(fragment) {
+    for (const mark of document.querySelectorAll("#pair mark.flash")) mark.classList.remove("flash");
+    for (const mark of document.querySelectorAll(`#pair mark[data-fragment="${fragment}"]`)) mark.classList.add("flash");
+  }
+
+  function lines(span) {
+    return span.lines ? `${span.lines[0]}–${span.lines[1]}` : "";
+  }
+
+  function renderPair(index) {
+    const pair = data.pairs[index];
+    const section = byId("pair");
+    const navigation = el("p", { class: "pair-nav" }, el("a", { href: "#" }, "← All pairs"));
+    if (index > 0) navigation.append(el("a", { href: `#pair=${index - 1}` }, "‹ Previous"));
+    if (index + 1 < data.pairs.length) navigation.append(el("a", { href: `#pair=${index + 1}` }, "Next ›"));
+    const metrics = el("p", { class: "metrics" },
+      `Similarity ${percent(pair.similarity)} · covered A ${percent(pair.a.coverage)} · covered B ${percent(pair.b.coverage)} · ` +
+      `longest fragment ${pair.longest_fragment} symbols · ${pair.fragments.length} fragments · ` +
+      `${pair.shared_fingerprints} shared fingerprints`);
+    const fragmentRows = pair.fragments.map((fragment, f) => {
+      const row = el("tr", {},
+        el("td", {}, el("span", { class: `swatch f${f % COLOURS}` })),
+        el("td", { class: "num" }, String(f + 1)),
+        el("td", { class: "num" }, String(fragment.symbols)),
+        el("td", { class: "path" }, `${data.documents[fragment.a.doc].path}:${lines(fragment.a)}`),
+        el("td", { class: "path" }, `${data.documents[fragment.b.doc].path}:${lines(fragment.b)}`));
+      row.addEventListener("click", () => {
+        reveal(byId("side-a"), f);
+        reveal(byId("side-b"), f);
+        flash(f);
+      });
+      return row;
+    });
+    const fragmentList = el("details", { class: "fragment-list" },
+      el("summary", {}, `${pair.fragments.length} fragments`),
+      el("table", {}, el("thead", {}, el("tr", {},
+        el("th", {}, ""), el("th", { class: "num" }, "#"), el("th", { class: "num" }, "Symbols"),
+        el("th", {}, "Lines in A"), el("th", {}, "Lines in B"))), el("tbody", {}, ...fragmentRows)));
+    const sides = el("div", { class: "sides" }, renderSide(pair, "a"), renderSide(pair, "b"));
+    section.replaceChildren(navigation,
+      el("h2", {}, `Pair ${index + 1}: ${pair.a.path} ↔ ${pair.b.path}`), metrics, fragmentList, sides);
+    // Clicking a fragment on one side brings its match on the other into view.
+    for (const [here, there] of [["a", "b"], ["b", "a"]]) {
+      byId(`side-${here}`).addEventListener("click", (event) => {
+        const mark = event.target.closest("mark");
+        if (!mark) return;
+        const fragment = Number(mark.dataset.fragment);
+        reveal(byId(`side-${there}`), fragment);
+        flash(fragment);
+      });
+    }
+  }
+
+  // ---- Routing: #pair=N shows a pair, anything else the overview ----
+
+  function route() {
+    const match = /^#pair=(\d+)$/.exec(location.hash);
+    const index = match ? Number(match[1]) : -1;
+    const showPair = index >= 0 && index < data.pairs.length;
+    byId("overview").hidden = showPair;
+    byId("pair").hidden = !showPair;
+    if (showPair) {
+      renderPair(index);
+      window.scrollTo(0, 0);
+      reveal(byId("side-a"), 0);
+      reveal(byId("side-b"), 0);
+    }
+  }
+
+  renderHeader();
+  setUpTable();
+  setUpCharts();
+  window.addEventListener("hashchange", route);
+  route();
+})();
