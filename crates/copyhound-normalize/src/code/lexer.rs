@@ -110,7 +110,7 @@ impl Lexer {
     }
 
     fn is_keyword(&self, word: &str) -> bool {
-        if self.spec.case_insensitive {
+        if self.spec.case_insensitive || self.spec.keywords_ignore_case {
             self.keywords.contains(word.to_lowercase().as_str())
         } else {
             self.keywords.contains(word)

@@ -5,8 +5,9 @@
 //! and which multi-character operators exist (single characters need no
 //! entry: any other character is a one-character operator). Keyword lists
 //! cover the reserved words and the built-in type names a student cannot
-//! rename; library function names are left out on purpose, so that they
-//! become `V` like any other name.
+//! rename; library function names and contextual keywords (`get`, `record`,
+//! `match`, …, which are also common names) are left out on purpose, so that
+//! they become `V` like any other name.
 
 use super::Language;
 use super::token::TokenKind;
@@ -67,6 +68,8 @@ pub(crate) struct LexSpec {
     pub(crate) operators: &'static [&'static str],
     pub(crate) keywords: &'static [&'static str],
     pub(crate) case_insensitive: bool,
+    /// Keywords match without case although names do not (PHP).
+    pub(crate) keywords_ignore_case: bool,
     pub(crate) ident: IdentRule,
     pub(crate) number_extra: &'static str,
     /// A line whose first word is one of these is an import line.
@@ -138,6 +141,7 @@ const BASE: LexSpec = LexSpec {
     operators: &[],
     keywords: &[],
     case_insensitive: false,
+    keywords_ignore_case: false,
     ident: STANDARD,
     number_extra: "",
     import_words: &[],
@@ -406,18 +410,6 @@ const CSHARP: LexSpec = LexSpec {
         "void",
         "volatile",
         "while",
-        "var",
-        "async",
-        "await",
-        "yield",
-        "get",
-        "set",
-        "record",
-        "init",
-        "dynamic",
-        "nameof",
-        "when",
-        "where",
     ],
     import_words: &["using", "namespace"],
     ..C
@@ -487,11 +479,6 @@ const JAVA: LexSpec = LexSpec {
         "true",
         "false",
         "null",
-        "var",
-        "record",
-        "yield",
-        "sealed",
-        "permits",
     ],
     import_words: &["import", "package"],
     ..C
@@ -537,32 +524,18 @@ const KOTLIN: LexSpec = LexSpec {
         "var",
         "when",
         "while",
-        "by",
         "catch",
-        "constructor",
         "finally",
-        "get",
         "import",
-        "init",
-        "set",
-        "where",
         "abstract",
-        "annotation",
-        "companion",
-        "data",
         "enum",
-        "inner",
         "internal",
         "lateinit",
-        "open",
-        "operator",
         "override",
         "private",
         "protected",
         "public",
         "sealed",
-        "suspend",
-        "vararg",
         "inline",
         "const",
     ],
@@ -621,12 +594,7 @@ const SCALA: LexSpec = LexSpec {
         "while",
         "with",
         "yield",
-        "given",
-        "using",
         "enum",
-        "then",
-        "export",
-        "extension",
     ],
     import_words: &["import", "package"],
     ..C
@@ -648,7 +616,7 @@ const PYTHON: LexSpec = LexSpec {
         "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class",
         "continue", "def", "del", "elif", "else", "except", "finally", "for", "from", "global",
         "if", "import", "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return",
-        "try", "while", "with", "yield", "match", "case",
+        "try", "while", "with", "yield",
     ],
     import_words: &["import", "from"],
     ..BASE
@@ -706,8 +674,6 @@ const JAVASCRIPT: LexSpec = LexSpec {
         "while",
         "with",
         "yield",
-        "get",
-        "set",
     ],
     import_words: &["import"],
     require_words: &["require"],
@@ -758,8 +724,6 @@ const TYPESCRIPT: LexSpec = LexSpec {
         "while",
         "with",
         "yield",
-        "get",
-        "set",
         "abstract",
         "any",
         "as",
@@ -778,11 +742,7 @@ const TYPESCRIPT: LexSpec = LexSpec {
         "public",
         "readonly",
         "string",
-        "type",
         "unknown",
-        "satisfies",
-        "is",
-        "infer",
     ],
     ..JAVASCRIPT
 };
@@ -939,6 +899,7 @@ const PHP: LexSpec = LexSpec {
         "include",
         "include_once",
     ],
+    keywords_ignore_case: true,
     ident: IdentRule::Standard {
         start: "$",
         inner: "",
@@ -1977,8 +1938,6 @@ const SWIFT: LexSpec = LexSpec {
         "try",
         "async",
         "await",
-        "some",
-        "any",
         "mutating",
         "override",
         "final",

@@ -81,6 +81,10 @@ fn fixtures_are_detected_by_name() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "code-all"),
+    ignore = "needs every tree-sitter grammar (feature code-all)"
+)]
 fn fixture_token_streams() {
     for &(name, lang) in FIXTURES {
         let text = fixture(name);

@@ -98,6 +98,10 @@ fn identifiers_of_every_role_are_identifiers() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "code-all"),
+    ignore = "needs every tree-sitter grammar (feature code-all)"
+)]
 fn interpolated_strings_expose_their_code() {
     let text = "print(f\"sum={total + 1}!\")";
     assert_eq!(
@@ -118,6 +122,10 @@ fn interpolated_strings_expose_their_code() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "code-all"),
+    ignore = "needs every tree-sitter grammar (feature code-all)"
+)]
 fn template_names_are_renamed_too() {
     for (lang, a, b) in [
         (

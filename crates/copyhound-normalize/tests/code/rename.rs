@@ -16,6 +16,10 @@ fn rename_symbols(lang: Language, text: &str) -> Vec<u32> {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "code-all"),
+    ignore = "needs every tree-sitter grammar (feature code-all)"
+)]
 fn disguised_copies_have_the_same_rename_stream() {
     for (lang, original, disguised) in [
         (Language::C, "rename/original.c", "rename/disguised.c"),
