@@ -48,6 +48,11 @@ pub const DEFAULT_MAX_BYTES: u64 = 64 << 20;
 /// How long PDF text extraction may take before it is abandoned.
 pub const DEFAULT_PDF_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// How many times [`LoadOptions::max_bytes`] the compressed streams of a PDF
+/// may expand to. Text and font streams deflate about 3–10 times; a
+/// thousandfold expansion is a decompression bomb.
+const PDF_INFLATION_ALLOWANCE: u64 = 16;
+
 /// Magic bytes of a zip archive (DOCX is one).
 const ZIP_MAGIC: &[u8] = b"PK\x03\x04";
 
@@ -114,8 +119,9 @@ pub struct LoadOptions {
     pub text: TextOptions,
     /// Settings of the code front-end.
     pub code: CodeOptions,
-    /// Files larger than this many bytes are refused; the same limit bounds
-    /// what a DOCX part may expand to.
+    /// Files larger than this many bytes are refused. The same limit bounds
+    /// what a DOCX part may expand to, and sixteen times it what the
+    /// compressed streams of a PDF may expand to.
     pub max_bytes: u64,
     /// How long PDF text extraction may take.
     pub pdf_timeout: Duration,
@@ -274,12 +280,13 @@ fn extracted(
 
 #[cfg(feature = "pdf")]
 fn extract_pdf(path: &Path, bytes: &[u8], options: &LoadOptions) -> Result<String, LoadError> {
-    crate::extract::pdf::extract_pdf_text(bytes, options.pdf_timeout).map_err(|problem| {
-        LoadError::Extract {
+    let inflated_limit = options.max_bytes.saturating_mul(PDF_INFLATION_ALLOWANCE);
+    crate::extract::pdf::extract_pdf_text(bytes, options.pdf_timeout, inflated_limit).map_err(
+        |problem| LoadError::Extract {
             path: path.into(),
             problem,
-        }
-    })
+        },
+    )
 }
 
 #[cfg(not(feature = "pdf"))]

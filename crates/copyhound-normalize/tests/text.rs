@@ -3,6 +3,7 @@
 
 mod text {
     mod bad_input;
+    #[cfg(all(feature = "pdf", feature = "docx"))]
     mod documents;
     mod kinds;
     mod modes;

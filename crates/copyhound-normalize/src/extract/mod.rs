@@ -32,6 +32,14 @@ pub enum ExtractError {
     /// The PDF library did not finish in time.
     #[error("PDF text extraction did not finish within {} s", .0.as_secs())]
     PdfTimeout(Duration),
+    /// The PDF's compressed streams expand beyond the limit.
+    #[error(
+        "the PDF's compressed streams expand to more than {limit} bytes; refusing it as a possible decompression bomb"
+    )]
+    PdfTooLarge {
+        /// The limit in bytes.
+        limit: u64,
+    },
     /// The DOCX container or its XML is broken.
     #[error("corrupt DOCX: {0}")]
     CorruptDocx(String),

@@ -137,6 +137,71 @@ fn encrypted_pdf_is_refused() {
     assert_eq!(extract_problem(result), ExtractError::EncryptedPdf);
 }
 
+#[test]
+fn pdf_decompression_bomb_is_refused() {
+    // A content stream of 20 MB of spaces deflates to about 20 KB.
+    let mut deflater = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+    deflater.write_all(&vec![b' '; 20_000_000]).unwrap();
+    let deflated = deflater.finish().unwrap();
+    let mut bytes = b"%PDF-1.4\n".to_vec();
+    let mut offsets = Vec::new();
+    let objects: [&[u8]; 3] = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+    ];
+    for (index, body) in objects.iter().enumerate() {
+        offsets.push(bytes.len());
+        writeln!(bytes, "{} 0 obj", index + 1).unwrap();
+        bytes.extend_from_slice(body);
+        bytes.extend_from_slice(b"\nendobj\n");
+    }
+    offsets.push(bytes.len());
+    write!(
+        bytes,
+        "4 0 obj\n<< /Length {} /Filter /FlateDecode >>\nstream\n",
+        deflated.len()
+    )
+    .unwrap();
+    bytes.extend_from_slice(&deflated);
+    bytes.extend_from_slice(b"\nendstream\nendobj\n");
+    let xref_at = bytes.len();
+    write!(bytes, "xref\n0 5\n0000000000 65535 f \n").unwrap();
+    for offset in offsets {
+        writeln!(bytes, "{offset:010} 00000 n ").unwrap();
+    }
+    write!(
+        bytes,
+        "trailer\n<< /Size 5 /Root 1 0 R >>\nstartxref\n{xref_at}\n%%EOF\n"
+    )
+    .unwrap();
+
+    let options = LoadOptions {
+        max_bytes: 1_000_000,
+        ..LoadOptions::default()
+    };
+    let result = load_bytes("bomb.pdf".as_ref(), &bytes, &options);
+    match result {
+        Err(LoadError::Extract {
+            problem: ExtractError::PdfTooLarge { limit },
+            ..
+        }) => assert_eq!(limit, 16_000_000),
+        Err(other) => panic!("expected PdfTooLarge, got {other}"),
+        Ok(_) => panic!("the bomb was extracted"),
+    }
+    // With room for it, the same file is a PDF without text.
+    let roomy = LoadOptions {
+        max_bytes: 2_000_000,
+        ..LoadOptions::default()
+    };
+    assert!(
+        load_bytes("bomb.pdf".as_ref(), &bytes, &roomy)
+            .unwrap()
+            .doc
+            .is_empty()
+    );
+}
+
 /// A zip archive of `(name, content)` entries, deflated.
 fn zip(entries: &[(&str, &[u8])]) -> Vec<u8> {
     let mut writer = ZipWriter::new(Cursor::new(Vec::new()));
