@@ -3,8 +3,9 @@
 //! Three bounds keep a hostile PDF from taking the process down:
 //!
 //! - **Panics**: `pdf-extract` panics on many malformed files; it runs under
-//!   `catch_unwind`, and a panic becomes an error. (The panic message is
-//!   still printed by the process's panic hook.)
+//!   `catch_unwind`, and a panic becomes an error carrying the panic message.
+//!   A panic hook installed once keeps such panics of the reader thread off
+//!   stderr; every other panic goes to the hook that was there before.
 //! - **Time**: it runs on its own thread and the caller stops waiting after a
 //!   timeout. A timed-out thread cannot be killed; it is left running,
 //!   detached, until it finishes or the process exits.
@@ -18,13 +19,16 @@
 
 use std::io::Read;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::mpsc;
+use std::sync::{Once, mpsc};
 use std::time::Duration;
 
 use flate2::read::ZlibDecoder;
 use pdf_extract::{Document, Error as PdfError, Object, OutputError, PlainTextOutput};
 
 use super::ExtractError;
+
+/// The name of the thread that runs the PDF reader.
+const READER_THREAD: &str = "copyhound-pdf";
 
 /// The text of the PDF in `bytes`, waiting at most `timeout` for it and
 /// refusing files whose streams inflate to more than `inflated_limit` bytes.
@@ -33,10 +37,11 @@ pub fn extract_pdf_text(
     timeout: Duration,
     inflated_limit: u64,
 ) -> Result<String, ExtractError> {
+    silence_reader_panics();
     let bytes = bytes.to_vec();
     let (sender, receiver) = mpsc::sync_channel(1);
     std::thread::Builder::new()
-        .name("copyhound-pdf".into())
+        .name(READER_THREAD.into())
         .spawn(move || {
             let outcome = catch_unwind(AssertUnwindSafe(|| extract(&bytes, inflated_limit)));
             // The receiver is gone after a timeout; nobody needs the result then.
@@ -117,6 +122,20 @@ fn classify(error: &PdfError) -> ExtractError {
         PdfError::Decryption(_) | PdfError::InvalidPassword => ExtractError::EncryptedPdf,
         other => ExtractError::CorruptPdf(other.to_string()),
     }
+}
+
+/// Installs, once, a panic hook that stays silent for the reader thread,
+/// whose panics become errors, and defers to the previous hook otherwise.
+fn silence_reader_panics() {
+    static INSTALL: Once = Once::new();
+    INSTALL.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if std::thread::current().name() != Some(READER_THREAD) {
+                previous(info);
+            }
+        }));
+    });
 }
 
 fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {

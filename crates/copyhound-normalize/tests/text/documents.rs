@@ -109,6 +109,19 @@ fn corrupt_pdf_is_refused() {
 }
 
 #[test]
+fn pdf_reader_crash_becomes_an_error() {
+    // Text drawn with a font the page does not define.
+    let mut objects = text_pdf_objects(PAGE_TEXT);
+    objects[2] = "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>".into();
+    let objects: Vec<&str> = objects.iter().map(String::as_str).collect();
+    let problem = extract_problem(load("fontless.pdf", &pdf(&objects, "")));
+    assert!(
+        matches!(problem, ExtractError::PdfReaderCrashed(_)),
+        "{problem}"
+    );
+}
+
+#[test]
 fn file_named_pdf_that_is_not_one_is_refused() {
     let problem = extract_problem(load("notes.pdf", b"just some text"));
     assert!(matches!(problem, ExtractError::CorruptPdf(_)), "{problem}");
