@@ -5,7 +5,8 @@
 //! selector yields for a real document, minus the cost of hashing its text,
 //! which `copyhound-fingerprint`'s benches measure). Queries are registered
 //! prints with 30 % of their hashes replaced (half the queries) and fresh
-//! random prints (the other half).
+//! random prints (the other half). Merges run on a background thread, as a
+//! long-running server would run them.
 //!
 //! ```text
 //! cargo bench -p copyhound-db --bench scale -- [DOCUMENTS] [DIR]
@@ -15,6 +16,7 @@
 //! directory; DOCUMENTS defaults to 100000.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 use copyhound_db::{Database, DocumentMeta, DocumentPrint, NewDocument, Params, SearchOptions};
@@ -59,7 +61,8 @@ fn main() {
     let _ = std::fs::remove_dir_all(&dir);
     let params = Params::default();
     let search_size = params.search_size as usize;
-    let db = Database::create(&dir, params).expect("create the database");
+    let db = Arc::new(Database::create(&dir, params).expect("create the database"));
+    let merger = db.merge_in_background();
 
     // Only the database's work is timed, not making the synthetic prints.
     let mut ingest = 0.0;
@@ -86,6 +89,7 @@ fn main() {
     }
     let start = Instant::now();
     db.flush().expect("flush");
+    merger.finish().expect("background merges");
     db.merge().expect("merge");
     ingest += start.elapsed().as_secs_f64();
     let stats = db.stats().expect("stats");

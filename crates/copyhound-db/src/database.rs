@@ -12,7 +12,7 @@
 use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock, mpsc};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use redb::{ReadableDatabase, ReadableTable, ReadableTableMetadata, Table, TableDefinition};
@@ -47,6 +47,40 @@ pub struct NewDocument {
     pub print: DocumentPrint,
 }
 
+/// The handle of a background merge thread
+/// ([`Database::merge_in_background`]).
+pub struct BackgroundMerger {
+    database: Arc<Database>,
+    handle: Option<std::thread::JoinHandle<Result<()>>>,
+}
+
+impl BackgroundMerger {
+    /// Stops the thread after its current merge and returns its outcome.
+    pub fn finish(mut self) -> Result<()> {
+        self.stop()
+    }
+
+    fn stop(&mut self) -> Result<()> {
+        // Dropping the sender ends the thread's receive loop.
+        self.database
+            .merge_signal
+            .lock()
+            .expect("merge signal lock")
+            .take();
+        match self.handle.take() {
+            Some(handle) => handle.join().expect("the merge thread panicked"),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for BackgroundMerger {
+    fn drop(&mut self) {
+        // An error here was the merge thread's; the database stays sound.
+        let _ = self.stop();
+    }
+}
+
 /// A document ready for the write transaction.
 struct Prepared {
     meta: DocumentMeta,
@@ -68,6 +102,9 @@ pub struct Database {
     pub(crate) params: Params,
     pub(crate) fingerprinter: Fingerprinter,
     view: RwLock<Arc<View>>,
+    /// Wakes the background merger, when one runs; otherwise writers merge
+    /// in the foreground.
+    merge_signal: Mutex<Option<mpsc::Sender<()>>>,
 }
 
 /// What one search reads: a consistent snapshot of the postings.
@@ -223,6 +260,7 @@ impl Database {
             catalog,
             fingerprinter: Fingerprinter::new(&params),
             params,
+            merge_signal: Mutex::new(None),
             view: RwLock::new(Arc::new(View {
                 change: u64::MAX,
                 ..View::default()
@@ -320,9 +358,46 @@ impl Database {
         txn.commit().in_catalog(path)?;
         if staged_docs >= u64::from(self.params.flush_docs) {
             self.flush()?;
-            self.merge()?;
+            self.after_flush()?;
         }
         Ok(ids)
+    }
+
+    /// Merges now, or wakes the background merger if one runs.
+    fn after_flush(&self) -> Result<()> {
+        let signal = self.merge_signal.lock().expect("merge signal lock");
+        match signal.as_ref() {
+            // A merger that has stopped cannot be woken; merge here.
+            Some(sender) if sender.send(()).is_ok() => Ok(()),
+            _ => {
+                drop(signal);
+                self.merge().map(drop)
+            }
+        }
+    }
+
+    /// Starts a thread that runs [`Database::merge`] whenever a flush wrote
+    /// a segment, so that writers never wait for merges. Merging stops when
+    /// the returned handle is dropped or [finished](BackgroundMerger::finish).
+    pub fn merge_in_background(self: &Arc<Self>) -> BackgroundMerger {
+        let (sender, receiver) = mpsc::channel::<()>();
+        let database = Arc::downgrade(self);
+        let handle = std::thread::spawn(move || {
+            while receiver.recv().is_ok() {
+                // Signals that piled up during a merge need one more pass only.
+                while receiver.try_recv().is_ok() {}
+                let Some(database) = database.upgrade() else {
+                    break;
+                };
+                database.merge()?;
+            }
+            Ok(())
+        });
+        *self.merge_signal.lock().expect("merge signal lock") = Some(sender);
+        BackgroundMerger {
+            database: Arc::clone(self),
+            handle: Some(handle),
+        }
     }
 
     /// The stored keys of a print under `epoch`.

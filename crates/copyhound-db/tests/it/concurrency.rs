@@ -41,3 +41,22 @@ fn searches_run_while_documents_are_added_flushed_and_merged() {
     }
     assert!(check(dir.path()).unwrap().is_ok());
 }
+
+#[test]
+fn a_background_merger_keeps_the_segment_count_low() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Arc::new(Database::create(dir.path(), small_params()).unwrap());
+    let merger = db.merge_in_background();
+    let mut generator = TextGenerator::new(14);
+    let bodies: Vec<String> = (0..80).map(|_| generator.words(400)).collect();
+    let ids: Vec<_> = bodies.iter().map(|b| add(&db, "d", b)).collect();
+    merger.finish().unwrap();
+    // Every signal was handled before the thread stopped: nothing is left
+    // for a foreground merge, and ten flushes left fewer than ten segments.
+    assert_eq!(db.merge().unwrap(), 0);
+    assert!(db.stats().unwrap().segments < 10);
+    for (body, id) in bodies.iter().zip(ids).step_by(9) {
+        assert_eq!(ratio_of(&search(&db, body), id), 1.0);
+    }
+    assert!(check(dir.path()).unwrap().is_ok());
+}
