@@ -1,8 +1,9 @@
-//! Bytes to text: byte-order mark, then strict UTF-8, then a declared or
-//! guessed legacy encoding.
+//! Bytes to text: byte-order mark, UTF-16 by its zero bytes, strict UTF-8,
+//! then a declared or guessed legacy encoding.
 //!
-//! The order matters. A BOM is unambiguous. Text that is valid UTF-8 is
-//! almost never anything else. Text that is nearly valid UTF-8 (a file cut in
+//! The order matters. A BOM is unambiguous; so, nearly, is the zero byte in
+//! every other position of UTF-16 text saved without one. Text that is valid
+//! UTF-8 is almost never anything else. Text that is nearly valid UTF-8 (a file cut in
 //! the middle of a character, one stray byte) stays UTF-8 with the bad bytes
 //! replaced, rather than becoming mojibake in a guessed encoding. Only then is
 //! the encoding guessed from byte statistics (`chardetng`, the detector of
@@ -14,7 +15,10 @@
 use std::borrow::Cow;
 
 use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};
-use encoding_rs::{Encoding, UTF_8};
+use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE};
+
+/// Bytes inspected for the zero-byte pattern of UTF-16 without a BOM.
+const UTF16_SAMPLE_BYTES: usize = 4096;
 
 /// Bytes given to the encoding detector.
 const DETECTOR_SAMPLE_BYTES: usize = 256 * 1024;
@@ -97,6 +101,12 @@ pub fn decode<'a>(
         let (text, _) = encoding.decode_without_bom_handling(&bytes[bom_len..]);
         with_replacements(text, encoding, EncodingSource::ByteOrderMark)
     } else {
+        if let Some(encoding) = utf16_without_bom(bytes) {
+            let (text, _) = encoding.decode_without_bom_handling(bytes);
+            let decoded = with_replacements(text, encoding, EncodingSource::Guessed);
+            check_decoded(&decoded)?;
+            return Ok(decoded);
+        }
         // `contains` on bytes is a vectorised search; find the offset only
         // for the message.
         if bytes.contains(&0) {
@@ -126,6 +136,35 @@ pub fn decode<'a>(
     };
     check_decoded(&decoded)?;
     Ok(decoded)
+}
+
+/// UTF-16 without a byte-order mark, recognised by its zero bytes: text in
+/// Latin script has a zero high byte in nearly every code unit, so one
+/// parity of byte positions is mostly zero and the other almost never.
+fn utf16_without_bom(bytes: &[u8]) -> Option<&'static Encoding> {
+    let sample = &bytes[..bytes.len().min(UTF16_SAMPLE_BYTES) & !1];
+    let units = sample.len() / 2;
+    if units < 2 || bytes.len() & 1 == 1 {
+        return None;
+    }
+    let zeros_at = |parity: usize| {
+        sample
+            .iter()
+            .skip(parity)
+            .step_by(2)
+            .filter(|&&byte| byte == 0)
+            .count()
+    };
+    let (even, odd) = (zeros_at(0), zeros_at(1));
+    let mostly = |zeros: usize| zeros * 10 >= units * 4;
+    let rarely = |zeros: usize| zeros * 20 <= units;
+    if mostly(odd) && rarely(even) {
+        Some(UTF_16LE)
+    } else if mostly(even) && rarely(odd) {
+        Some(UTF_16BE)
+    } else {
+        None
+    }
 }
 
 fn with_replacements<'a>(
@@ -251,6 +290,32 @@ mod tests {
         assert_eq!(decoded(&le).encoding.name(), "UTF-16LE");
         assert_eq!(decoded(&be).text, "Grüße");
         assert_eq!(decoded(&be).encoding.name(), "UTF-16BE");
+    }
+
+    #[test]
+    fn utf16_without_bom_is_recognised() {
+        let text = "Plain English with one ü.\r\n";
+        let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        for (bytes, name) in [(le, "UTF-16LE"), (be, "UTF-16BE")] {
+            let result = decoded(&bytes);
+            assert_eq!(result.text, text);
+            assert_eq!(result.encoding.name(), name);
+            assert_eq!(result.source, EncodingSource::Guessed);
+        }
+    }
+
+    #[test]
+    fn binary_with_alternating_zeros_is_still_binary() {
+        // Little-endian 16-bit integers 1, 2, 3…: zero high bytes, but the
+        // "characters" are control codes.
+        let bytes: Vec<u8> = (1..2000u16)
+            .flat_map(|n| (n % 31 + 1).to_le_bytes())
+            .collect();
+        assert!(matches!(
+            decode(&bytes, None),
+            Err(DecodeError::Binary { .. })
+        ));
     }
 
     #[test]

@@ -96,6 +96,19 @@ fn utf16_with_bom() {
 }
 
 #[test]
+fn utf16_without_bom() {
+    let text = "Notes saved by an old editor\r\n";
+    let bytes: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let (_dir, loaded) = load_written("notes.txt", &bytes);
+    let loaded = loaded.unwrap();
+    assert_eq!(loaded.text, text);
+    assert_eq!(
+        loaded.warnings,
+        ["not UTF-8; decoded as UTF-16LE (guessed)"]
+    );
+}
+
+#[test]
 fn utf8_bom_shifts_spans_by_three() {
     let body = "héllo wörld";
     let mut bytes = b"\xEF\xBB\xBF".to_vec();
