@@ -51,6 +51,7 @@ pub const DEFAULT_PDF_TIMEOUT: Duration = Duration::from_secs(60);
 /// How many times [`LoadOptions::max_bytes`] the compressed streams of a PDF
 /// may expand to. Text and font streams deflate about 3–10 times; a
 /// thousandfold expansion is a decompression bomb.
+#[cfg(feature = "pdf")]
 const PDF_INFLATION_ALLOWANCE: u64 = 16;
 
 /// Magic bytes of a zip archive (DOCX is one).
