@@ -156,10 +156,17 @@ impl<'a> BitReader<'a> {
     #[inline]
     fn peek(&self) -> u64 {
         let byte = self.bit / 8;
-        let mut word = [0u8; 8];
-        let available = self.bytes.len().saturating_sub(byte).min(8);
-        word[..available].copy_from_slice(&self.bytes[byte..byte + available]);
-        u64::from_le_bytes(word) >> (self.bit % 8)
+        let word = match self.bytes.get(byte..byte + 8) {
+            // The common case: one unaligned load, no copy loop.
+            Some(eight) => u64::from_le_bytes(eight.try_into().expect("8 bytes")),
+            None => {
+                let mut word = [0u8; 8];
+                let available = self.bytes.len().saturating_sub(byte);
+                word[..available].copy_from_slice(&self.bytes[byte..]);
+                u64::from_le_bytes(word)
+            }
+        };
+        word >> (self.bit % 8)
     }
 
     /// Reads `count` bits (`count` ≤ 57).
