@@ -27,6 +27,7 @@ import argparse
 import csv
 import json
 import os
+import resource
 import shlex
 import shutil
 import subprocess
@@ -35,6 +36,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import plagdet
 import score
 
 HERE = Path(__file__).resolve().parent
@@ -74,6 +76,8 @@ class Measured:
     scores_csv: Path
     usage: Usage
     command: str
+    # PAN measures, for datasets with passage-level truth.
+    plagdet: plagdet.Measures | None = None
 
 
 @dataclass
@@ -91,27 +95,37 @@ class ToolFailed(Exception):
 
 
 def run_measured(command: list[str], log: Path, cwd: Path | None = None, timeout: float = 3600) -> Usage:
-    """Runs `command`, stdout and stderr to `log`; returns its cost (the
-    process's and that of the children it waited for)."""
+    """Runs `command`, stdout and stderr to `log`; returns its cost.
+
+    GNU time measures it when /usr/bin/time is there: the peak resident
+    set that wait4 gives this (Python) process for a child counts the
+    memory the child had before its exec, a copy of ours."""
+    gnu_time = Path("/usr/bin/time")
+    usage_file = log.with_suffix(".usage")
+    wrapped = [str(gnu_time), "-f", "%e %U %S %M", "-o", str(usage_file), *command] if gnu_time.exists() else command
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with open(log, "wb") as out:
         start = time.perf_counter()
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, cwd=cwd)
-        deadline = start + timeout
-        while True:
-            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.perf_counter() > deadline:
-                process.kill()
-                os.wait4(process.pid, 0)
-                raise ToolFailed(f"timed out after {timeout:.0f} s: {shlex.join(command)}")
-            time.sleep(0.02)
+        process = subprocess.Popen(wrapped, stdout=out, stderr=subprocess.STDOUT, cwd=cwd)
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+            raise ToolFailed(f"timed out after {timeout:.0f} s: {shlex.join(command)}") from None
         wall = time.perf_counter() - start
-    process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode != 0:
         tail = log.read_text(errors="replace")[-2000:]
         raise ToolFailed(f"exit {process.returncode}: {shlex.join(command)}\n{tail}")
-    return Usage(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+    if gnu_time.exists():
+        fields = usage_file.read_text().split()[-4:]
+        wall_s, user, system, rss_kib = (float(x) for x in fields)
+        return Usage(wall_s, user + system, rss_kib / 1024)
+    # Without GNU time: CPU from the difference of the children's totals;
+    # the peak is the largest of any child so far, an upper bound.
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return Usage(wall, cpu, after.ru_maxrss / 1024)
 
 
 # ---------------------------------------------------------------- inputs
@@ -189,28 +203,36 @@ class Copyhound:
             "--quiet",
             *self.extra,
         ]
+        # Unit names in the CSV are relative to the root they came from,
+        # which the CSV does not name: with several roots (units nested one
+        # level down) the same name can stand for two units, so read the
+        # JSON report, whose units carry their root. Passage-level truth
+        # needs the JSON report's fragments too.
+        report = work / "copyhound.json"
+        use_json = len(roots) > 1 or (files.parent / "fragments.csv").exists()
+        if use_json:
+            command[command.index("--csv") : command.index("--csv")] = ["--json", str(report)]
         usage = run_measured(command, work / "copyhound.log")
-        # Unit names in the CSV are relative to the root they came from;
-        # with several roots, a name must say which one (checked here).
-        by_name: dict[str, str] = {}
-        for unit in dataset.units:
-            for _, prefix in roots:
-                if prefix and unit.startswith(prefix):
-                    name = unit[len(prefix) :]
-                    break
-            else:
-                name = unit
-            if name in by_name:
-                raise ToolFailed(f"unit name {name} is ambiguous between {by_name[name]} and {unit}")
-            by_name[name] = unit
+        prefix_of = {str(root): prefix for root, prefix in roots}
         rows = []
-        with open(raw, newline="", encoding="utf-8") as f:
-            for row in csv.DictReader(f):
-                a, b = by_name.get(row["a"], row["a"]), by_name.get(row["b"], row["b"])
-                rows.append((a, b, float(row["similarity"])))
+        if len(roots) > 1:
+            parsed = json.loads(report.read_text(encoding="utf-8"))
+            unit_path = {u["id"]: prefix_of[u["root"]] + u["path"] for u in parsed["units"]}
+            for pair in parsed["pairs"]:
+                rows.append((unit_path[pair["a"]["unit"]], unit_path[pair["b"]["unit"]], float(pair["similarity"])))
+        else:
+            with open(raw, newline="", encoding="utf-8") as f:
+                for row in csv.DictReader(f):
+                    rows.append((row["a"], row["b"], float(row["similarity"])))
         scores = work / "copyhound.csv"
         write_scores(scores, rows)
-        return Measured(scores, usage, shlex.join(command))
+        measured = Measured(scores, usage, shlex.join(command))
+        if use_json and (files.parent / "fragments.csv").exists():
+            cases = plagdet.read_passages(files.parent / "fragments.csv")
+            listed = plagdet.truth_pairs(files.parent)
+            detections = plagdet.passages_from_copyhound(json.loads(report.read_text(encoding="utf-8")))
+            measured.plagdet = plagdet.measure(cases, [d for d in detections if (d.susp, d.src) in listed])
+        return measured
 
 
 class Copydetect:
@@ -289,7 +311,7 @@ class Sim(Copydetect):
     def run(self, dataset: score.Dataset, files: Path, work: Path) -> Measured:
         mapping = stage_flat(dataset, files, work / "stage")
         out = work / "sim-raw.txt"
-        command = [self.program(dataset), "-p", "-e", "-o", str(out), *sorted(mapping)]
+        command = [self.program(dataset), "-p", "-e", f"-o{out}", *sorted(mapping)]
         usage = run_measured(command, work / "sim.log")
         best: dict[score.Pair, float] = {}
         for line in out.read_text(errors="replace").splitlines():
@@ -302,7 +324,7 @@ class Sim(Copydetect):
                 best[key] = max(best.get(key, 0.0), percent / 100)
         scores = work / "sim.csv"
         write_scores(scores, [(a, b, s) for (a, b), s in best.items()])
-        return Measured(scores, usage, shlex.join(command[:5]) + " FILES…")
+        return Measured(scores, usage, shlex.join(command[:4]) + " FILES…")
 
 
 def parse_sim_line(line: str) -> tuple[str, str, float] | None:
@@ -323,15 +345,16 @@ def number(value: float, digits: int) -> str:
 
 
 def format_table(rows: list[dict]) -> str:
-    header = "| dataset | tool | pairs | pos | AP | ROC AUC | F1 | P@P | wall s | CPU s | peak MiB |"
-    lines = [header, "|---|---|" + "---:|" * 9]
+    header = "| dataset | tool | pairs | pos | AP | ROC AUC | F1 | P@P | found | wall s | CPU s | peak MiB |"
+    lines = [header, "|---|---|" + "---:|" * 10]
     for r in rows:
         if "error" in r:
-            lines.append(f"| {r['dataset']} | {r['tool']} | – | – | {r['error']} | | | | | | |")
+            lines.append(f"| {r['dataset']} | {r['tool']} | – | – | {r['error']} | | | | | | | |")
             continue
         lines.append(
-            f"| {r['dataset']} | {r['tool']} | {r['pairs']} | {r['positives']} | {r['ap']:.3f} | "
-            f"{r['roc_auc']:.3f} | {r['f1']:.3f} | {r['p_at_p']:.3f} | "
+            f"| {r['dataset']} | {r['tool']} | {r['pairs']} | {r['positives']} | "
+            + " | ".join(number(r[m], 3) for m in ("ap", "roc_auc", "f1", "p_at_p", "found"))
+            + " | "
             f"{number(r['wall_s'], 2)} | {number(r['cpu_s'], 2)} | {number(r['peak_rss_mib'], 0)} |"
         )
     return "\n".join(lines)
@@ -411,6 +434,14 @@ def main(argv: list[str] | None = None) -> int:
                 "peak_rss_mib": measured.usage.peak_rss_mib,
                 "command": measured.command,
             }
+            if measured.plagdet is not None:
+                row["plagdet"] = measured.plagdet.__dict__
+                m = measured.plagdet
+                print(
+                    f"run.py: {name}: {tool.name}: plagdet {m.plagdet:.3f}, precision {m.precision:.3f}, "
+                    f"recall {m.recall:.3f}, granularity {m.granularity:.3f} "
+                    f"({m.detected_cases}/{m.cases} passages found)"
+                )
             rows.append(row)
             if jplag_pairs is not None:
                 covered = score.evaluate(score.restrict(labels, jplag_pairs), scores)
@@ -430,10 +461,17 @@ def main(argv: list[str] | None = None) -> int:
                 }
             )
 
-    table = format_table(rows)
-    print(table)
-    (out_dir / "results.json").write_text(json.dumps(rows, indent=2), encoding="utf-8")
-    (out_dir / "results.md").write_text(table + "\n", encoding="utf-8")
+    print(format_table(rows))
+    # A run over some datasets or tools updates their rows and keeps the
+    # others, so the files always hold the latest result of each.
+    results = out_dir / "results.json"
+    merged = json.loads(results.read_text(encoding="utf-8")) if results.exists() else []
+    fresh = {(r["dataset"], r["tool"]) for r in rows}
+    merged = [r for r in merged if (r["dataset"], r["tool"]) not in fresh] + rows
+    order = {name: i for i, name in enumerate(DATASETS)}
+    merged.sort(key=lambda r: (order.get(r["dataset"].split(" (")[0], len(order)), r["dataset"], r["tool"] != "copyhound", r["tool"]))
+    results.write_text(json.dumps(merged, indent=2), encoding="utf-8")
+    (out_dir / "results.md").write_text(format_table(merged) + "\n", encoding="utf-8")
     print(f"run.py: results in {out_dir.relative_to(REPO)}/results.json and results.md")
     if args.baseline:
         return check_baseline(rows, json.loads(args.baseline.read_text(encoding="utf-8")))

@@ -241,6 +241,9 @@ class Result:
     f1: float
     f1_threshold: float | None
     p_at_p: float
+    # Share of positives with a score above 0: pair recall of a detector
+    # that lists only the pairs it found.
+    found: float
     listed_rows: int
     unmatched_rows: int
 
@@ -253,6 +256,7 @@ class Result:
             "f1": self.f1,
             "f1_threshold": self.f1_threshold,
             "p_at_p": self.p_at_p,
+            "found": self.found,
             "listed_rows": self.listed_rows,
             "unmatched_rows": self.unmatched_rows,
         }
@@ -265,6 +269,7 @@ def evaluate(
     """Measures `scores` on the labelled pairs `labels` (missing scores 0)."""
     scored = [(scores.get(pair, 0.0), label) for pair, label in labels.items()]
     f1, threshold = best_f1(scored)
+    positives = [s for s, label in scored if label == 1]
     return Result(
         pairs=len(scored),
         positives=sum(label for _, label in scored),
@@ -273,6 +278,7 @@ def evaluate(
         f1=f1,
         f1_threshold=threshold,
         p_at_p=precision_at_positives(scored),
+        found=sum(1 for s in positives if s > 0) / len(positives) if positives else float("nan"),
         listed_rows=len(scores),
         unmatched_rows=sum(1 for pair in scores if pair not in labels),
     )
@@ -347,7 +353,7 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"{dataset.name}: pairs {result.pairs}, positives {result.positives}, "
             f"AP {result.ap:.3f}, ROC AUC {result.roc_auc:.3f}, F1 {result.f1:.3f} "
-            f"(score >= {result.f1_threshold}), P@P {result.p_at_p:.3f}; "
+            f"(score >= {result.f1_threshold}), P@P {result.p_at_p:.3f}, found {result.found:.3f}; "
             f"{result.listed_rows} rows, {result.unmatched_rows} outside the scored pairs"
         )
         if args.by:

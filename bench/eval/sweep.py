@@ -47,8 +47,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"sweep: {label} ({extra or 'defaults'}) done", file=sys.stderr, flush=True)
 
     names = args.datasets
-    header = "| setting | args | " + " | ".join(names) + " | mean | worst | CPU s |"
-    lines = [header, "|---|---|" + "---:|" * (len(names) + 3)]
+    # Datasets with passage-level truth also get a plagdet column.
+    passage_sets = [n for n in names if any("plagdet" in table[label].get(n, {}) for label in table)]
+    header = (
+        "| setting | args | "
+        + " | ".join(names)
+        + " | mean | worst | "
+        + "".join(f"{n} plagdet | " for n in passage_sets)
+        + "CPU s |"
+    )
+    lines = [header, "|---|---|" + "---:|" * (len(names) + 3 + len(passage_sets))]
     for setting in args.setting:
         label, _, extra = setting.partition("=")
         results = table[label]
@@ -58,7 +66,13 @@ def main(argv: list[str] | None = None) -> int:
         mean = sum(known) / len(known) if known else float("nan")
         worst = min(known) if known else float("nan")
         cells = " | ".join(run.number(ap, 3) for ap in aps)
-        lines.append(f"| {label} | `{extra or '(defaults)'}` | {cells} | {run.number(mean, 3)} | {run.number(worst, 3)} | {cpu:.1f} |")
+        passages = "".join(
+            run.number(results.get(n, {}).get("plagdet", {}).get("plagdet", float("nan")), 3) + " | " for n in passage_sets
+        )
+        lines.append(
+            f"| {label} | `{extra or '(defaults)'}` | {cells} | {run.number(mean, 3)} | {run.number(worst, 3)} | "
+            f"{passages}{cpu:.1f} |"
+        )
     text = "\n".join(lines)
     print(text)
     with open(run.OUT / "eval" / "sweep.md", "a", encoding="utf-8") as f:

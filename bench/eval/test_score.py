@@ -174,6 +174,7 @@ class DatasetScoring(unittest.TestCase):
             self.assertAlmostEqual(result.ap, 0.5)
             self.assertAlmostEqual(result.roc_auc, 3 / 4)
             self.assertAlmostEqual(result.p_at_p, 0.0)
+            self.assertAlmostEqual(result.found, 1.0)
             self.assertEqual(result.unmatched_rows, 2)
 
     def test_named_column_and_duplicate_rows(self):
