@@ -156,15 +156,15 @@ impl<'a> BitReader<'a> {
     #[inline]
     fn peek(&self) -> u64 {
         let byte = self.bit / 8;
-        let word = match self.bytes.get(byte..byte + 8) {
-            // The common case: one unaligned load, no copy loop.
-            Some(eight) => u64::from_le_bytes(eight.try_into().expect("8 bytes")),
-            None => {
-                let mut word = [0u8; 8];
-                let available = self.bytes.len().saturating_sub(byte);
-                word[..available].copy_from_slice(&self.bytes[byte..]);
-                u64::from_le_bytes(word)
-            }
+        // The common case is one unaligned load; only the last bytes of a
+        // run need padding.
+        let word = if let Some(eight) = self.bytes.get(byte..byte + 8) {
+            u64::from_le_bytes(eight.try_into().expect("8 bytes"))
+        } else {
+            let mut word = [0u8; 8];
+            let available = self.bytes.len().saturating_sub(byte);
+            word[..available].copy_from_slice(&self.bytes[byte..]);
+            u64::from_le_bytes(word)
         };
         word >> (self.bit % 8)
     }

@@ -119,6 +119,11 @@ pub(crate) struct View {
     pub(crate) staged: HashMap<u64, Vec<DocId>>,
     /// The highest staged id loaded into `staged`.
     staged_through: Option<DocId>,
+    /// Stored size of every document by id (0: none or unknown), so that a
+    /// search can rank hundreds of candidates without reading their records.
+    pub(crate) stored_sizes: Arc<Vec<u32>>,
+    /// The rotation epoch `stored_sizes` reflects.
+    sizes_epoch: u64,
     /// Removed documents whose postings segments still hold.
     pub(crate) removed: HashSet<DocId>,
 }
@@ -487,12 +492,13 @@ impl Database {
             if staged.remove(id).in_catalog(path)?.is_some() {
                 let count = meta_u64(path, &meta, META_STAGED_DOCS)?;
                 put_meta_u64(path, &mut meta, META_STAGED_DOCS, count.saturating_sub(1))?;
-            } else {
-                txn.open_table(REMOVED)
-                    .in_catalog(path)?
-                    .insert(id, ())
-                    .in_catalog(path)?;
             }
+            // Even a staged document gets a tombstone: searches' in-memory
+            // views may still hold its postings and stored size.
+            txn.open_table(REMOVED)
+                .in_catalog(path)?
+                .insert(id, ())
+                .in_catalog(path)?;
             txn.open_table(PRINTS)
                 .in_catalog(path)?
                 .remove(id)
@@ -969,14 +975,53 @@ impl Database {
                 staged_through = Some(id.value());
             }
         }
+        let epoch = meta_u64(path, meta, META_EPOCH)?;
+        let stored_sizes = self.load_stored_sizes(txn, current, epoch)?;
         Ok(View {
             change,
             generation: manifest.generation,
             segments,
             staged,
             staged_through,
+            stored_sizes,
+            sizes_epoch: epoch,
             removed: read_removed(path, txn)?,
         })
+    }
+}
+
+impl Database {
+    /// The stored sizes: `current`'s extended by the documents added since,
+    /// or all read afresh after a rotation changed them.
+    fn load_stored_sizes(
+        &self,
+        txn: &redb::ReadTransaction,
+        current: &View,
+        epoch: u64,
+    ) -> Result<Arc<Vec<u32>>> {
+        let path = &self.catalog_path;
+        let fresh = current.change == u64::MAX || current.sizes_epoch != epoch;
+        let mut sizes = if fresh {
+            Vec::new()
+        } else {
+            current.stored_sizes.to_vec()
+        };
+        let documents = txn.open_table(DOCUMENTS).in_catalog(path)?;
+        let start = DocId::try_from(sizes.len()).unwrap_or(DocId::MAX);
+        for entry in documents.range(start..).in_catalog(path)? {
+            let (id, bytes) = entry.in_catalog(path)?;
+            let record = DocumentRecord::decode(id.value(), bytes.value())
+                .ok_or_else(|| damaged_record(path, id.value()))?;
+            let at = id.value() as usize;
+            if sizes.len() <= at {
+                sizes.resize(at + 1, 0);
+            }
+            sizes[at] = record.stored;
+        }
+        if !fresh && sizes.len() == current.stored_sizes.len() {
+            return Ok(Arc::clone(&current.stored_sizes));
+        }
+        Ok(Arc::new(sizes))
     }
 }
 

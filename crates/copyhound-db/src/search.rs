@@ -188,20 +188,35 @@ impl Database {
                 documents: docs.len() as u32,
             })
             .collect();
-        let mut matches = self.matches(hits, keys.len())?;
         let mode = self.params.mode;
+        let query_keys = keys.len().max(1) as f64;
+        // Candidates are scored from the view's stored sizes; only the ones
+        // returned are read from the catalogue (at a million documents a
+        // search meets a few hundred one-hit strangers).
+        let mut scored: Vec<Scored> = hits
+            .into_iter()
+            .filter_map(|(doc, hits)| {
+                let stored = view.stored_sizes.get(doc as usize).copied().unwrap_or(0);
+                (stored > 0).then(|| Scored {
+                    doc,
+                    hits,
+                    ratio: f64::from(hits) / f64::from(stored),
+                    query_ratio: f64::from(hits) / query_keys,
+                })
+            })
+            .collect();
         let mut distribution = [0u64; 7];
-        for m in &matches {
-            distribution[MatchBucket::of(m.score(mode)) as usize] += 1;
+        for s in &scored {
+            distribution[MatchBucket::of(s.score(mode)) as usize] += 1;
         }
-        matches.retain(|m| m.hits >= options.min_hits);
-        matches.sort_by(|a, b| {
+        scored.retain(|s| s.hits >= options.min_hits);
+        scored.sort_by(|a, b| {
             b.score(mode)
                 .total_cmp(&a.score(mode))
                 .then(b.hits.cmp(&a.hits))
-                .then(a.document.id.cmp(&b.document.id))
+                .then(a.doc.cmp(&b.doc))
         });
-        matches.truncate(options.limit);
+        let matches = self.matches(&scored, options.limit)?;
         Ok(SearchReport {
             query_keys: keys.len(),
             ignored,
@@ -210,25 +225,46 @@ impl Database {
         })
     }
 
-    /// Joins hit counts with the catalogue; documents removed meanwhile drop out.
-    fn matches(&self, hits: HashMap<DocId, u32>, query_keys: usize) -> Result<Vec<SearchMatch>> {
+    /// Joins the best `limit` candidates with their records; documents
+    /// removed meanwhile drop out.
+    fn matches(&self, ranked: &[Scored], limit: usize) -> Result<Vec<SearchMatch>> {
         let path = &self.catalog_path;
         let txn = redb::ReadableDatabase::begin_read(&self.catalog).in_catalog(path)?;
         let documents = txn.open_table(DOCUMENTS).in_catalog(path)?;
-        let mut out = Vec::with_capacity(hits.len());
-        for (doc, count) in hits {
-            let Some(document) = read_record(path, &documents, doc)? else {
+        let mut out = Vec::with_capacity(limit.min(ranked.len()));
+        for candidate in ranked {
+            if out.len() == limit {
+                break;
+            }
+            let Some(document) = read_record(path, &documents, candidate.doc)? else {
                 continue;
             };
-            let ratio = f64::from(count) / f64::from(document.stored.max(1));
             out.push(SearchMatch {
-                ratio,
-                query_ratio: f64::from(count) / query_keys.max(1) as f64,
-                hits: count,
+                ratio: f64::from(candidate.hits) / f64::from(document.stored.max(1)),
+                query_ratio: candidate.query_ratio,
+                hits: candidate.hits,
                 document,
             });
         }
         Ok(out)
+    }
+}
+
+/// A candidate before its record is read.
+struct Scored {
+    doc: DocId,
+    hits: u32,
+    ratio: f64,
+    query_ratio: f64,
+}
+
+impl Scored {
+    /// As [`SearchMatch::score`].
+    fn score(&self, mode: Mode) -> f64 {
+        match mode {
+            Mode::Koala => self.ratio,
+            Mode::Winnow => self.ratio.max(self.query_ratio),
+        }
     }
 }
 
