@@ -1,0 +1,109 @@
+//! `copyhound serve`: an HTTP search service over a copyhound fingerprint
+//! database (Heintze's Koala was an online service of this kind).
+//!
+//! - [`router`] builds the axum application over an open
+//!   [`copyhound_db::Database`]; [`serve`] runs it on a listener until a
+//!   shutdown signal.
+//! - The JSON API ([`api`]): add, search, get, remove, stats, described by
+//!   the `OpenAPI` 3 document at `GET /api/openapi.json` ([`openapi`]).
+//! - The web page at `GET /` ([`web`]): paste or upload a document, see its
+//!   matches, view one side by side with the shared passages highlighted.
+//! - Writes need a bearer token ([`auth`]); request bodies are limited;
+//!   every error is JSON with a 4xx code for bad input ([`error`]).
+//! - Database calls block, so they run on tokio's blocking pool
+//!   ([`service`]); searches go on while documents are added (the database
+//!   serialises writes and gives searches a snapshot).
+//! - Auditing ([`audit`], Koala §3.3): per-document search counters and a
+//!   warning in the log when one document is searched unusually often.
+#![deny(missing_docs)]
+
+pub mod api;
+pub mod audit;
+pub mod auth;
+pub mod error;
+pub mod fragments;
+pub mod input;
+pub mod openapi;
+pub mod service;
+pub mod texts;
+pub mod web;
+
+use std::future::Future;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::Router;
+use copyhound_db::Database;
+use tokio::net::TcpListener;
+
+pub use audit::AuditConfig;
+pub use auth::Token;
+pub use error::ApiError;
+pub use service::AppState;
+
+/// Default request-body limit: 16 MiB.
+pub const DEFAULT_MAX_UPLOAD_BYTES: usize = 16 << 20;
+
+/// How the server behaves.
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    /// The write token; `None` makes the server read-only.
+    pub token: Option<Token>,
+    /// Larger request bodies are refused with 413.
+    pub max_upload_bytes: usize,
+    /// Where the texts of documents added over HTTP are kept for side by
+    /// side views; `None` keeps none.
+    pub texts_dir: Option<PathBuf>,
+    /// When a document counts as searched unusually often.
+    pub audit: AuditConfig,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        Self {
+            token: None,
+            max_upload_bytes: DEFAULT_MAX_UPLOAD_BYTES,
+            texts_dir: None,
+            audit: AuditConfig::default(),
+        }
+    }
+}
+
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// The folder of kept texts could not be created.
+    #[error("{}: cannot create the folder of kept texts: {source}", path.display())]
+    Texts {
+        /// The folder.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The database's parameters name a front-end this build lacks.
+    #[error("{0}")]
+    FrontEnd(String),
+    /// Serving failed.
+    #[error("serving HTTP: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// The application: API, `OpenAPI` description and web page over `db`.
+pub fn router(db: Arc<Database>, config: ServerConfig) -> Result<Router, ServerError> {
+    let state = AppState::new(db, config)?;
+    Ok(api::router(state))
+}
+
+/// Serves `app` on `listener` until `shutdown` completes; requests in
+/// flight are finished first.
+pub async fn serve(
+    listener: TcpListener,
+    app: Router,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServerError> {
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown)
+        .await?;
+    Ok(())
+}
