@@ -4,8 +4,9 @@
 //! Paths are walked into units ([`units`]), every file is loaded through
 //! the normalisation front door and fingerprinted in parallel, and the
 //! batch goes to `copyhound_index::compare`; the result is printed as a
-//! table and written as JSON and CSV on request. A file that cannot be
-//! read is reported and left out; it never stops the run.
+//! table and written as JSON, CSV and a self-contained HTML page on
+//! request. A file that cannot be read is reported and left out; it never
+//! stops the run.
 
 mod progress;
 mod units;
@@ -23,9 +24,10 @@ use copyhound_index::{
     BaseCode, CompareOptions, DEFAULT_MAX_PAIRS, Document, LineIndex, MaxOccurrences, Role, Unit,
     compare_with_progress,
 };
-use copyhound_normalize::{LoadError, LoadedDocument};
+use copyhound_normalize::{LoadError, LoadOptions, LoadedDocument};
 use copyhound_report::{
-    Parameters, Problem, Report, ReportInput, Tool, write_csv, write_json, write_table,
+    HtmlOptions, Parameters, Problem, Report, ReportInput, Tool, write_csv, write_html, write_json,
+    write_table,
 };
 use rayon::prelude::*;
 use regex::Regex;
@@ -86,6 +88,10 @@ pub struct CompareArgs {
     /// Write one row per pair as CSV to FILE.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
+    /// Write a self-contained HTML page to FILE: pair list, histogram,
+    /// clusters and the fragments of each pair side by side.
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
     /// No progress bar.
     #[arg(short, long)]
     quiet: bool,
@@ -153,6 +159,13 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
     }
     if let Some(path) = args.csv {
         write_to(&path, |out| write_csv(&report, out))?;
+    }
+    if let Some(path) = args.report {
+        let options = args.front_end.load_options()?;
+        let source = |unit, document| reload_text(&report, &options, unit, document);
+        write_to(&path, |out| {
+            write_html(&report, source, &HtmlOptions::default(), out)
+        })?;
     }
     write_table(&report, args.top, io::stdout().lock()).context("cannot write to stdout")?;
     Ok(ExitCode::SUCCESS)
@@ -386,6 +399,27 @@ fn list_paths(paths: &[PathBuf]) -> String {
         .map(|p| p.display().to_string())
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The text a document's fragments index into, loaded again for the HTML
+/// report: the batch does not keep every text in memory, and the page
+/// needs only those of its pairs.
+fn reload_text(
+    report: &Report,
+    options: &LoadOptions,
+    unit: usize,
+    document: usize,
+) -> Option<String> {
+    let unit = &report.units[unit];
+    // Document paths are relative to the unit's input path, unless that
+    // path is the file itself.
+    let root = Path::new(&unit.root);
+    let path = if root.is_file() {
+        root.to_path_buf()
+    } else {
+        root.join(&unit.documents[document].path)
+    };
+    load(&path, options).ok().map(|loaded| loaded.text)
 }
 
 fn write_to(

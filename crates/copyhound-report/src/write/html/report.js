@@ -9,6 +9,7 @@
   const SVG = "http://www.w3.org/2000/svg";
   const byId = (id) => document.getElementById(id);
   const percent = (x) => (x * 100).toFixed(1) + "%";
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
   /** An element with attributes and children (strings become text). */
   function el(tag, attributes, ...children) {
@@ -128,7 +129,7 @@
 
   function renderHistogram(threshold) {
     const chart = byId("histogram");
-    const [width, height, left, right, top, bottom] = [420, 210, 34, 8, 12, 24];
+    const [width, height, left, right, top, bottom] = [420, 210, 34, 18, 12, 24];
     const bins = data.histogram;
     const most = Math.max(1, ...bins);
     const step = (width - left - right) / bins.length;
@@ -139,7 +140,7 @@
       const bar = svgEl("rect", {
         class: from >= threshold ? "bar above" : "bar",
         x: left + i * step + 1, y: y(count), width: step - 2, height: height - bottom - y(count),
-      }, `${from}–${from + 5}%: ${count} pair${count === 1 ? "" : "s"}`);
+      }, `${from}–${from + 5}%: ${plural(count, "pair")}`);
       parts.push(bar);
     });
     parts.push(svgEl("line", { class: "axis", x1: left, y1: height - bottom, x2: width - right, y2: height - bottom }));
@@ -280,7 +281,7 @@
     chart.replaceChildren(...parts);
     const shownClusters = groups.slice(0, 20).map((group, g) => el("li", {},
       el("span", { class: "swatch", style: `background:${CLUSTER_COLOURS[g % CLUSTER_COLOURS.length]}` }),
-      ` ${group.length} units: ${group.map((i) => nodes[i].path).join(", ")}`));
+      ` ${plural(group.length, "unit")}: ${group.map((i) => nodes[i].path).join(", ")}`));
     if (groups.length > 20) shownClusters.push(el("li", { class: "empty" }, `and ${groups.length - 20} more clusters`));
     if (linked.length === MAX_EDGES) shownClusters.push(el("li", { class: "empty" }, `only the ${MAX_EDGES} most similar links are drawn`));
     list.replaceChildren(...shownClusters);
@@ -384,8 +385,8 @@
     if (index + 1 < data.pairs.length) navigation.append(el("a", { href: `#pair=${index + 1}` }, "Next ›"));
     const metrics = el("p", { class: "metrics" },
       `Similarity ${percent(pair.similarity)} · covered A ${percent(pair.a.coverage)} · covered B ${percent(pair.b.coverage)} · ` +
-      `longest fragment ${pair.longest_fragment} symbols · ${pair.fragments.length} fragments · ` +
-      `${pair.shared_fingerprints} shared fingerprints`);
+      `longest fragment ${plural(pair.longest_fragment, "symbol")} · ${plural(pair.fragments.length, "fragment")} · ` +
+      `${plural(pair.shared_fingerprints, "shared fingerprint")}`);
     const fragmentRows = pair.fragments.map((fragment, f) => {
       const row = el("tr", {},
         el("td", {}, el("span", { class: `swatch f${f % COLOURS}` })),
@@ -401,7 +402,7 @@
       return row;
     });
     const fragmentList = el("details", { class: "fragment-list" },
-      el("summary", {}, `${pair.fragments.length} fragments`),
+      el("summary", {}, `List of the ${plural(pair.fragments.length, "fragment")}`),
       el("table", {}, el("thead", {}, el("tr", {},
         el("th", {}, ""), el("th", { class: "num" }, "#"), el("th", { class: "num" }, "Symbols"),
         el("th", {}, "Lines in A"), el("th", {}, "Lines in B"))), el("tbody", {}, ...fragmentRows)));

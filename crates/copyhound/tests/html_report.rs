@@ -1,0 +1,129 @@
+//! The HTML report in a real browser: `copyhound compare --report` on a
+//! small batch with one copied passage, the page opened in headless
+//! Chromium, and the DOM it renders checked — the pair list has its rows,
+//! and opening a pair (`#pair=0`) shows highlighted fragments on both
+//! sides.
+//!
+//! Skips with a message when `chromium` is not installed, unless
+//! `COPYHOUND_REQUIRE_CHROMIUM=1` is set (CI), where that is a failure.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+use std::{env, fs, thread};
+
+use tempfile::TempDir;
+
+const ESSAY: &str = "Glaciers shape the land slowly.\n\
+    Ice grinds the rock beneath it, plucks boulders from the valley walls\n\
+    and carries them for miles before dropping them as the climate warms.\n\
+    Café owners in the Alps now watch the ice retreat every summer.\n";
+const COPIED: &str = "My own introduction about mountains.\n\
+    Ice grinds the rock beneath it, plucks boulders from the valley walls\n\
+    and carries them for miles before dropping them as the climate warms.\n\
+    That is all I have to say.\n";
+const UNRELATED: &str = "Bread rises because yeast feeds on sugar and releases gas\n\
+    that the gluten network traps while the dough is kneaded.\n";
+
+/// `chromium` on the `PATH`, if any.
+fn chromium() -> Option<PathBuf> {
+    let path = env::var_os("PATH")?;
+    env::split_paths(&path)
+        .map(|dir| dir.join("chromium"))
+        .find(|candidate| candidate.is_file())
+}
+
+/// The DOM of `url` after its scripts ran, as headless Chromium prints it.
+fn rendered_dom(browser: &Path, url: &str, profile: &Path) -> String {
+    let mut child = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--no-first-run",
+            "--disable-component-update",
+            "--disable-sync",
+            "--virtual-time-budget=5000",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg("--dump-dom")
+        .arg(url)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromium starts");
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = thread::spawn(move || {
+        let mut dom = String::new();
+        stdout.read_to_string(&mut dom).map(|_| dom)
+    });
+    // A hung browser must fail the test, not stall the suite.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("chromium did not finish rendering {url}");
+        }
+        thread::sleep(Duration::from_millis(100));
+    };
+    assert!(status.success(), "chromium failed on {url}: {status}");
+    reader.join().unwrap().expect("chromium's output is UTF-8")
+}
+
+#[test]
+fn the_report_renders_in_headless_chromium() {
+    let Some(browser) = chromium() else {
+        assert!(
+            env::var("COPYHOUND_REQUIRE_CHROMIUM").as_deref() != Ok("1"),
+            "chromium is not installed but COPYHOUND_REQUIRE_CHROMIUM=1 (apt-get install chromium)"
+        );
+        eprintln!("skipped: chromium is not installed (apt-get install chromium to run this test)");
+        return;
+    };
+    let dir = TempDir::new().unwrap();
+    let submissions = dir.path().join("submissions");
+    fs::create_dir(&submissions).unwrap();
+    fs::write(submissions.join("ada.txt"), ESSAY).unwrap();
+    fs::write(submissions.join("bob.txt"), COPIED).unwrap();
+    fs::write(submissions.join("cy.txt"), UNRELATED).unwrap();
+    let report = dir.path().join("report.html");
+    assert_cmd::Command::cargo_bin("copyhound")
+        .unwrap()
+        .args(["compare", "-q"])
+        .arg(&submissions)
+        .arg("--report")
+        .arg(&report)
+        .assert()
+        .success();
+    let url = format!("file://{}", report.display());
+    let profile = dir.path().join("chromium-profile");
+
+    let overview = rendered_dom(&browser, &url, &profile);
+    let rows = overview.matches("<tr data-pair=").count();
+    assert!(rows >= 1, "the pair list has no rows:\n{overview}");
+    let first_row = &overview[overview.find("<tr data-pair=").unwrap()..];
+    let first_row = &first_row[..first_row.find("</tr>").unwrap()];
+    assert!(first_row.contains("ada.txt") && first_row.contains("bob.txt"));
+    assert!(
+        overview.contains("<rect class=\"bar"),
+        "the histogram is drawn"
+    );
+
+    let pair = rendered_dom(&browser, &format!("{url}#pair=0"), &profile);
+    let side_a = pair.find("id=\"side-a\"").expect("side A is shown");
+    let side_b = pair.find("id=\"side-b\"").expect("side B is shown");
+    let (a, b) = (&pair[side_a..side_b], &pair[side_b..]);
+    for (name, side) in [("A", a), ("B", b)] {
+        assert!(
+            side.contains("<mark class=\"f0\" data-fragment=\"0\""),
+            "side {name} has no highlighted fragment:\n{side}"
+        );
+        assert!(side.contains("plucks boulders from the valley walls"));
+        assert!(side.contains("<span class=\"ln\">3</span>"), "line numbers");
+    }
+}
