@@ -133,10 +133,10 @@ fn extend(a: DocView<'_>, b: DocView<'_>, m: Match, k: usize) -> Option<(usize, 
     for offset in 0..=k {
         if offset < k && usable(a, pa + offset, b, pb + offset) {
             run_start.get_or_insert(offset);
-        } else if let Some(start) = run_start.take() {
-            if seed.is_none_or(|(from, to)| offset - start > to - from) {
-                seed = Some((start, offset));
-            }
+        } else if let Some(start) = run_start.take()
+            && seed.is_none_or(|(from, to)| offset - start > to - from)
+        {
+            seed = Some((start, offset));
         }
     }
     let (seed_start, seed_end) = seed?;
@@ -217,23 +217,23 @@ fn resolve_overlaps(a: Side<'_>, b: Side<'_>, mut grown: Vec<Fragment>, k: usize
                 && !occupied_b.contains((f.b.start + t) as usize);
             if free {
                 piece_start.get_or_insert(t);
-            } else if let Some(s) = piece_start.take() {
-                if (t - s) as usize >= k {
-                    occupied_a.insert_range((f.a.start + s) as usize, (f.a.start + t) as usize);
-                    occupied_b.insert_range((f.b.start + s) as usize, (f.b.start + t) as usize);
-                    kept.push(Fragment {
-                        a: SymbolRange {
-                            doc: f.a.doc,
-                            start: f.a.start + s,
-                            end: f.a.start + t,
-                        },
-                        b: SymbolRange {
-                            doc: f.b.doc,
-                            start: f.b.start + s,
-                            end: f.b.start + t,
-                        },
-                    });
-                }
+            } else if let Some(s) = piece_start.take()
+                && (t - s) as usize >= k
+            {
+                occupied_a.insert_range((f.a.start + s) as usize, (f.a.start + t) as usize);
+                occupied_b.insert_range((f.b.start + s) as usize, (f.b.start + t) as usize);
+                kept.push(Fragment {
+                    a: SymbolRange {
+                        doc: f.a.doc,
+                        start: f.a.start + s,
+                        end: f.a.start + t,
+                    },
+                    b: SymbolRange {
+                        doc: f.b.doc,
+                        start: f.b.start + s,
+                        end: f.b.start + t,
+                    },
+                });
             }
         }
     }
