@@ -3,9 +3,10 @@
 //! file (CSS and JavaScript inline, nothing fetched from elsewhere) that
 //! talks to the JSON API.
 //!
-//! `/?text=...` runs a search for that text as soon as the page loads, so a
-//! search can be shared as a link (and the headless-browser test drives the
-//! page that way).
+//! `/?text=...` runs a search for that text as soon as the page loads, and
+//! `&show=ID` then opens the side by side view of document ID, so a search
+//! can be shared as a link (the headless-browser test drives the page that
+//! way).
 
 use axum::http::header;
 use axum::response::{Html, IntoResponse};

@@ -9,6 +9,8 @@ mod experiment;
 mod fingerprint;
 mod input;
 mod selection;
+#[cfg(feature = "serve")]
+mod serve;
 
 use std::process::ExitCode;
 
@@ -36,6 +38,9 @@ enum Command {
         about = "Register and search documents in a persistent fingerprint database"
     )]
     Db(db::DbCommand),
+    /// Serve a database over HTTP: JSON API, OpenAPI description, web page.
+    #[cfg(feature = "serve")]
+    Serve(serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +50,8 @@ fn main() -> ExitCode {
         Command::Fingerprint(args) => fingerprint::run(&args),
         Command::Experiment(command) => experiment::run(&command),
         Command::Db(command) => db::run(command),
+        #[cfg(feature = "serve")]
+        Command::Serve(args) => serve::run(args),
     };
     match result {
         Ok(code) => code,
