@@ -91,9 +91,11 @@ impl Selector for Winnowing {
         while done < count {
             let n = block.min(count - done);
             let keep = carry.min(buf.len());
-            buf.drain(..buf.len() - keep);
-            let start = buf.len();
-            buf.resize(start + n, 0);
+            let len = buf.len();
+            buf.copy_within(len - keep.., 0);
+            // Only grows the first time: later blocks overwrite in place.
+            buf.resize(keep + n, 0);
+            let start = keep;
             hasher.hash_into(&symbols[done..done + n + hasher.k() - 1], &mut buf[start..]);
             scan.feed(&buf, done - start, start, out);
             done += n;
@@ -160,8 +162,15 @@ impl WindowScan {
             let expiry = self.min_pos + w - buf_start;
             let limit = expiry.min(buf.len());
             while j + SKIP <= limit {
-                let low = chunk_min(&buf[j..j + SKIP]);
+                let chunk = &buf[j..j + SKIP];
+                let low = chunk_min(chunk);
                 if low < self.min_hash || (low == self.min_hash && !self.robust) {
+                    // Jump straight to the hash that changes the minimum.
+                    let (min_hash, robust) = (self.min_hash, self.robust);
+                    j += chunk
+                        .iter()
+                        .position(|&h| h < min_hash || (h == min_hash && !robust))
+                        .expect("the chunk holds a new minimum");
                     break;
                 }
                 j += SKIP;
