@@ -8,8 +8,10 @@ use crate::fragments::{Match, Side, find_fragments};
 use crate::prepare::{UnitSummary, prepare};
 use crate::score::score;
 use crate::{
-    BaseCode, CompareError, CompareOptions, FingerprintIndex, IndexStats, PairScore, Unit,
+    BaseCode, CompareError, CompareOptions, Document, FingerprintIndex, Fragment, IndexStats,
+    PairScore, Unit,
 };
+use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Selector};
 
 /// At most this many (a, b) occurrence pairs are formed from one hash that
 /// repeats inside both units; beyond it occurrences are paired by rank
@@ -78,6 +80,39 @@ pub fn compare(
     options: &CompareOptions,
 ) -> Result<Comparison, CompareError> {
     compare_with_progress(units, base, options, &())
+}
+
+/// The exact, maximal fragments two documents share: both fingerprinted
+/// with `hasher` and `selector` and compared as a batch of two units.
+/// Empty when they share nothing. Used to show *where* a database match
+/// lies, once its text is at hand.
+pub fn shared_fragments(
+    a: &NormalizedDocument,
+    b: &NormalizedDocument,
+    hasher: &KGramHasher,
+    selector: &dyn Selector,
+) -> Vec<Fragment> {
+    let unit = |name: &str, doc: &NormalizedDocument| {
+        Unit::new(
+            name,
+            vec![Document::fingerprinted(name, doc.clone(), hasher, selector)],
+        )
+    };
+    let units = [unit("a", a), unit("b", b)];
+    compare(
+        &units,
+        &BaseCode::none(),
+        &CompareOptions::new(hasher.clone()),
+    )
+    .ok()
+    .and_then(|comparison| comparison.pairs.into_iter().next())
+    .map(|pair| {
+        pair.fragments
+            .into_iter()
+            .filter(|f| !f.is_empty())
+            .collect()
+    })
+    .unwrap_or_default()
 }
 
 /// [`compare`], reporting progress to `progress`.

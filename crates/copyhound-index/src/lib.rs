@@ -64,7 +64,7 @@ mod unit;
 
 pub use base::BaseCode;
 pub use candidates::{CandidatePair, Candidates, PairingRules, candidate_pairs};
-pub use compare::{Comparison, Progress, Stage, compare, compare_with_progress};
+pub use compare::{Comparison, Progress, Stage, compare, compare_with_progress, shared_fragments};
 pub use error::CompareError;
 pub use fragments::{Fragment, SymbolRange};
 pub use index::{FingerprintIndex, IndexStats, Posting};

@@ -11,7 +11,7 @@ use std::path::Path;
 
 use copyhound_db::Params;
 use copyhound_fingerprint::{KGramHasher, Winnowing};
-use copyhound_index::{BaseCode, CompareOptions, Document, LineIndex, Unit, compare};
+use copyhound_index::{LineIndex, shared_fragments};
 use copyhound_normalize::{LoadOptions, LoadedDocument, load_file};
 use serde::Serialize;
 
@@ -46,56 +46,31 @@ pub fn fragments(
 ) -> Vec<FragmentOutput> {
     let hasher = KGramHasher::new(params.k as usize, params.seed);
     let selector = Winnowing::robust(params.window as usize);
-    let unit = |name: &str, loaded: &LoadedDocument| {
-        Unit::new(
-            name,
-            vec![Document::fingerprinted(
-                name,
-                loaded.doc.clone(),
-                &hasher,
-                &selector,
-            )],
-        )
-    };
-    let units = [unit("query", query), unit("registered", registered)];
-    let Ok(comparison) = compare(
-        &units,
-        &BaseCode::none(),
-        &CompareOptions::new(hasher.clone()),
-    ) else {
-        return Vec::new();
-    };
+    let shared = shared_fragments(&query.doc, &registered.doc, &hasher, &selector);
     let query_lines = LineIndex::new(query.text.as_bytes());
     let registered_lines = LineIndex::new(registered.text.as_bytes());
-    let mut out: Vec<FragmentOutput> = comparison
-        .pairs
-        .first()
-        .map(|pair| {
-            pair.fragments
-                .iter()
-                .filter(|f| !f.is_empty())
-                .map(|f| {
-                    let q = query.doc.byte_range(f.a.start as usize, f.a.len() as usize);
-                    let r = registered
-                        .doc
-                        .byte_range(f.b.start as usize, f.b.len() as usize);
-                    FragmentOutput {
-                        query_bytes: [q.start, q.end],
-                        query_lines: [
-                            query_lines.line_of(q.start as u32) + 1,
-                            query_lines.line_of(q.end.saturating_sub(1) as u32) + 1,
-                        ],
-                        registered_bytes: [r.start, r.end],
-                        registered_lines: [
-                            registered_lines.line_of(r.start as u32) + 1,
-                            registered_lines.line_of(r.end.saturating_sub(1) as u32) + 1,
-                        ],
-                        symbols: f.len(),
-                    }
-                })
-                .collect()
+    let mut out: Vec<FragmentOutput> = shared
+        .iter()
+        .map(|f| {
+            let q = query.doc.byte_range(f.a.start as usize, f.a.len() as usize);
+            let r = registered
+                .doc
+                .byte_range(f.b.start as usize, f.b.len() as usize);
+            FragmentOutput {
+                query_bytes: [q.start, q.end],
+                query_lines: [
+                    query_lines.line_of(q.start as u32) + 1,
+                    query_lines.line_of(q.end.saturating_sub(1) as u32) + 1,
+                ],
+                registered_bytes: [r.start, r.end],
+                registered_lines: [
+                    registered_lines.line_of(r.start as u32) + 1,
+                    registered_lines.line_of(r.end.saturating_sub(1) as u32) + 1,
+                ],
+                symbols: f.len(),
+            }
         })
-        .unwrap_or_default();
+        .collect();
     out.sort_by_key(|f| f.query_bytes);
     out
 }

@@ -14,7 +14,7 @@ use copyhound_db::{
     SearchReport, check,
 };
 use copyhound_fingerprint::{KGramHasher, Winnowing};
-use copyhound_index::{BaseCode, CompareOptions, Document, Unit, compare};
+use copyhound_index::shared_fragments;
 use copyhound_normalize::{KindChoice, LoadOptions, LoadedDocument, TextMode, TextOptions};
 use serde::Serialize;
 
@@ -478,53 +478,33 @@ fn fragments(
     let params = db.params();
     let hasher = KGramHasher::new(params.k as usize, params.seed);
     let selector = Winnowing::robust(params.window as usize);
-    let unit = |name: &str, loaded: &LoadedDocument| {
-        Unit::new(
-            name,
-            vec![Document::fingerprinted(
-                name,
-                loaded.doc.clone(),
-                &hasher,
-                &selector,
-            )],
-        )
-    };
-    let units = [unit("query", query), unit("registered", &registered)];
-    let comparison = compare(
-        &units,
-        &BaseCode::none(),
-        &CompareOptions::new(hasher.clone()),
-    )
-    .ok()?;
+    let shared = shared_fragments(&query.doc, &registered.doc, &hasher, &selector);
     let (query_lines, registered_lines) = (
         LineIndex::new(&query.text),
         LineIndex::new(&registered.text),
     );
-    let pair = comparison.pairs.first();
-    let fragments = pair.map_or_else(Vec::new, |pair| {
-        pair.fragments
-            .iter()
-            .map(|f| {
-                let q = query.doc.byte_range(f.a.start as usize, f.a.len() as usize);
-                let r = registered
-                    .doc
-                    .byte_range(f.b.start as usize, f.b.len() as usize);
-                FragmentOutput {
-                    query_lines: [
-                        query_lines.line(q.start),
-                        query_lines.line(q.end.saturating_sub(1)),
-                    ],
-                    registered_lines: [
-                        registered_lines.line(r.start),
-                        registered_lines.line(r.end.saturating_sub(1)),
-                    ],
-                    query_bytes: [q.start, q.end],
-                    registered_bytes: [r.start, r.end],
-                    symbols: f.len(),
-                }
-            })
-            .collect()
-    });
+    let fragments = shared
+        .iter()
+        .map(|f| {
+            let q = query.doc.byte_range(f.a.start as usize, f.a.len() as usize);
+            let r = registered
+                .doc
+                .byte_range(f.b.start as usize, f.b.len() as usize);
+            FragmentOutput {
+                query_lines: [
+                    query_lines.line(q.start),
+                    query_lines.line(q.end.saturating_sub(1)),
+                ],
+                registered_lines: [
+                    registered_lines.line(r.start),
+                    registered_lines.line(r.end.saturating_sub(1)),
+                ],
+                query_bytes: [q.start, q.end],
+                registered_bytes: [r.start, r.end],
+                symbols: f.len(),
+            }
+        })
+        .collect();
     Some(fragments)
 }
 
