@@ -14,11 +14,11 @@ use copyhound_db::{
     SearchReport, check,
 };
 use copyhound_fingerprint::{KGramHasher, Winnowing};
-use copyhound_index::shared_fragments;
+use copyhound_index::{LineIndex, shared_fragments};
 use copyhound_normalize::{KindChoice, LoadOptions, LoadedDocument, TextMode, TextOptions};
 use serde::Serialize;
 
-use crate::input::{LineIndex, load};
+use crate::input::load;
 
 /// The `db` subcommands.
 #[derive(Debug, Subcommand)]
@@ -480,8 +480,8 @@ fn fragments(
     let selector = Winnowing::robust(params.window as usize);
     let shared = shared_fragments(&query.doc, &registered.doc, &hasher, &selector);
     let (query_lines, registered_lines) = (
-        LineIndex::new(&query.text),
-        LineIndex::new(&registered.text),
+        LineIndex::new(query.text.as_bytes()),
+        LineIndex::new(registered.text.as_bytes()),
     );
     let fragments = shared
         .iter()
@@ -492,12 +492,12 @@ fn fragments(
                 .byte_range(f.b.start as usize, f.b.len() as usize);
             FragmentOutput {
                 query_lines: [
-                    query_lines.line(q.start),
-                    query_lines.line(q.end.saturating_sub(1)),
+                    query_lines.line_of(q.start as u32) as usize + 1,
+                    query_lines.line_of(q.end.saturating_sub(1) as u32) as usize + 1,
                 ],
                 registered_lines: [
-                    registered_lines.line(r.start),
-                    registered_lines.line(r.end.saturating_sub(1)),
+                    registered_lines.line_of(r.start as u32) as usize + 1,
+                    registered_lines.line_of(r.end.saturating_sub(1) as u32) as usize + 1,
                 ],
                 query_bytes: [q.start, q.end],
                 registered_bytes: [r.start, r.end],

@@ -9,7 +9,9 @@ use clap::{Args, ValueEnum};
 use copyhound_fingerprint::Fingerprint;
 use serde::Serialize;
 
-use crate::input::{FrontEndArgs, LineIndex, TextModeName, load};
+use copyhound_index::LineIndex;
+
+use crate::input::{FrontEndArgs, TextModeName, load};
 use crate::selection::SelectionArgs;
 
 /// Output formats.
@@ -92,7 +94,7 @@ pub fn run(args: &FingerprintArgs) -> Result<ExitCode> {
         selector.fingerprint(&hasher, &loaded.doc.symbols, &mut fingerprints);
 
         let shift = loaded.text_start_in_file.unwrap_or(0);
-        let lines = LineIndex::new(&loaded.text);
+        let lines = LineIndex::new(loaded.text.as_bytes());
         let records = fingerprints
             .iter()
             .map(|f| {
@@ -102,7 +104,7 @@ pub fn run(args: &FingerprintArgs) -> Result<ExitCode> {
                     pos: f.pos,
                     start: bytes.start + shift,
                     end: bytes.end + shift,
-                    line: lines.line(bytes.start),
+                    line: lines.line_of(bytes.start as u32) as usize + 1,
                 }
             })
             .collect();

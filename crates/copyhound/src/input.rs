@@ -107,23 +107,3 @@ impl FrontEndArgs {
 pub fn load(path: &Path, options: &LoadOptions) -> Result<LoadedDocument, LoadError> {
     load_file(path, options)
 }
-
-/// A line index over a text: byte offset → 1-based line and column.
-pub struct LineIndex {
-    starts: Vec<usize>,
-}
-
-impl LineIndex {
-    /// Indexes the line starts of `text`.
-    pub fn new(text: &str) -> Self {
-        let starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(at, _)| at + 1))
-            .collect();
-        Self { starts }
-    }
-
-    /// The 1-based line holding byte `offset`.
-    pub fn line(&self, offset: usize) -> usize {
-        self.starts.partition_point(|&start| start <= offset)
-    }
-}
