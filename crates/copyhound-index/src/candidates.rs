@@ -7,6 +7,14 @@
 //! touched. Each rayon worker keeps a bounded heap of the best pairs (most
 //! shared fingerprints), so memory is the index plus one counter array per
 //! worker plus the cap, however many pairs share something.
+//!
+//! A hash in `n` units costs `n·(n−1)/2` counter bumps, so a few hashes
+//! common to most of a large batch (an idiom every file has) would make
+//! the work quadratic in the batch. Counting therefore has a work budget
+//! proportional to the index size ([`discovery_limit`]): when the budget
+//! cannot pay for every hash, the most common hashes — those least telling
+//! of copying — are not counted. Small batches never reach it. The
+//! fragments and scores of a pair still use every hash the index keeps.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -78,6 +86,47 @@ pub struct Candidates {
     pub pairs: Vec<CandidatePair>,
     /// Pairs that qualified in all (at least `pairs.len()`).
     pub qualified: usize,
+    /// Hashes in more units than this were not counted (see
+    /// [`discovery_limit`]); `usize::MAX` when every hash was.
+    pub discovery_limit: usize,
+}
+
+/// Counter bumps allowed per posting of the index when counting shared
+/// hashes, and the least budget whatever the index size.
+const WORK_PER_POSTING: u64 = 64;
+const MIN_WORK: u64 = 100_000_000;
+
+/// The largest number of units a hash may be in and still be counted, such
+/// that counting costs at most `max(MIN_WORK, WORK_PER_POSTING × postings)`
+/// counter bumps; `usize::MAX` when that pays for every hash.
+pub fn discovery_limit(index: &FingerprintIndex) -> usize {
+    let budget = MIN_WORK.max(WORK_PER_POSTING * index.stats().postings as u64);
+    limit_within(index, budget)
+}
+
+/// The largest number of units per counted hash for which counting costs at
+/// most `budget` counter bumps (never below 2).
+fn limit_within(index: &FingerprintIndex, budget: u64) -> usize {
+    // Work by number of units per hash, cheapest hashes first.
+    let mut hashes_by_units: Vec<u64> = Vec::new();
+    for h in 0..index.hash_count() {
+        let n = index.units_of(h as u32).len();
+        if hashes_by_units.len() <= n {
+            hashes_by_units.resize(n + 1, 0);
+        }
+        hashes_by_units[n] += 1;
+    }
+    let mut spent: u64 = 0;
+    let mut counted = 2;
+    for (n, &count) in hashes_by_units.iter().enumerate().filter(|(_, c)| **c > 0) {
+        let units = n as u64;
+        spent = spent.saturating_add(count.saturating_mul(units * units.saturating_sub(1) / 2));
+        if spent > budget {
+            return counted;
+        }
+        counted = counted.max(n);
+    }
+    usize::MAX
 }
 
 impl Candidates {
@@ -88,7 +137,8 @@ impl Candidates {
 }
 
 /// The pairs allowed by `rules` that share at least `min_shared` hashes of
-/// `index`; the `max_pairs` sharing most are kept.
+/// `index` (counting the hashes within the [`discovery_limit`]); the
+/// `max_pairs` sharing most are kept.
 pub fn candidate_pairs(
     index: &FingerprintIndex,
     rules: &PairingRules,
@@ -97,12 +147,13 @@ pub fn candidate_pairs(
     max_pairs: usize,
 ) -> Candidates {
     let min_shared = min_shared.max(1) as u32;
+    let limit = discovery_limit(index);
     let (heap, qualified) = (0..unit_count as u32)
         .into_par_iter()
         .fold(
             || Worker::new(unit_count, max_pairs),
             |mut worker, a| {
-                worker.count_from(index, rules, a, min_shared);
+                worker.count_from(index, rules, a, min_shared, limit);
                 worker
             },
         )
@@ -118,7 +169,11 @@ pub fn candidate_pairs(
         );
     let mut pairs: Vec<CandidatePair> = heap.into_iter().map(|Reverse(c)| c.1).collect();
     pairs.sort_unstable_by_key(|c| Reverse(c.rank()));
-    Candidates { pairs, qualified }
+    Candidates {
+        pairs,
+        qualified,
+        discovery_limit: limit,
+    }
 }
 
 type Ranked = ((u32, Reverse<u32>, Reverse<u32>), CandidatePair);
@@ -153,10 +208,21 @@ impl Worker {
         }
     }
 
-    /// Counts the hashes unit `a` shares with every later unit.
-    fn count_from(&mut self, index: &FingerprintIndex, rules: &PairingRules, a: u32, min: u32) {
+    /// Counts the hashes unit `a` shares with every later unit, among those
+    /// in at most `limit` units.
+    fn count_from(
+        &mut self,
+        index: &FingerprintIndex,
+        rules: &PairingRules,
+        a: u32,
+        min: u32,
+        limit: usize,
+    ) {
         for &h in index.hashes_of(a) {
             let units = index.units_of(h);
+            if units.len() > limit {
+                continue;
+            }
             let later = units.partition_point(|&u| u <= a);
             for &b in &units[later..] {
                 let count = &mut self.counts[b as usize];
@@ -226,6 +292,27 @@ mod tests {
         assert_eq!(found.pairs.len(), 1);
         assert_eq!((found.pairs[0].a, found.pairs[0].b), (0, 1));
         assert!(found.truncated());
+    }
+
+    #[test]
+    fn the_work_budget_leaves_out_the_most_common_hashes() {
+        // Hash 1 is in all six units (15 bumps), hash 2 in three (3 bumps),
+        // hashes 3 and 4 in two (1 bump each).
+        let units = [
+            unit("a", &[1, 2, 3]),
+            unit("b", &[1, 2, 3]),
+            unit("c", &[1, 2, 4]),
+            unit("d", &[1, 4]),
+            unit("e", &[1]),
+            unit("f", &[1]),
+        ];
+        let index = FingerprintIndex::build(&units, &BaseCode::none(), usize::MAX);
+        assert_eq!(limit_within(&index, 20), usize::MAX);
+        assert_eq!(limit_within(&index, 19), 3);
+        assert_eq!(limit_within(&index, 4), 2);
+        assert_eq!(limit_within(&index, 0), 2);
+        // Small batches are far below the real budget.
+        assert_eq!(discovery_limit(&index), usize::MAX);
     }
 
     #[test]

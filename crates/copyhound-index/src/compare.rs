@@ -161,7 +161,7 @@ pub fn compare_with_progress(
             } else {
                 (low, high)
             };
-            collect_matches(&index, a, b, matches);
+            let shared = collect_matches(&index, a, b, matches);
             let side = |u: u32| Side {
                 unit: &units[u as usize],
                 prepared: &prepared[u as usize],
@@ -172,7 +172,7 @@ pub fn compare_with_progress(
             score(
                 (a, &units[a], &prepared[a]),
                 (b, &units[b], &prepared[b]),
-                candidate.shared as usize,
+                shared,
                 fragments,
             )
         })
@@ -218,13 +218,17 @@ fn check_fingerprints(units: &[Unit], k: usize) -> Result<(), CompareError> {
     Ok(())
 }
 
-/// Every pair of occurrences of the hashes units `a` and `b` share.
-fn collect_matches(index: &FingerprintIndex, a: u32, b: u32, out: &mut Vec<Match>) {
+/// Every pair of occurrences of the hashes units `a` and `b` share; returns
+/// how many distinct hashes they share (all kept ones, also those too
+/// common to have been counted for candidates).
+fn collect_matches(index: &FingerprintIndex, a: u32, b: u32, out: &mut Vec<Match>) -> usize {
     out.clear();
+    let mut shared = 0;
     for &h in index.hashes_of(a) {
         if index.units_of(h).binary_search(&b).is_err() {
             continue;
         }
+        shared += 1;
         let in_a = index.unit_postings(h, a);
         let in_b = index.unit_postings(h, b);
         let pair = |pa: &crate::Posting, pb: &crate::Posting| Match {
@@ -241,4 +245,5 @@ fn collect_matches(index: &FingerprintIndex, a: u32, b: u32, out: &mut Vec<Match
             out.extend(in_a.iter().zip(in_b).map(|(pa, pb)| pair(pa, pb)));
         }
     }
+    shared
 }
