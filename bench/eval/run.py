@@ -203,11 +203,12 @@ class Copyhound:
             "--quiet",
             *self.extra,
         ]
-        # Unit names in the CSV are relative to the root they came from,
-        # which the CSV does not name: with several roots (units nested one
-        # level down) the same name can stand for two units, so read the
-        # JSON report, whose units carry their root. Passage-level truth
-        # needs the JSON report's fragments too.
+        # With several roots (units nested one level down) a unit's name
+        # is relative to its root, prefixed only where two roots hold the
+        # same name; read the JSON report instead, whose units carry their
+        # root and their documents' paths relative to it (the first
+        # component is the unit's folder). Passage-level truth needs the
+        # JSON report's fragments too.
         report = work / "copyhound.json"
         use_json = len(roots) > 1 or (files.parent / "fragments.csv").exists()
         if use_json:
@@ -217,7 +218,9 @@ class Copyhound:
         rows = []
         if len(roots) > 1:
             parsed = json.loads(report.read_text(encoding="utf-8"))
-            unit_path = {u["id"]: prefix_of[u["root"]] + u["path"] for u in parsed["units"]}
+            unit_path = {
+                u["id"]: prefix_of[u["root"]] + u["documents"][0]["path"].split("/")[0] for u in parsed["units"]
+            }
             for pair in parsed["pairs"]:
                 rows.append((unit_path[pair["a"]["unit"]], unit_path[pair["b"]["unit"]], float(pair["similarity"])))
         else:

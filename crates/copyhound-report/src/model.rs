@@ -104,7 +104,9 @@ pub enum UnitRole {
 pub struct UnitReport {
     /// Index in [`Report::units`], used by pairs.
     pub id: usize,
-    /// Path relative to the input path it came from.
+    /// The unit's name: its path relative to the input path it came from,
+    /// prefixed by the end of that input path when units of several input
+    /// paths would otherwise share it (`insert/subm0`, `refactor/subm0`).
     pub path: String,
     /// The input path given on the command line.
     pub root: String,

@@ -35,13 +35,15 @@ use regex::Regex;
 use crate::input::{FrontEndArgs, load};
 use crate::selection::SelectionArgs;
 use progress::Bar;
-use units::{PlannedFile, PlannedUnit, UnitMode, WalkFilter, plan_units, walk};
+use units::{PlannedFile, PlannedUnit, UnitMode, WalkFilter, make_names_unique, plan_units, walk};
 
 /// Arguments of `copyhound compare`.
 #[derive(Debug, Args)]
 #[command(about = "Find the pairs of submissions that share code or text")]
 pub struct CompareArgs {
-    /// Submissions: files, or directories of them.
+    /// Submissions: files, or directories of them. A unit is named by its
+    /// path relative to the PATH it came from; units that would share a
+    /// name (`a/x.py`, `b/x.py`) are prefixed by the end of their PATH.
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<PathBuf>,
     /// Earlier submissions: compared with the new ones, never with each
@@ -307,7 +309,7 @@ fn assemble_units(
         if docs.is_empty() {
             if plan.files.len() > 1 {
                 problems.push(Problem {
-                    path: format!("{}/{}", plan.root, plan.name),
+                    path: unit_folder(&plan).display().to_string(),
                     message: "skipped: none of its files could be compared".into(),
                 });
             }
@@ -321,6 +323,13 @@ fn assemble_units(
         roots.push(plan.root);
     }
     (units, roots)
+}
+
+/// Where the files of a multi-file unit are: its name may carry a prefix
+/// (see [`make_names_unique`]), its files' names never do.
+fn unit_folder(plan: &PlannedUnit) -> PathBuf {
+    let first = plan.files.first().map_or("", |f| f.name.as_str());
+    Path::new(&plan.root).join(first.split('/').next().unwrap_or_default())
 }
 
 /// The units named by the new and old paths, and the base files.
@@ -340,6 +349,7 @@ fn plan_batch(args: &CompareArgs) -> Result<(Vec<PlannedRole>, Vec<PlannedFile>)
             );
         }
     }
+    make_names_unique(&mut plans.iter_mut().map(|(plan, _)| plan).collect::<Vec<_>>());
     let mut base_files = Vec::new();
     for path in &args.base {
         base_files.extend(walk(path, &filter)?);

@@ -364,3 +364,48 @@ fn files_of_another_language_are_skipped_with_a_message() {
         )
         .stdout(predicate::str::contains("anna"));
 }
+
+#[test]
+fn same_named_units_under_several_paths_get_distinct_names() {
+    let dir = TempDir::new().unwrap();
+    let (a, b) = (dir.path().join("2023"), dir.path().join("2024"));
+    write(&a, "x.txt", &format!("{RIVERS}\n{ENGINES}"));
+    write(&b, "x.txt", &format!("{ENGINES}\n{RIVERS}"));
+    write(&b, "y.txt", &format!("{RIVERS}\n{BIRDS}"));
+    let rows = compare_csv(&dir, &[a.to_str().unwrap(), b.to_str().unwrap()]);
+    // Only the clashing name is prefixed; y.txt stays relative to its PATH.
+    assert_eq!(
+        pair_set(&rows),
+        vec![
+            ("2023/x.txt".into(), "2024/x.txt".into()),
+            ("2023/x.txt".into(), "y.txt".into()),
+            ("2024/x.txt".into(), "y.txt".into()),
+        ]
+    );
+    // Folder units nested under different parents, as in `insert/subm0`
+    // and `refactor/subm0`; the JSON report keeps each unit's PATH.
+    let nested = dir.path().join("sets");
+    write(&nested, "insert/subm0/a.txt", RIVERS);
+    write(&nested, "refactor/subm0/a.txt", RIVERS);
+    let json = dir.path().join("out.json");
+    let rows = compare_csv(
+        &dir,
+        &[
+            nested.join("insert").to_str().unwrap(),
+            nested.join("refactor").to_str().unwrap(),
+            "--unit",
+            "dir",
+            "--json",
+            json.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(
+        pair_set(&rows),
+        vec![("insert/subm0".into(), "refactor/subm0".into())]
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    let units = report["units"].as_array().unwrap();
+    assert_eq!(units[0]["path"], "insert/subm0");
+    assert_eq!(units[0]["documents"][0]["path"], "subm0/a.txt");
+}

@@ -1,7 +1,8 @@
 //! From command-line paths to planned units: which files, walked with
 //! `.gitignore` and the include/exclude globs honoured, make up each unit.
 
-use std::path::{Path, PathBuf};
+use std::collections::{HashMap, HashSet};
+use std::path::{Component, Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use clap::ValueEnum;
@@ -149,4 +150,119 @@ fn overrides(root: &Path, filter: &WalkFilter) -> Result<Override> {
             .with_context(|| format!("invalid --exclude glob {glob:?}"))?;
     }
     Ok(builder.build()?)
+}
+
+/// Makes unit names unique across the batch, in place.
+///
+/// A unit's name is its path relative to the input path it came from. When
+/// several units would share a name (`compare a/ b/` with `x.py` in both),
+/// each of those gets the fewest trailing components of its input path's
+/// folder that tell them apart, as a prefix: `a/x.py` and `b/x.py`; the
+/// full input path if need be, and `#2`, `#3`… for a path given twice.
+/// Names no other unit shares stay as they are.
+pub fn make_names_unique(units: &mut [&mut PlannedUnit]) {
+    let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, unit) in units.iter().enumerate() {
+        by_name.entry(unit.name.clone()).or_default().push(i);
+    }
+    let taken: HashSet<String> = by_name.keys().cloned().collect();
+    let mut clashes: Vec<Vec<usize>> = by_name.into_values().filter(|v| v.len() > 1).collect();
+    clashes.sort();
+    for clash in clashes {
+        let contexts: Vec<Vec<String>> = clash.iter().map(|&i| context_of(units[i])).collect();
+        let deepest = contexts.iter().map(Vec::len).max().unwrap_or(0);
+        let name = units[clash[0]].name.clone();
+        let mut chosen: Vec<String> = Vec::new();
+        for depth in 1..=deepest.max(1) {
+            chosen = contexts
+                .iter()
+                .map(|context| prefixed(&context[context.len().saturating_sub(depth)..], &name))
+                .collect();
+            let distinct: HashSet<&String> = chosen.iter().collect();
+            if distinct.len() == chosen.len() && chosen.iter().all(|c| !taken.contains(c)) {
+                break;
+            }
+        }
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        for (&i, candidate) in clash.iter().zip(chosen) {
+            let count = seen.entry(candidate.clone()).or_default();
+            *count += 1;
+            units[i].name = if *count == 1 {
+                candidate
+            } else {
+                format!("{candidate}#{count}")
+            };
+        }
+    }
+}
+
+/// The components of the folder a unit's names are relative to: the input
+/// path itself, or its parent when the input path is a file.
+fn context_of(unit: &PlannedUnit) -> Vec<String> {
+    let root = Path::new(&unit.root);
+    let folder = if root.is_file() {
+        root.parent().unwrap_or(Path::new(""))
+    } else {
+        root
+    };
+    folder
+        .components()
+        .filter(|c| !matches!(c, Component::CurDir | Component::RootDir))
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect()
+}
+
+fn prefixed(context: &[String], name: &str) -> String {
+    if context.is_empty() {
+        name.to_string()
+    } else {
+        format!("{}/{name}", context.join("/"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn planned(root: &str, name: &str) -> PlannedUnit {
+        PlannedUnit {
+            name: name.into(),
+            root: root.into(),
+            files: Vec::new(),
+        }
+    }
+
+    fn unique(units: &[(&str, &str)]) -> Vec<String> {
+        let mut plans: Vec<PlannedUnit> = units.iter().map(|(r, n)| planned(r, n)).collect();
+        make_names_unique(&mut plans.iter_mut().collect::<Vec<_>>());
+        plans.into_iter().map(|p| p.name).collect()
+    }
+
+    #[test]
+    fn clashing_names_get_the_end_of_their_input_path() {
+        assert_eq!(
+            unique(&[
+                ("data/insert", "plag-subm0"),
+                ("data/refactor", "plag-subm0"),
+                ("data/refactor", "other"),
+            ]),
+            ["insert/plag-subm0", "refactor/plag-subm0", "other"]
+        );
+    }
+
+    #[test]
+    fn as_many_components_as_it_takes_then_a_counter() {
+        assert_eq!(
+            unique(&[("2023/a/src", "x.py"), ("2024/a/src", "x.py")]),
+            ["2023/a/src/x.py", "2024/a/src/x.py"]
+        );
+        assert_eq!(
+            unique(&[("a", "x.py"), ("a", "x.py")]),
+            ["a/x.py", "a/x.py#2"]
+        );
+        assert_eq!(
+            unique(&[("./a/", "x.py"), ("b", "x.py")]),
+            ["a/x.py", "b/x.py"]
+        );
+    }
 }
