@@ -55,12 +55,71 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
 }
 
+fn measure(db: &Database, documents: usize, label: &str) {
+    let search_size = db.params().search_size as usize;
+    let mut state = 0x005E_A2C4_u64;
+    let mut latencies = Vec::with_capacity(QUERIES);
+    let mut found = 0usize;
+    let mut cpu = 0.0;
+    for q in 0..QUERIES {
+        let target = splitmix(&mut state) % documents as u64;
+        let mut print = document_print(target, search_size);
+        if q % 2 == 0 {
+            for hash in &mut print {
+                if splitmix(&mut state) % 10 < 3 {
+                    *hash = splitmix(&mut state);
+                }
+            }
+        } else {
+            print = document_print(documents as u64 + 1_000_000 + q as u64, search_size);
+        }
+        let print = DocumentPrint::from_hashes(print);
+        let cpu_before = cpu_seconds();
+        let t = Instant::now();
+        let report = db
+            .search(&print, &SearchOptions::default())
+            .expect("search");
+        latencies.push(t.elapsed().as_secs_f64() * 1000.0);
+        cpu += cpu_seconds()
+            .zip(cpu_before)
+            .map_or(f64::NAN, |(b, a)| b - a);
+        if q % 2 == 0
+            && report
+                .matches
+                .first()
+                .is_some_and(|m| u64::from(m.document.id) == target)
+        {
+            found += 1;
+        }
+    }
+    latencies.sort_by(f64::total_cmp);
+    println!(
+        "search ({label}): p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms, CPU {:.3} ms per query; \
+         edited queries ranked their source first: {found}/{}",
+        percentile(&latencies, 0.5),
+        percentile(&latencies, 0.99),
+        latencies[latencies.len() - 1],
+        cpu * 1000.0 / QUERIES as f64,
+        QUERIES / 2
+    );
+}
+
 #[allow(clippy::too_many_lines)] // one linear scenario reads best in one piece
 fn main() {
-    let args: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with("--"))
-        .collect();
+    let all: Vec<String> = std::env::args().skip(1).collect();
+    let no_compact = all.iter().any(|a| a == "--no-compact");
+    let args: Vec<&String> = all.iter().filter(|a| !a.starts_with("--")).collect();
+    if args.first().is_some_and(|a| *a == "search") {
+        let dir = PathBuf::from(args.get(1).expect("search DIR").as_str());
+        let db = Database::open(&dir).expect("open the database");
+        let stats = db.stats().expect("stats");
+        measure(
+            &db,
+            stats.documents as usize,
+            &format!("{} segments", stats.segments),
+        );
+        return;
+    }
     let documents: usize = args
         .first()
         .map_or(100_000, |n| n.parse().expect("DOCUMENTS is a number"));
@@ -70,7 +129,7 @@ fn main() {
                 .map_or_else(|_| PathBuf::from("target"), PathBuf::from);
             base.join(format!("db-scale-{documents}"))
         },
-        PathBuf::from,
+        |dir| PathBuf::from(dir.as_str()),
     );
     let _ = std::fs::remove_dir_all(&dir);
     let params = Params::default();
@@ -124,47 +183,6 @@ fn main() {
     let stats = db.stats().expect("stats");
     let segments_after_ingest = stats.segments;
 
-    let measure = |label: &str| {
-        let mut state = 0x005E_A2C4_u64;
-        let mut latencies = Vec::with_capacity(QUERIES);
-        let mut found = 0usize;
-        for q in 0..QUERIES {
-            let target = splitmix(&mut state) % documents as u64;
-            let mut print = document_print(target, search_size);
-            if q % 2 == 0 {
-                for hash in &mut print {
-                    if splitmix(&mut state) % 10 < 3 {
-                        *hash = splitmix(&mut state);
-                    }
-                }
-            } else {
-                print = document_print(documents as u64 + 1_000_000 + q as u64, search_size);
-            }
-            let print = DocumentPrint::from_hashes(print);
-            let t = Instant::now();
-            let report = db
-                .search(&print, &SearchOptions::default())
-                .expect("search");
-            latencies.push(t.elapsed().as_secs_f64() * 1000.0);
-            if q % 2 == 0
-                && report
-                    .matches
-                    .first()
-                    .is_some_and(|m| u64::from(m.document.id) == target)
-            {
-                found += 1;
-            }
-        }
-        latencies.sort_by(f64::total_cmp);
-        println!(
-            "search ({label}): p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms; edited queries ranked their source first: {found}/{}",
-            percentile(&latencies, 0.5),
-            percentile(&latencies, 0.99),
-            latencies[latencies.len() - 1],
-            QUERIES / 2
-        );
-    };
-
     let per_doc = |bytes: u64| bytes as f64 / documents as f64;
     println!(
         "documents: {documents} (prints of {search_size} hashes, n = 100 stored, 28-bit keys)"
@@ -187,8 +205,12 @@ fn main() {
         per_doc(stats.catalog_bytes),
         per_doc(stats.print_bytes)
     );
-    measure(&format!("{segments_after_ingest} segments after ingest"));
-    if stats.segments > 1 {
+    measure(
+        &db,
+        documents,
+        &format!("{segments_after_ingest} segments after ingest"),
+    );
+    if stats.segments > 1 && !no_compact {
         let t = Instant::now();
         db.compact().expect("compact");
         println!(
@@ -201,6 +223,6 @@ fn main() {
             stats.segment_bytes,
             per_doc(stats.segment_bytes)
         );
-        measure("1 segment");
+        measure(&db, documents, "1 segment");
     }
 }

@@ -147,6 +147,11 @@ impl<'a> BitReader<'a> {
         Self { bytes, bit: 0 }
     }
 
+    /// Skips `count` bits; `None` if fewer remain.
+    pub(crate) fn skip(&mut self, count: usize) -> Option<()> {
+        (count <= self.remaining()).then(|| self.bit += count)
+    }
+
     /// Bits not yet read.
     pub(crate) fn remaining(&self) -> usize {
         self.bytes.len() * 8 - self.bit

@@ -683,8 +683,8 @@ impl Database {
         }
     }
 
-    /// Runs merges until no size tier holds `merge_factor` segments.
-    /// Returns the number of merges.
+    /// Runs merges until no size tier holds `merge_factor` segments and at
+    /// most `max_segments` are live. Returns the number of merges.
     pub fn merge(&self) -> Result<usize> {
         let mut merges = 0;
         while let Some((inputs, removed)) = self.plan_merge()? {
@@ -715,8 +715,10 @@ impl Database {
         Ok((manifest, removed))
     }
 
-    /// The segments of the first size tier (sizes within a factor 4) that
-    /// holds `merge_factor` of them, with the tombstones at that moment.
+    /// What to merge next: the segments of the first size tier (sizes
+    /// within a factor 4) that holds `merge_factor` of them, or else, when
+    /// more than `max_segments` are live, the smallest ones (enough to get
+    /// back to the cap), with the tombstones at that moment.
     fn plan_merge(&self) -> Result<Option<(Vec<SegmentEntry>, HashSet<DocId>)>> {
         let (manifest, removed) = self.merge_snapshot()?;
         let tier = |s: &SegmentEntry| s.postings.max(1).ilog2() / 2;
@@ -729,10 +731,17 @@ impl Database {
             .filter(|(_, members)| members.len() >= self.params.merge_factor as usize)
             .collect();
         full.sort_by_key(|(tier, _)| *tier);
-        Ok(full
-            .into_iter()
-            .next()
-            .map(|(_, members)| (members, removed)))
+        if let Some((_, members)) = full.into_iter().next() {
+            return Ok(Some((members, removed)));
+        }
+        let cap = self.params.max_segments as usize;
+        if manifest.segments.len() <= cap.max(1) {
+            return Ok(None);
+        }
+        let mut by_size = manifest.segments;
+        by_size.sort_by_key(|s| (s.postings, s.number));
+        by_size.truncate(by_size.len() - cap + 1);
+        Ok(Some((by_size, removed)))
     }
 
     /// Merges `inputs` into one segment outside any transaction, then swaps

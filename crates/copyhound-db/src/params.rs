@@ -87,6 +87,10 @@ pub struct Params {
     /// Segments of one size tier (sizes within a factor 4) that trigger a
     /// merge. Default 4.
     pub merge_factor: u32,
+    /// Most live segments before the smallest are merged regardless of
+    /// tiers. Every search reads one bucket per segment, so this bounds its
+    /// cost while segments accumulate between tier merges. Default 4.
+    pub max_segments: u32,
     /// The front-end documents are normalised with, as its command-line name
     /// (`chars`, `words`, `consonants`). The database does not interpret it;
     /// it keeps it so that every add and search normalises alike.
@@ -109,6 +113,7 @@ impl Default for Params {
             hash_bits: 28,
             flush_docs: 4096,
             merge_factor: 4,
+            max_segments: 4,
             front_end: "chars".to_owned(),
         }
     }
@@ -157,6 +162,7 @@ numeric_params!(
     hash_bits,
     flush_docs,
     merge_factor,
+    max_segments,
 );
 
 fn parse_number<T: FromStr>(name: &'static str, value: &str) -> Result<T> {
@@ -203,6 +209,7 @@ impl Params {
         )?;
         check(self.flush_docs >= 1, "flush_docs", "must be at least 1")?;
         check(self.merge_factor >= 2, "merge_factor", "must be at least 2")?;
+        check(self.max_segments >= 1, "max_segments", "must be at least 1")?;
         check(
             !self.front_end.is_empty() && !self.front_end.contains(['\n', '=']),
             "front_end",

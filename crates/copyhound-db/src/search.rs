@@ -149,27 +149,29 @@ impl Database {
         let view = self.view()?;
         let mut hits: HashMap<DocId, u32> = HashMap::new();
         let mut common: Vec<(u64, Vec<DocId>)> = Vec::new();
-        let mut docs = Vec::new();
-        let several_sources = view.segments.len() + usize::from(!view.staged.is_empty()) > 1;
-        for &key in &keys {
-            docs.clear();
-            for (_, segment) in &view.segments {
-                segment.lookup(key, &mut docs)?;
+        // (index of the key in `keys`, document) from every source, then
+        // grouped by key: a document in several sources (a segment and its
+        // merge's output, while a view is being replaced) counts once.
+        let mut found: Vec<(u32, DocId)> = Vec::new();
+        for (_, segment) in &view.segments {
+            segment.lookup_batch(&keys, &mut found)?;
+        }
+        for (i, key) in keys.iter().enumerate() {
+            if let Some(staged) = view.staged.get(key) {
+                found.extend(staged.iter().map(|&doc| (i as u32, doc)));
             }
-            if let Some(staged) = view.staged.get(&key) {
-                docs.extend_from_slice(staged);
-            }
-            if !view.removed.is_empty() {
-                docs.retain(|doc| !view.removed.contains(doc));
-            }
-            if several_sources {
-                docs.sort_unstable();
-                docs.dedup();
-            }
-            if docs.len() >= self.params.common_docs as usize {
-                common.push((key, docs.clone()));
+        }
+        if !view.removed.is_empty() {
+            found.retain(|(_, doc)| !view.removed.contains(doc));
+        }
+        found.sort_unstable();
+        found.dedup();
+        for group in found.chunk_by(|a, b| a.0 == b.0) {
+            if group.len() >= self.params.common_docs as usize {
+                let docs = group.iter().map(|&(_, doc)| doc).collect();
+                common.push((keys[group[0].0 as usize], docs));
             } else {
-                for &doc in &docs {
+                for &(_, doc) in group {
                     *hits.entry(doc).or_default() += 1;
                 }
             }

@@ -115,6 +115,8 @@ pub struct InitArgs {
     /// Segments of one size that trigger a merge [default: 4].
     #[arg(long)]
     merge_factor: Option<u32>,
+    #[arg(long)]
+    max_segments: Option<u32>,
 }
 
 /// Arguments of `db add`.
@@ -224,6 +226,7 @@ fn init(args: &InitArgs) -> Result<ExitCode> {
         ("hash_bits", args.hash_bits),
         ("flush_docs", args.flush_docs),
         ("merge_factor", args.merge_factor),
+        ("max_segments", args.max_segments),
     ];
     for (name, value) in numeric {
         if let Some(value) = value {

@@ -64,8 +64,8 @@ impl Segment {
         &self.map[HEADER_LEN..HEADER_LEN + self.header.data_len as usize]
     }
 
-    /// The encoded entries of bucket `bucket`.
-    fn bucket_bytes(&self, bucket: u64) -> Result<&[u8]> {
+    /// The byte range of bucket `bucket` within the data.
+    fn bucket_range(&self, bucket: u64) -> Result<(usize, usize)> {
         let directory = self.directory_bytes();
         let slot = |i: u64| {
             let at = i as usize * 4;
@@ -78,46 +78,111 @@ impl Segment {
                 format!("directory slot {bucket} points outside the data ({start}..{end})"),
             ));
         }
-        Ok(&self.data()[start..end])
+        Ok((start, end))
     }
 
     /// Calls `visit(residual, doc)` for every entry of `bucket`, in file order.
-    fn decode_bucket(&self, bucket: u64, mut visit: impl FnMut(u64, u32)) -> Result<()> {
+    ///
+    /// Lookups spend nearly all their time here, so the common entry — one
+    /// whose unary part, low gap bits and residual fit in one 57-bit window —
+    /// is decoded from a single unaligned load. Loads may run past the
+    /// bucket's last byte into the next bucket or the directory (which
+    /// always follows the data), so no per-entry padding check is needed;
+    /// only bits inside the bucket are used, and an entry that would end past
+    /// it is corruption, as before.
+    fn decode_bucket(&self, bucket: u64, visit: impl FnMut(u64, u32)) -> Result<()> {
+        self.decode_range(bucket, self.bucket_range(bucket)?, visit)
+    }
+
+    /// [`Self::decode_bucket`] with the bucket's byte range already read.
+    fn decode_range(
+        &self,
+        bucket: u64,
+        (start, end): (usize, usize),
+        mut visit: impl FnMut(u64, u32),
+    ) -> Result<()> {
         let shape = self.header.shape;
-        let bytes = self.bucket_bytes(bucket)?;
-        let mut reader = BitReader::new(bytes);
-        let mut doc = u64::from(shape.min_doc);
+        let tail = &self.map[HEADER_LEN..];
+        let (k, residual_bits) = (shape.rice_k, shape.residual_bits);
+        let low_mask = (1u64 << k) - 1;
+        let residual_mask = (1u64 << residual_bits) - 1;
+        let fixed = k + residual_bits;
         let min_bits = shape.min_entry_bits();
-        while reader.remaining() >= min_bits {
-            let entry = reader
-                .read_rice(shape.rice_k)
-                .and_then(|gap| doc.checked_add(gap))
-                .zip(reader.read_bits(shape.residual_bits));
-            match entry {
-                Some((next, residual)) if next <= u64::from(shape.max_doc) => {
-                    doc = next;
-                    visit(residual, doc as u32);
-                }
-                _ => {
-                    return Err(DbError::corrupt(
-                        &self.path,
-                        format!("undecodable entry in bucket {bucket}"),
-                    ));
-                }
+        let end_bit = end * 8;
+        let mut bit = start * 8;
+        let mut doc = u64::from(shape.min_doc);
+        let corrupt =
+            || DbError::corrupt(&self.path, format!("undecodable entry in bucket {bucket}"));
+        while end_bit - bit >= min_bits {
+            let window = window_at(tail, bit);
+            let zeros = window.trailing_zeros();
+            let (gap, residual, next_bit) = if zeros + 1 + fixed <= 57 {
+                let after = window >> (zeros + 1);
+                let gap = (u64::from(zeros) << k) | (after & low_mask);
+                let residual = (after >> k) & residual_mask;
+                (gap, residual, bit + (zeros + 1 + fixed) as usize)
+            } else {
+                // A long unary run or wide fields: the checked reader.
+                let mut reader = BitReader::new(&tail[bit / 8..end]);
+                reader.skip(bit % 8).ok_or_else(corrupt)?;
+                let gap = reader.read_rice(k).ok_or_else(corrupt)?;
+                let residual = reader.read_bits(residual_bits).ok_or_else(corrupt)?;
+                (gap, residual, end_bit - reader.remaining())
+            };
+            if next_bit > end_bit {
+                return Err(corrupt());
             }
+            bit = next_bit;
+            match doc.checked_add(gap) {
+                Some(next) if next <= u64::from(shape.max_doc) => doc = next,
+                _ => return Err(corrupt()),
+            }
+            visit(residual, doc as u32);
         }
         Ok(())
     }
 
     /// Appends to `docs` every document holding `key` (ascending ids).
+    #[cfg(test)]
     pub(crate) fn lookup(&self, key: u64, docs: &mut Vec<u32>) -> Result<()> {
+        let mut found = Vec::new();
+        self.lookup_batch(&[key], &mut found)?;
+        docs.extend(found.into_iter().map(|(_, doc)| doc));
+        Ok(())
+    }
+
+    /// Appends `(i, doc)` to `found` for every document holding `keys[i]`.
+    ///
+    /// A lookup is two dependent cache misses (directory slot, then bucket)
+    /// followed by a short decode, so one key at a time leaves the processor
+    /// waiting on memory. The batch first reads every directory slot, then
+    /// touches the first and last byte of every bucket — independent loads
+    /// the processor overlaps — and only then decodes the buckets, from
+    /// cache.
+    pub(crate) fn lookup_batch(&self, keys: &[u64], found: &mut Vec<(u32, u32)>) -> Result<()> {
         let shape = self.header.shape;
-        let wanted = shape.residual_of(key);
-        self.decode_bucket(shape.bucket_of(key), |residual, doc| {
-            if residual == wanted {
-                docs.push(doc);
+        let mut ranges = Vec::with_capacity(keys.len());
+        for &key in keys {
+            ranges.push(self.bucket_range(shape.bucket_of(key))?);
+        }
+        let data = self.data();
+        let mut touched = 0u8;
+        for &(start, end) in &ranges {
+            if start < end {
+                touched ^= data[start] ^ data[end - 1];
             }
-        })
+        }
+        std::hint::black_box(touched);
+        for (i, (&key, &range)) in keys.iter().zip(&ranges).enumerate() {
+            let wanted = shape.residual_of(key);
+            let bucket = shape.bucket_of(key);
+            self.decode_range(bucket, range, |residual, doc| {
+                if residual == wanted {
+                    found.push((i as u32, doc));
+                }
+            })?;
+        }
+        Ok(())
     }
 
     /// Calls `visit(key, doc)` for every posting of the buckets that hold
@@ -174,6 +239,21 @@ impl Segment {
         }
         Ok(per_doc.into_iter().collect())
     }
+}
+
+/// At least 57 bits of `bytes` from bit `bit` on, zero past the end.
+#[inline]
+fn window_at(bytes: &[u8], bit: usize) -> u64 {
+    let byte = bit / 8;
+    let word = if let Some(eight) = bytes.get(byte..byte + 8) {
+        u64::from_le_bytes(eight.try_into().expect("8 bytes"))
+    } else {
+        let mut word = [0u8; 8];
+        let available = bytes.len().saturating_sub(byte).min(8);
+        word[..available].copy_from_slice(&bytes[byte..byte + available]);
+        u64::from_le_bytes(word)
+    };
+    word >> (bit % 8)
 }
 
 /// Maps a segment file read-only.

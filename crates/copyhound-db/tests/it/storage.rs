@@ -47,6 +47,30 @@ fn documents_survive_flushes_and_merges() {
 }
 
 #[test]
+fn live_segments_stay_within_the_cap_while_tiers_fill() {
+    let dir = tempfile::tempdir().unwrap();
+    // Every flush writes a segment; a merge factor of 100 never fills a
+    // tier, so only the cap merges.
+    let params = Params {
+        flush_docs: 1,
+        merge_factor: 100,
+        max_segments: 3,
+        ..Params::default()
+    };
+    let db = Database::create(dir.path(), params).unwrap();
+    let mut text = TextGenerator::new(12);
+    let bodies: Vec<String> = (0..12).map(|_| text.words(600)).collect();
+    let ids: Vec<_> = bodies.iter().map(|b| add(&db, "d", b)).collect();
+    let stats = db.stats().unwrap();
+    assert!(stats.segments <= 3, "{stats:?}");
+    assert_eq!(stats.postings, 12 * 100);
+    for (body, &id) in bodies.iter().zip(&ids) {
+        assert_eq!(ratio_of(&search(&db, body), id), 1.0);
+    }
+    assert!(check(dir.path()).unwrap().is_ok());
+}
+
+#[test]
 fn removed_documents_are_not_found_and_leave_at_compaction() {
     let dir = tempfile::tempdir().unwrap();
     let db = Database::create(dir.path(), small_params()).unwrap();

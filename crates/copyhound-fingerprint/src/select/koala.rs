@@ -143,12 +143,26 @@ impl KoalaSelector {
             self.params.seed ^ derive_key(rotation, STORED_DOMAIN),
             STORED_DOMAIN,
         );
+        let wanted = self.params.stored_size;
         let mut ranked: Vec<(u64, Fingerprint)> =
             search.iter().map(|&f| (rank(f.hash, key), f)).collect();
-        // Sorting by (rank, position) puts each hash's first position first.
-        ranked.sort_unstable_by_key(|&(r, f)| (r, f.pos));
+        let by_rank = |&(r, f): &(u64, Fingerprint)| (r, f.pos);
+        // A search set holds distinct hashes, so the n smallest ranks are
+        // the answer: partitioning around the n-th is linear where sorting
+        // all N is not. Only when those n repeat a hash (a search slice with
+        // repeats) does every candidate need sorting, to skip the repeats.
+        if wanted < ranked.len() {
+            ranked.select_nth_unstable_by_key(wanted, by_rank);
+            ranked[..wanted].sort_unstable_by_key(by_rank);
+            if ranked[..wanted].windows(2).any(|w| w[0].0 == w[1].0) {
+                ranked.sort_unstable_by_key(by_rank);
+            }
+        } else {
+            ranked.sort_unstable_by_key(by_rank);
+        }
+        // Sorted by (rank, position): each hash's first position comes first.
         ranked.dedup_by_key(|&mut (r, _)| r);
-        ranked.truncate(self.params.stored_size);
+        ranked.truncate(wanted);
         let first = out.len();
         out.extend(ranked.into_iter().map(|(_, f)| f));
         out[first..].sort_unstable_by_key(|f| f.pos);
@@ -328,6 +342,36 @@ mod tests {
             candidates.truncate(search_size);
             let mut expected: Vec<Fingerprint> =
                 candidates.iter().map(|&(_, _, pos)| Fingerprint::new(hashes[pos], pos)).collect();
+            expected.sort_unstable_by_key(|f| f.pos);
+            prop_assert_eq!(got, expected);
+        }
+    }
+
+    proptest! {
+        /// The partitioning selection of the stored set equals sorting every
+        /// candidate by (rank, position) and keeping the first n distinct
+        /// hashes, with or without repeated hashes in the input.
+        #[test]
+        fn stored_equals_the_sorted_reference(
+            hashes in prop::collection::vec(0u64..300, 0..400),
+            stored_size in 0usize..120,
+            rotation: u64,
+            seed: u64,
+        ) {
+            let selector = KoalaSelector::new(KoalaParams { search_size: 1000, stored_size, seed, ..KoalaParams::default() });
+            let search: Vec<Fingerprint> =
+                hashes.iter().enumerate().map(|(pos, &h)| Fingerprint::new(h, pos)).collect();
+            let mut got = Vec::new();
+            selector.stored(&search, rotation, &mut got);
+
+            let key = derive_key(seed ^ derive_key(rotation, STORED_DOMAIN), STORED_DOMAIN);
+            let mut reference: Vec<(u64, usize)> =
+                hashes.iter().enumerate().map(|(pos, &h)| (rank(h, key), pos)).collect();
+            reference.sort_unstable();
+            reference.dedup_by_key(|c| c.0);
+            reference.truncate(stored_size);
+            let mut expected: Vec<Fingerprint> =
+                reference.iter().map(|&(_, pos)| Fingerprint::new(hashes[pos], pos)).collect();
             expected.sort_unstable_by_key(|f| f.pos);
             prop_assert_eq!(got, expected);
         }
