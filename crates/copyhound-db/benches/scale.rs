@@ -108,6 +108,7 @@ fn measure(db: &Database, documents: usize, label: &str) {
 fn main() {
     let all: Vec<String> = std::env::args().skip(1).collect();
     let no_compact = all.iter().any(|a| a == "--no-compact");
+    let no_prints = all.iter().any(|a| a == "--no-prints");
     let args: Vec<&String> = all.iter().filter(|a| !a.starts_with("--")).collect();
     if args.first().is_some_and(|a| *a == "search") {
         let dir = PathBuf::from(args.get(1).expect("search DIR").as_str());
@@ -132,7 +133,10 @@ fn main() {
         |dir| PathBuf::from(dir.as_str()),
     );
     let _ = std::fs::remove_dir_all(&dir);
-    let params = Params::default();
+    let params = Params {
+        keep_prints: !no_prints,
+        ..Params::default()
+    };
     let search_size = params.search_size as usize;
     let db = Arc::new(Database::create(&dir, params).expect("create the database"));
     let merger = db.merge_in_background();

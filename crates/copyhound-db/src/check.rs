@@ -83,7 +83,7 @@ pub fn check(dir: &Path) -> Result<CheckReport> {
     };
     let records = read_records(&path, &txn, &mut report)?;
     let mut postings_of = staged_postings(&path, &txn, &records, &mut report)?;
-    if params.mode == Mode::Koala {
+    if params.mode == Mode::Koala && params.keep_prints {
         check_prints(&path, dir, &txn, &manifest, &records, &mut report)?;
     }
     let mut removed = HashSet::new();

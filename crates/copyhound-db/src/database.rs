@@ -405,6 +405,11 @@ impl Database {
         }
     }
 
+    /// Whether prints are kept for rotation.
+    pub(crate) fn keeps_prints(&self) -> bool {
+        self.params.mode == Mode::Koala && self.params.keep_prints
+    }
+
     /// The stored keys of a print under `epoch`.
     fn stored_keys(&self, print: &[u64], epoch: u64) -> Vec<u64> {
         keys_of(
@@ -418,7 +423,7 @@ impl Database {
     fn prepare(&self, docs: Vec<NewDocument>, epoch: u64) -> Vec<Prepared> {
         let one = |doc: NewDocument| Prepared {
             keys: self.stored_keys(&doc.print.hashes, epoch),
-            print: (self.params.mode == Mode::Koala).then(|| encode_print(&doc.print.hashes)),
+            print: self.keeps_prints().then(|| encode_print(&doc.print.hashes)),
             hashes: doc.print.hashes,
             meta: doc.meta,
         };
@@ -835,6 +840,11 @@ impl Database {
             return Err(DbError::WrongMode {
                 operation: "rotate",
                 mode: self.params.mode.name(),
+            });
+        }
+        if !self.keeps_prints() {
+            return Err(DbError::NoKeptPrints {
+                path: self.dir.clone(),
             });
         }
         let path = &self.catalog_path;

@@ -74,6 +74,15 @@ pub enum DbError {
         /// The database's mode.
         mode: &'static str,
     },
+    /// `rotate` on a database created without kept prints.
+    #[error(
+        "{path}: rotate needs the kept prints, and this database was created without them \
+         (keep_prints=false); create a new database and add the documents again"
+    )]
+    NoKeptPrints {
+        /// The database directory.
+        path: PathBuf,
+    },
     /// A segment would outgrow its 32-bit offsets.
     #[error(
         "{path}: segment would exceed 4 GiB of postings; lower `merge_factor` or the batch size"

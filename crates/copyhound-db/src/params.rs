@@ -91,6 +91,11 @@ pub struct Params {
     /// tiers. Every search reads one bucket per segment, so this bounds its
     /// cost while segments accumulate between tier merges. Default 4.
     pub max_segments: u32,
+    /// Whether Koala mode keeps each document's print (its search set, about
+    /// 7 KB at N = 1000) so that `rotate` can re-select stored subsets
+    /// without the documents. Default true. Without them a database costs
+    /// only its postings and records, adds faster, and `rotate` refuses.
+    pub keep_prints: bool,
     /// The front-end documents are normalised with, as its command-line name
     /// (`chars`, `words`, `consonants`). The database does not interpret it;
     /// it keeps it so that every add and search normalises alike.
@@ -114,6 +119,7 @@ impl Default for Params {
             flush_docs: 4096,
             merge_factor: 4,
             max_segments: 4,
+            keep_prints: true,
             front_end: "chars".to_owned(),
         }
     }
@@ -128,12 +134,18 @@ macro_rules! numeric_params {
                 vec![$((stringify!($name), u64::from(self.$name))),*]
             }
 
-            /// Sets the parameter `name` (`mode`, `seed`, `front_end` or a numeric one) from its text.
+            /// Sets the parameter `name` (`mode`, `seed`, `front_end`, `keep_prints` or a numeric one) from its text.
             pub fn set(&mut self, name: &str, value: &str) -> Result<()> {
                 match name {
                     "mode" => self.mode = value.parse()?,
                     "seed" => self.seed = parse_number("seed", value)?,
                     "front_end" => self.front_end = value.to_owned(),
+                    "keep_prints" => {
+                        self.keep_prints = value.parse().map_err(|_| DbError::InvalidParameter {
+                            name: "keep_prints",
+                            problem: format!("{value:?} is neither true nor false"),
+                        })?;
+                    }
                     $(stringify!($name) => {
                         self.$name = parse_number(stringify!($name), value)?;
                     })*
@@ -220,8 +232,8 @@ impl Params {
     /// The stored form: one `name=value` line per parameter.
     pub(crate) fn encode(&self) -> String {
         let mut out = format!(
-            "mode={}\nseed={}\nfront_end={}\n",
-            self.mode, self.seed, self.front_end
+            "mode={}\nseed={}\nfront_end={}\nkeep_prints={}\n",
+            self.mode, self.seed, self.front_end, self.keep_prints
         );
         for (name, value) in self.numeric() {
             writeln!(out, "{name}={value}").expect("writing to a String");
@@ -258,6 +270,7 @@ mod tests {
         params.hash_bits = 40;
         params.max_ignored = 3;
         params.front_end = "consonants".into();
+        params.keep_prints = false;
         assert_eq!(Params::decode(&params.encode()).unwrap(), params);
     }
 

@@ -117,6 +117,11 @@ pub struct InitArgs {
     merge_factor: Option<u32>,
     #[arg(long)]
     max_segments: Option<u32>,
+    /// Keep each document's search set (about 7 KB) so that `db rotate`
+    /// works without the documents; `false` saves the space and refuses
+    /// `rotate`.
+    #[arg(long, action = clap::ArgAction::Set, default_value_t = true)]
+    keep_prints: bool,
 }
 
 /// Arguments of `db add`.
@@ -137,7 +142,7 @@ pub struct AddArgs {
     #[arg(long)]
     title: Option<String>,
     /// Documents per transaction: each batch is durable when it is reported.
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = 256)]
     batch: usize,
 }
 
@@ -228,6 +233,7 @@ fn init(args: &InitArgs) -> Result<ExitCode> {
         ("merge_factor", args.merge_factor),
         ("max_segments", args.max_segments),
     ];
+    params.keep_prints = args.keep_prints;
     for (name, value) in numeric {
         if let Some(value) = value {
             params.set(name, &value.to_string())?;
@@ -292,37 +298,102 @@ fn add(args: &AddArgs) -> Result<ExitCode> {
     let options = load_options(db.params())?;
     let files = collect_files(&args.paths)?;
     let mut failed = false;
-    let mut batch = Vec::new();
-    let mut names = Vec::new();
     let stdout = io::stdout();
-    for (i, path) in files.iter().enumerate() {
-        match load(path, &options) {
-            Ok(loaded) => {
-                for warning in &loaded.warnings {
-                    eprintln!("copyhound: warning: {}: {warning}", path.display());
+    // Loading, normalising and selecting the next batch (on every core)
+    // overlaps with committing this one: a producer thread prepares batches
+    // one ahead of the writer.
+    std::thread::scope(|scope| -> Result<()> {
+        let (sender, receiver) = std::sync::mpsc::sync_channel(1);
+        let (db, options, files) = (&db, &options, &files);
+        scope.spawn(move || {
+            for chunk in files.chunks(args.batch.max(1)) {
+                let prepared = prepare_files(db, args, options, chunk);
+                if sender.send((chunk, prepared)).is_err() {
+                    break;
                 }
-                batch.push(new_document(&db, args, path, &loaded));
-                names.push(path.display().to_string());
             }
-            Err(error) => {
-                eprintln!("copyhound: {error}");
-                failed = true;
+        });
+        for (chunk, prepared) in receiver {
+            let mut batch = Vec::new();
+            let mut names = Vec::new();
+            for (path, outcome) in chunk.iter().zip(prepared) {
+                match outcome {
+                    Ok((document, warnings)) => {
+                        for warning in warnings {
+                            eprintln!("copyhound: warning: {}: {warning}", path.display());
+                        }
+                        batch.push(document);
+                        names.push(path.display().to_string());
+                    }
+                    Err(error) => {
+                        eprintln!("copyhound: {error}");
+                        failed = true;
+                    }
+                }
             }
-        }
-        if batch.len() >= args.batch.max(1) || i + 1 == files.len() {
-            let ids = db.add(std::mem::take(&mut batch))?;
+            if batch.is_empty() {
+                continue;
+            }
+            let ids = db.add(batch)?;
             let mut out = stdout.lock();
-            for (id, name) in ids.iter().zip(names.drain(..)) {
+            for (id, name) in ids.iter().zip(names) {
                 writeln!(out, "added {id}\t{name}")?;
             }
             out.flush()?;
         }
-    }
+        Ok(())
+    })?;
     Ok(if failed {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// A file ready to register (with its load warnings), or why it is not.
+type PreparedFile = std::result::Result<(NewDocument, Vec<String>), String>;
+
+/// Loads, normalises and fingerprints `files` on every core, in order.
+fn prepare_files(
+    db: &Database,
+    args: &AddArgs,
+    options: &LoadOptions,
+    files: &[PathBuf],
+) -> Vec<PreparedFile> {
+    let one = |path: &PathBuf| -> PreparedFile {
+        let loaded = load(path, options).map_err(|e| e.to_string())?;
+        let warnings = loaded.warnings.iter().map(ToString::to_string).collect();
+        Ok((new_document(db, args, path, &loaded), warnings))
+    };
+    let threads = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(files.len());
+    if threads <= 1 {
+        return files.iter().map(one).collect();
+    }
+    // Documents differ in size: threads take the next file as they finish.
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut done: Vec<(usize, PreparedFile)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(path) = files.get(i) else { break };
+                        mine.push((i, one(path)));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().expect("a loading thread panicked"))
+            .collect()
+    });
+    done.sort_unstable_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, prepared)| prepared).collect()
 }
 
 fn new_document(

@@ -71,6 +71,40 @@ fn live_segments_stay_within_the_cap_while_tiers_fill() {
 }
 
 #[test]
+fn without_kept_prints_search_works_and_rotate_refuses() {
+    let dir = tempfile::tempdir().unwrap();
+    let params = Params {
+        keep_prints: false,
+        ..small_params()
+    };
+    let db = Database::create(dir.path(), params).unwrap();
+    let mut text = TextGenerator::new(13);
+    let bodies: Vec<String> = (0..20).map(|_| text.words(700)).collect();
+    let ids: Vec<_> = bodies.iter().map(|b| add(&db, "d", b)).collect();
+    db.flush().unwrap();
+    assert_eq!(ratio_of(&search(&db, &bodies[3]), ids[3]), 1.0);
+    assert_eq!(db.stats().unwrap().print_bytes, 0);
+    let prints = std::fs::read_dir(dir.path().join("segments"))
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "prints")
+        })
+        .count();
+    assert_eq!(prints, 0);
+    assert!(check(dir.path()).unwrap().is_ok());
+    let error = db.rotate().unwrap_err();
+    assert!(matches!(error, DbError::NoKeptPrints { .. }), "{error}");
+    assert!(error.to_string().contains("keep_prints=false"), "{error}");
+    // The setting survives reopening.
+    drop(db);
+    assert!(!Database::open(dir.path()).unwrap().params().keep_prints);
+}
+
+#[test]
 fn removed_documents_are_not_found_and_leave_at_compaction() {
     let dir = tempfile::tempdir().unwrap();
     let db = Database::create(dir.path(), small_params()).unwrap();
