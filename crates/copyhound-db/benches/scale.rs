@@ -9,17 +9,26 @@
 //! long-running server would run them.
 //!
 //! ```text
-//! cargo bench -p copyhound-db --bench scale -- [DOCUMENTS] [DIR]
+//! cargo bench -p copyhound-db --bench scale -- [DOCUMENTS] [DIR] [--no-prints] [--no-compact]
+//! cargo bench -p copyhound-db --bench scale -- search DIR
+//! cargo bench -p copyhound-db --bench scale -- texts DIR FILES
 //! ```
 //!
 //! Without DIR the database goes to a temporary directory under the target
-//! directory; DOCUMENTS defaults to 100000.
+//! directory; DOCUMENTS defaults to 100000. `--no-prints` creates the
+//! database without kept prints (no `rotate`); `--no-compact` skips the
+//! final compaction. `search DIR` measures searches on an existing synthetic
+//! database; `texts DIR FILES` searches every file under FILES (loaded and
+//! fingerprinted as `copyhound db` does, text front-end) against the
+//! database in DIR, timing the search alone and the load and fingerprinting
+//! apart.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
 use copyhound_db::{Database, DocumentMeta, DocumentPrint, NewDocument, Params, SearchOptions};
+use copyhound_normalize::{KindChoice, LoadOptions, TextMode, TextOptions, load_file};
 
 const BATCH: usize = 1000;
 const QUERIES: usize = 2000;
@@ -104,12 +113,125 @@ fn measure(db: &Database, documents: usize, label: &str) {
     );
 }
 
+/// Bytes of the files under `dir` (recursively) whose extension is
+/// `extension` (any, if empty).
+fn disk_bytes(dir: &Path, extension: &str) -> u64 {
+    let mut total = 0;
+    for entry in std::fs::read_dir(dir).expect("read the database directory") {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() {
+            total += disk_bytes(&path, extension);
+        } else if extension.is_empty() || path.extension().is_some_and(|e| e == extension) {
+            total += std::fs::metadata(&path).map_or(0, |m| m.len());
+        }
+    }
+    total
+}
+
+/// Files under `dir`, recursively, in name order.
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .expect("read the files directory")
+        .map(|e| e.expect("a directory entry").path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            out.extend(files_under(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// Searches every file under `files` against the database in `dir`; each
+/// file's own registration (if it was added) should rank first.
+fn search_texts(dir: &Path, files: &Path) {
+    let db = Database::open(dir).expect("open the database");
+    let mode = match db.params().front_end.as_str() {
+        "words" => TextMode::Words,
+        "consonants" => TextMode::Consonants,
+        _ => TextMode::Chars,
+    };
+    let options = LoadOptions {
+        kind: KindChoice::Text,
+        text: TextOptions::with_mode(mode),
+        ..LoadOptions::default()
+    };
+    let mut prints = Vec::new();
+    let (start, cpu_start) = (Instant::now(), cpu_seconds());
+    for path in files_under(files) {
+        let Ok(loaded) = load_file(&path, &options) else {
+            continue;
+        };
+        prints.push(db.fingerprinter().print(&loaded.doc));
+    }
+    let (load_wall, load_cpu) = (
+        start.elapsed().as_secs_f64(),
+        cpu_seconds()
+            .zip(cpu_start)
+            .map_or(f64::NAN, |(b, a)| b - a),
+    );
+    println!(
+        "load, normalise and select {} files: {:.3} s wall, {load_cpu:.2} s CPU",
+        prints.len(),
+        load_wall
+    );
+    time_searches(&db, &prints, "after ingest");
+    db.flush().expect("flush");
+    db.compact().expect("compact");
+    let stats = db.stats().expect("stats");
+    let per_doc = |bytes: u64| bytes as f64 / stats.documents.max(1) as f64;
+    println!(
+        "flushed and compacted: {} documents; searched postings {:.1} bytes/document, \
+         catalogue file {:.1}, kept prints {:.1}, whole directory {:.1}",
+        stats.documents,
+        per_doc(stats.segment_bytes),
+        per_doc(stats.catalog_bytes),
+        per_doc(disk_bytes(&dir.join("segments"), "prints")),
+        per_doc(disk_bytes(dir, ""))
+    );
+    time_searches(&db, &prints, "1 segment");
+}
+
+/// Searches every print twice over (so that a small set still gives a p99)
+/// and reports the latencies.
+fn time_searches(db: &Database, prints: &[DocumentPrint], label: &str) {
+    let mut latencies = Vec::new();
+    let cpu_start = cpu_seconds();
+    for print in prints.iter().chain(prints) {
+        let t = Instant::now();
+        db.search(print, &SearchOptions::default()).expect("search");
+        latencies.push(t.elapsed().as_secs_f64() * 1000.0);
+    }
+    let cpu = cpu_seconds()
+        .zip(cpu_start)
+        .map_or(f64::NAN, |(b, a)| b - a);
+    latencies.sort_by(f64::total_cmp);
+    println!(
+        "search ({label}, {} queries): p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms, CPU {:.3} ms per query",
+        latencies.len(),
+        percentile(&latencies, 0.5),
+        percentile(&latencies, 0.99),
+        latencies[latencies.len() - 1],
+        cpu * 1000.0 / latencies.len() as f64
+    );
+}
+
 #[allow(clippy::too_many_lines)] // one linear scenario reads best in one piece
 fn main() {
     let all: Vec<String> = std::env::args().skip(1).collect();
     let no_compact = all.iter().any(|a| a == "--no-compact");
     let no_prints = all.iter().any(|a| a == "--no-prints");
     let args: Vec<&String> = all.iter().filter(|a| !a.starts_with("--")).collect();
+    if args.first().is_some_and(|a| *a == "texts") {
+        let dir = PathBuf::from(args.get(1).expect("texts DIR FILES").as_str());
+        let files = PathBuf::from(args.get(2).expect("texts DIR FILES").as_str());
+        search_texts(&dir, &files);
+        return;
+    }
     if args.first().is_some_and(|a| *a == "search") {
         let dir = PathBuf::from(args.get(1).expect("search DIR").as_str());
         let db = Database::open(&dir).expect("open the database");
@@ -203,11 +325,20 @@ fn main() {
         stats.segment_bytes,
         per_doc(stats.segment_bytes)
     );
+    let prints_in_files = disk_bytes(&dir.join("segments"), "prints");
     println!(
-        "catalogue file: {} bytes = {:.1} bytes/document, of which kept prints (cold, for rotation) {:.1}",
+        "catalogue file (records, staging): {} bytes = {:.1} bytes/document",
         stats.catalog_bytes,
         per_doc(stats.catalog_bytes),
-        per_doc(stats.print_bytes)
+    );
+    println!(
+        "kept prints (cold print files, for rotate): {prints_in_files} bytes = {:.1} bytes/document",
+        per_doc(prints_in_files)
+    );
+    println!(
+        "whole directory: {} bytes = {:.1} bytes/document",
+        disk_bytes(&dir, ""),
+        per_doc(disk_bytes(&dir, ""))
     );
     measure(
         &db,

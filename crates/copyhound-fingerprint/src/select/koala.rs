@@ -34,6 +34,7 @@
 //! for rare prefixes carries over: the search set already consists of them.
 
 use std::collections::BinaryHeap;
+use std::hash::BuildHasherDefault;
 
 use super::sketch::{PremixedMap, PremixedSet};
 use super::{Fingerprint, KGrams, Selector};
@@ -190,7 +191,11 @@ impl Selector for KoalaSelector {
         // top is the one to beat. Ranks are unique, so positions never tie.
         let mut best: BinaryHeap<(u32, u64, u32)> =
             BinaryHeap::with_capacity(capacity.min(kgrams.hashes.len()) + 1);
-        let mut chosen_ranks = PremixedSet::default();
+        // Sized up front: growing it shows in profiles of small documents.
+        let mut chosen_ranks = PremixedSet::with_capacity_and_hasher(
+            capacity.min(kgrams.hashes.len()) + 1,
+            BuildHasherDefault::default(),
+        );
         for (pos, &hash) in kgrams.hashes.iter().enumerate().skip(first) {
             let count = prefix_counts.count(pos);
             let rank = rank(hash, self.search_key);
@@ -277,7 +282,9 @@ fn occurrence_counts(keys: &[u64], first: usize) -> Vec<u32> {
         spread[*slot] = (key, pos as u32);
         *slot += 1;
     }
-    let mut bucket_counts: PremixedMap<u32> = PremixedMap::default();
+    let largest = starts.windows(2).map(|b| b[1] - b[0]).max().unwrap_or(0);
+    let mut bucket_counts: PremixedMap<u32> =
+        PremixedMap::with_capacity_and_hasher(largest, BuildHasherDefault::default());
     for bounds in starts.windows(2) {
         let bucket = &spread[bounds[0]..bounds[1]];
         bucket_counts.clear();
