@@ -20,7 +20,9 @@
 //! hot postings under 300 bytes (n = 100 keys of 28 bits; Koala used 400);
 //! the record about 20 bytes plus its strings; the cold print about 7 KB
 //! (N = 1000 full 64-bit hashes, needed to re-select stored subsets under a
-//! new key without the documents), read only by `rotate` and `check`.
+//! new key without the documents), read only by `rotate` and `check`, and
+//! not kept at all with [`Params::keep_prints`] false (then `rotate`
+//! refuses).
 //!
 //! ```
 //! use copyhound_db::{Database, DocumentMeta, NewDocument, Params, SearchOptions};
