@@ -6,6 +6,7 @@ use rayon::prelude::*;
 use crate::candidates::{PairingRules, candidate_pairs};
 use crate::fragments::{Match, Side, find_fragments};
 use crate::prepare::{UnitSummary, prepare};
+use crate::rarity::unit_weights;
 use crate::score::score;
 use crate::{
     BaseCode, CompareError, CompareOptions, Document, FingerprintIndex, Fragment, IndexStats,
@@ -133,6 +134,9 @@ pub fn compare_with_progress(
     let prepared = prepare(units, base, &options.hasher);
     progress.advance(units.len() as u64);
 
+    let weights = unit_weights(units, &prepared, k, options.rarity_weighting);
+    let min_fragment = options.min_fragment.max(k);
+
     progress.start(Stage::Index, 1);
     let index = FingerprintIndex::build(units, base, max_units);
     progress.advance(1);
@@ -166,12 +170,13 @@ pub fn compare_with_progress(
                 unit: &units[u as usize],
                 prepared: &prepared[u as usize],
             };
-            let fragments = find_fragments(side(a), side(b), matches, k);
+            let mut fragments = find_fragments(side(a), side(b), matches, k);
+            fragments.retain(|f| f.len() as usize >= min_fragment);
             progress.advance(1);
             let (a, b) = (a as usize, b as usize);
             score(
-                (a, &units[a], &prepared[a]),
-                (b, &units[b], &prepared[b]),
+                (a, &units[a], &prepared[a], &weights[a]),
+                (b, &units[b], &prepared[b], &weights[b]),
                 shared,
                 fragments,
             )

@@ -16,9 +16,11 @@
 //! 5. Fragments: matching fingerprints merged along diagonals and extended
 //!    symbol by symbol into exact, maximal [`Fragment`]s, disjoint per side.
 //! 6. [`PairScore`]: coverage of each side (symbols, lines), longest
-//!    fragment, total overlap and the symmetric similarity
-//!    `2·overlap / (compared symbols of both)` — exactly 1 for identical
-//!    units.
+//!    fragment, total overlap and the symmetric similarity, the mean of the
+//!    two sides' coverages — each symbol weighted by its rarity in the
+//!    batch when [`CompareOptions::rarity_weighting`] is on, fragments
+//!    shorter than [`CompareOptions::min_fragment`] left out — exactly 1
+//!    for identical units.
 //!
 //! [`compare`] runs it all, in parallel with rayon.
 //!
@@ -59,6 +61,7 @@ mod index;
 mod lines;
 mod options;
 mod prepare;
+mod rarity;
 mod score;
 mod unit;
 

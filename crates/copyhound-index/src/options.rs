@@ -98,17 +98,26 @@ pub struct CompareOptions {
     /// At most this many candidate pairs (those sharing most fingerprints)
     /// are scored, which bounds memory whatever the number of units.
     pub max_pairs: usize,
+    /// Fragments shorter than this many symbols are neither reported nor
+    /// scored (k is the floor: no fragment is shorter than its k-gram).
+    pub min_fragment: usize,
+    /// Weigh each symbol by how rare its fingerprints are in the batch, so
+    /// code many units share counts less (see the `rarity` module).
+    pub rarity_weighting: bool,
 }
 
 impl CompareOptions {
     /// Defaults: no occurrence limit, pairs sharing at least one
-    /// fingerprint, at most [`DEFAULT_MAX_PAIRS`] pairs.
+    /// fingerprint, at most [`DEFAULT_MAX_PAIRS`] pairs, every fragment of
+    /// at least k symbols, no rarity weighting.
     pub fn new(hasher: KGramHasher) -> Self {
         Self {
             hasher,
             max_occurrences: MaxOccurrences::Unlimited,
             min_shared: 1,
             max_pairs: DEFAULT_MAX_PAIRS,
+            min_fragment: 0,
+            rarity_weighting: false,
         }
     }
 }

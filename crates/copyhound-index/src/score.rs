@@ -3,24 +3,31 @@
 //! Fragments are disjoint on each side and every fragment has the same
 //! length on both sides, so the *overlap* `L` (symbols in fragments) is the
 //! number of covered symbols of either unit. With `Ta`, `Tb` the compared
-//! symbols of the units (outside base code), the ranking score is
+//! symbols of the units (outside base code), each side's coverage is `L/Ta`
+//! and `L/Tb`, and the ranking score is their mean
 //!
 //! ```text
-//! similarity = 2·L / (Ta + Tb)
+//! similarity = (L/Ta + L/Tb) / 2
 //! ```
 //!
-//! the Dice coefficient of the two symbol sets under the matching. It is
-//! symmetric, lies in `[0, 1]`, and is exactly 1 when both units are fully
-//! covered (identical units: `L = Ta = Tb`, and `2L / 2L` is exact in
-//! floating point). Unlike the mean or maximum of the one-sided coverages it
-//! does not rank "a small file fully inside a large one" as a full copy: the
-//! one-sided shares (`coverage_a`, `coverage_b`) are reported next to it for
-//! that case.
+//! with every symbol weighted by its rarity in the batch when rarity
+//! weighting is on (module `rarity`: code many units share counts less on
+//! both sides of each ratio). It is symmetric, lies in `[0, 1]`, and is
+//! exactly 1 when both units are fully covered (identical units).
+//!
+//! Why the mean and not the Dice coefficient `2L/(Ta + Tb)`: Dice is
+//! dominated by the larger unit, so a copy padded with a template, dead
+//! code or a banner drops far down the ranking; the maximum of the two
+//! coverages ranks "a small file inside a large one" as a full copy. The
+//! mean lies between them, and with rarity weights it ranked the labelled
+//! code datasets best (docs/EVALUATION.md). The one-sided shares
+//! (`coverage_a`, `coverage_b`, unweighted) are reported next to it.
 
 use crate::Unit;
 use crate::bitset::BitSet;
 use crate::fragments::Fragment;
 use crate::prepare::PreparedUnit;
+use crate::rarity::UnitWeights;
 
 /// How much of one unit a pair's fragments cover.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -87,8 +94,8 @@ enum Which {
 }
 
 pub(crate) fn score(
-    (a, unit_a, prep_a): (usize, &Unit, &PreparedUnit),
-    (b, unit_b, prep_b): (usize, &Unit, &PreparedUnit),
+    (a, unit_a, prep_a, weights_a): (usize, &Unit, &PreparedUnit, &UnitWeights),
+    (b, unit_b, prep_b, weights_b): (usize, &Unit, &PreparedUnit, &UnitWeights),
     shared_fingerprints: usize,
     fragments: Vec<Fragment>,
 ) -> PairScore {
@@ -100,12 +107,7 @@ pub(crate) fn score(
         .unwrap_or(0);
     let coverage_a = coverage(unit_a, prep_a, &fragments, total_overlap, Which::A);
     let coverage_b = coverage(unit_b, prep_b, &fragments, total_overlap, Which::B);
-    let both = coverage_a.compared_symbols + coverage_b.compared_symbols;
-    let similarity = if both == 0 {
-        0.0
-    } else {
-        (2 * total_overlap) as f64 / both as f64
-    };
+    let similarity = mean_weighted_coverage(&fragments, weights_a, weights_b);
     PairScore {
         a,
         b,
@@ -117,6 +119,28 @@ pub(crate) fn score(
         similarity,
         fragments,
     }
+}
+
+/// The mean of the two sides' weighted coverages: the weight of each
+/// side's covered symbols over the weight of its compared symbols. Integer
+/// sums make a fully covered side exactly 1.
+fn mean_weighted_coverage(fragments: &[Fragment], a: &UnitWeights, b: &UnitWeights) -> f64 {
+    let side = |weights: &UnitWeights, covered: u64| {
+        if weights.compared == 0 {
+            0.0
+        } else {
+            (covered as f64 / weights.compared as f64).min(1.0)
+        }
+    };
+    let covered_a = fragments
+        .iter()
+        .map(|f| a.sum(f.a.doc, f.a.symbols()))
+        .sum();
+    let covered_b = fragments
+        .iter()
+        .map(|f| b.sum(f.b.doc, f.b.symbols()))
+        .sum();
+    f64::midpoint(side(a, covered_a), side(b, covered_b))
 }
 
 fn coverage(

@@ -172,6 +172,7 @@ proptest! {
         docs in prop::collection::vec(symbols(6, 0..150), 1..4),
         other in symbols(6, 0..150),
         seed: u64,
+        rarity_weighting: bool,
     ) {
         let hasher = KGramHasher::new(k, seed);
         let units = [
@@ -179,7 +180,8 @@ proptest! {
             unit("original", &docs, &hasher, w),
             unit("other", &[other], &hasher, w),
         ];
-        let result = run(&units, &hasher);
+        let options = CompareOptions { rarity_weighting, ..CompareOptions::new(hasher.clone()) };
+        let result = compare(&units, &BaseCode::none(), &options).unwrap();
         check_invariants(&units, &[], &result, &hasher);
         if result.units[0].compared_symbols > 0 {
             let pair = result.pairs.iter().find(|p| (p.a, p.b) == (0, 1)).unwrap();
@@ -324,6 +326,64 @@ fn fingerprints_in_too_many_units_are_ignored() {
             .len(),
         6
     );
+}
+
+#[test]
+fn rarity_weighting_counts_code_many_units_share_less() {
+    let hasher = KGramHasher::new(4, 3);
+    let common = seq(0, 30);
+    let rare = seq(500, 30);
+    // u0..u3 share `common`, u4 and u5 share `rare`: as long, as exact, but
+    // only two units hold it.
+    let units: Vec<Unit> = (0..6)
+        .map(|i| {
+            let shared = if i < 4 { &common } else { &rare };
+            let own = seq(1000 * (i + 1), 60);
+            unit(
+                &format!("u{i}"),
+                &[[shared.as_slice(), &own].concat()],
+                &hasher,
+                1,
+            )
+        })
+        .collect();
+    let similarity = |rarity_weighting: bool, a: usize, b: usize| {
+        let options = CompareOptions {
+            rarity_weighting,
+            ..CompareOptions::new(hasher.clone())
+        };
+        let result = compare(&units, &BaseCode::none(), &options).unwrap();
+        let pair = result.pairs.iter().find(|p| (p.a, p.b) == (a, b)).unwrap();
+        assert_eq!(pair.total_overlap, 30);
+        pair.similarity
+    };
+    assert_eq!(similarity(false, 0, 1), similarity(false, 4, 5));
+    assert_eq!(similarity(true, 4, 5), similarity(false, 4, 5));
+    assert!(similarity(true, 0, 1) < similarity(true, 4, 5) / 2.0);
+}
+
+#[test]
+fn fragments_shorter_than_the_minimum_are_dropped() {
+    let hasher = KGramHasher::new(4, 5);
+    let a = [seq(0, 12), seq(100, 20), seq(1000, 30)].concat();
+    let b = [seq(0, 12), seq(200, 20), seq(1000, 30)].concat();
+    let units = [unit("a", &[a], &hasher, 2), unit("b", &[b], &hasher, 2)];
+    let lengths = |min_fragment: usize| {
+        let options = CompareOptions {
+            min_fragment,
+            ..CompareOptions::new(hasher.clone())
+        };
+        let result = compare(&units, &BaseCode::none(), &options).unwrap();
+        result.pairs.first().map(|p| {
+            p.fragments
+                .iter()
+                .map(copyhound_index::Fragment::len)
+                .collect::<Vec<_>>()
+        })
+    };
+    assert_eq!(lengths(0), Some(vec![12, 30]));
+    assert_eq!(lengths(13), Some(vec![30]));
+    assert_eq!(lengths(31), None);
 }
 
 #[test]

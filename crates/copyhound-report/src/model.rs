@@ -62,6 +62,12 @@ pub struct Parameters {
     pub min_shared: usize,
     /// Cap on scored pairs.
     pub max_pairs: usize,
+    /// Shorter shared runs, in symbols, were neither reported nor scored.
+    #[serde(default)]
+    pub min_fragment: usize,
+    /// How shared symbols counted in the similarity (`flat`, `rarity`).
+    #[serde(default)]
+    pub weighting: String,
 }
 
 /// Totals of a comparison.

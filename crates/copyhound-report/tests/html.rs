@@ -61,6 +61,8 @@ fn report_of(tool_name: &str, units: &[(&str, &[(&str, &str)])]) -> Report {
             max_occurrences: "unlimited".into(),
             base: vec![],
             min_shared: options.min_shared,
+            min_fragment: options.min_fragment.max(options.hasher.k()),
+            weighting: "flat".into(),
             max_pairs: options.max_pairs,
         },
         units: &units,

@@ -78,6 +78,16 @@ pub struct CompareArgs {
     /// Pairs sharing fewer distinct fingerprints are not scored.
     #[arg(long, default_value_t = 1, value_name = "N")]
     min_shared: usize,
+    /// Shared runs shorter than N symbols (tokens of code, characters of
+    /// text) are neither reported nor counted in the similarity. k is the
+    /// floor, and the default.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    min_fragment: usize,
+    /// How shared symbols count in the similarity: `rarity` weighs each
+    /// symbol by how few units of the batch hold its fingerprints, so code
+    /// many submissions share counts less; `flat` counts all alike.
+    #[arg(long, value_enum, default_value_t = Weighting::Rarity)]
+    weighting: Weighting,
     /// Score at most this many pairs (those sharing most fingerprints).
     #[arg(long, default_value_t = DEFAULT_MAX_PAIRS, value_name = "N")]
     max_pairs: usize,
@@ -109,6 +119,15 @@ fn parse_max_occurrences(value: &str) -> Result<MaxOccurrences, String> {
         .map_err(|e: copyhound_index::CompareError| e.to_string())
 }
 
+/// How shared symbols count in the similarity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Weighting {
+    /// By rarity in the batch (inverse document frequency).
+    Rarity,
+    /// Every symbol alike.
+    Flat,
+}
+
 /// A planned unit and whether it is new or old.
 type PlannedRole = (PlannedUnit, Role);
 
@@ -127,6 +146,8 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
         max_occurrences: args.max_occurrences.unwrap_or_default(),
         min_shared: args.min_shared,
         max_pairs: args.max_pairs,
+        min_fragment: args.min_fragment,
+        rarity_weighting: args.weighting == Weighting::Rarity,
         ..CompareOptions::new(batch.hasher.clone())
     };
     let comparison = compare_with_progress(&batch.units, &batch.base, &options, &bar)?;
@@ -142,6 +163,12 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
         base: args.base.iter().map(|p| p.display().to_string()).collect(),
         min_shared: options.min_shared,
         max_pairs: options.max_pairs,
+        min_fragment: options.min_fragment.max(batch.hasher.k()),
+        weighting: match args.weighting {
+            Weighting::Rarity => "rarity",
+            Weighting::Flat => "flat",
+        }
+        .into(),
     };
     let tool = Tool {
         name: env!("CARGO_PKG_NAME").into(),

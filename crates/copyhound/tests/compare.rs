@@ -102,10 +102,21 @@ fn template_only_overlap_is_zero_with_base_code() {
     let out = TempDir::new().unwrap();
     let submissions = examples().join("submissions");
     let submissions = submissions.to_str().unwrap();
-    let without = compare_csv(&out, &[submissions]);
+    // At the default k = 10 gina also shares 11–12-token idioms (a file
+    // loop, a docstring line) with other students; runs of 15 are template.
+    let without = compare_csv(&out, &[submissions, "--min-fragment", "15"]);
     assert!(without.iter().any(|(a, b, _)| a == "gina" || b == "gina"));
     let base = examples().join("base");
-    let with = compare_csv(&out, &[submissions, "--base", base.to_str().unwrap()]);
+    let with = compare_csv(
+        &out,
+        &[
+            submissions,
+            "--min-fragment",
+            "15",
+            "--base",
+            base.to_str().unwrap(),
+        ],
+    );
     assert!(
         with.iter().all(|(a, b, _)| a != "gina" && b != "gina"),
         "gina shares only the template: {with:?}"
@@ -172,6 +183,76 @@ fn fingerprints_in_every_unit_are_ignored_with_max_occurrences() {
         compare_csv(&dir, &[&all[..], &[input, "-m", "100%"]].concat()).len(),
         3
     );
+}
+
+#[test]
+fn text_every_unit_shares_weighs_little_unless_weighting_is_flat() {
+    let dir = TempDir::new().unwrap();
+    let input = dir.path().join("in");
+    for (name, own) in [("a.txt", RIVERS), ("b.txt", ENGINES), ("c.txt", BIRDS)] {
+        write(&input, name, &format!("{COMMON}\n{own}\n"));
+    }
+    // Every k-gram is a fingerprint, so each k-gram of the common text is
+    // one in all three units.
+    let input = input.to_str().unwrap();
+    let all = ["--selector", "all"];
+    let flat = compare_csv(&dir, &[&all[..], &[input, "--weighting", "flat"]].concat());
+    let rarity = compare_csv(&dir, &[&all[..], &[input]].concat());
+    assert_eq!(
+        pair_set(&flat),
+        pair_set(&rarity),
+        "the same pairs share text"
+    );
+    for ((_, _, flat), (_, _, rare)) in flat.iter().zip(&rarity) {
+        assert!(*flat > 0.2, "flat: the common paragraph counts ({flat})");
+        assert!(
+            *rare < flat / 5.0,
+            "rarity: it barely counts ({rare} vs {flat})"
+        );
+    }
+}
+
+#[test]
+fn runs_shorter_than_min_fragment_are_neither_reported_nor_scored() {
+    let dir = TempDir::new().unwrap();
+    let input = dir.path().join("in");
+    // The two share one 31-character phrase (26 letters and digits once
+    // normalised) inside otherwise different text.
+    let phrase = "the quick brown fox jumps over";
+    write(&input, "a.txt", &format!("{RIVERS} {phrase} {ENGINES}"));
+    write(&input, "b.txt", &format!("{BIRDS} {phrase} {COMMON}"));
+    let input = input.to_str().unwrap();
+    let json = dir.path().join("report.json");
+    let run = |min: &str| {
+        copyhound()
+            .args([
+                input,
+                "-k",
+                "15",
+                "-w",
+                "1",
+                "--min-fragment",
+                min,
+                "--json",
+            ])
+            .arg(&json)
+            .assert()
+            .success();
+        serde_json::from_str::<serde_json::Value>(&fs::read_to_string(&json).unwrap()).unwrap()
+    };
+    let kept = run("20");
+    assert_eq!(kept["parameters"]["min_fragment"], 20);
+    assert_eq!(kept["pairs"].as_array().unwrap().len(), 1);
+    for fragment in kept["pairs"][0]["fragments"].as_array().unwrap() {
+        let bytes = fragment["a"]["bytes"].as_array().unwrap();
+        let len = bytes[1].as_u64().unwrap() - bytes[0].as_u64().unwrap();
+        assert!(len >= 20, "a fragment of {len} bytes");
+    }
+    let dropped = run("60");
+    assert_eq!(dropped["parameters"]["min_fragment"], 60);
+    assert!(dropped["pairs"].as_array().unwrap().is_empty());
+    // Below k, k is the floor.
+    assert_eq!(run("3")["parameters"]["min_fragment"], 15);
 }
 
 #[test]
@@ -278,6 +359,7 @@ fn the_json_report_is_versioned_and_complete() {
         serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(report["schema_version"], 1);
     assert_eq!(report["parameters"]["language"], "text");
+    assert_eq!(report["parameters"]["weighting"], "rarity");
     assert_eq!(report["units"].as_array().unwrap().len(), 2);
     let fragment = &report["pairs"][0]["fragments"][0];
     // The engines paragraph is line 2 of both files.
