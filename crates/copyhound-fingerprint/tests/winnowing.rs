@@ -325,3 +325,67 @@ fn robust_winnowing_tames_low_entropy_input() {
         "robust winnowing should select about 1/w, got {robust}"
     );
 }
+
+/// Winnowing as the paper defines it, one window at a time in O(n·w):
+/// every window's minimum; on ties robust winnowing keeps the previous
+/// choice while it is in the window, otherwise the rightmost minimum wins.
+fn reference_winnowing(hashes: &[u64], w: usize, robust: bool) -> Vec<(u64, u32)> {
+    let mut picks: Vec<(u64, u32)> = Vec::new();
+    if hashes.is_empty() {
+        return picks;
+    }
+    let windows = hashes.len().saturating_sub(w) + 1;
+    for start in 0..windows {
+        let window = &hashes[start..(start + w).min(hashes.len())];
+        let min = *window.iter().min().unwrap();
+        let previous = picks.last().copied();
+        let keep =
+            robust && previous.is_some_and(|(hash, pos)| pos as usize >= start && hash == min);
+        if !keep {
+            let rightmost = start + window.iter().rposition(|&h| h == min).unwrap();
+            if previous.map(|(_, pos)| pos as usize) != Some(rightmost) {
+                picks.push((min, rightmost as u32));
+            }
+        }
+    }
+    picks
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn winnowing_equals_the_reference_on_tie_heavy_hashes(
+        hashes in (1u64..6, 0usize..3000).prop_flat_map(|(range, len)| {
+            prop::collection::vec(
+                prop_oneof![0..range, Just(u64::MAX), any::<u64>()],
+                len,
+            )
+        }),
+        w in 1usize..120,
+        robust: bool,
+    ) {
+        let winnowing = if robust { Winnowing::robust(w) } else { Winnowing::new(w) };
+        prop_assert_eq!(select(&winnowing, &hashes), reference_winnowing(&hashes, w, robust));
+    }
+
+    #[test]
+    fn streaming_winnowing_equals_the_reference_across_blocks(
+        symbols in (1u32..4, 16_000usize..40_000)
+            .prop_flat_map(|(alphabet, len)| prop::collection::vec(0..alphabet, len)),
+        k in 1usize..4,
+        w in 1usize..64,
+        robust: bool,
+        seed: u64,
+    ) {
+        // Two or three symbols and k ≤ 3: at most 27 distinct hashes, so
+        // nearly every window has ties, also where the blocks meet.
+        let hasher = KGramHasher::new(k, seed);
+        let winnowing = if robust { Winnowing::robust(w) } else { Winnowing::new(w) };
+        let streamed: Vec<(u64, u32)> = fingerprints(&winnowing, &hasher, &symbols)
+            .into_iter()
+            .map(|f| (f.hash, f.pos))
+            .collect();
+        prop_assert_eq!(streamed, reference_winnowing(&hasher.hashes(&symbols), w, robust));
+    }
+}

@@ -16,8 +16,8 @@ use crate::{KGramHasher, Symbol};
 /// Hashes per block in the streaming path: 128 KiB of hashes stay in L2.
 const BLOCK: usize = 16 * 1024;
 
-/// Hashes compared at once while looking for the next change of minimum.
-const SKIP: usize = 8;
+/// Hashes summarised by one chunk minimum.
+const CHUNK: usize = 8;
 
 /// Winnowing with window `w`: the minimum hash of every window of `w`
 /// consecutive k-gram hashes, each selected position recorded once.
@@ -74,16 +74,54 @@ impl Selector for Winnowing {
     }
 
     fn select(&self, kgrams: &KGrams<'_>, out: &mut Vec<Fingerprint>) {
-        let mut scan = WindowScan::new(self.window, self.robust);
-        scan.feed(kgrams.hashes, 0, 0, out);
-        scan.finish(out);
+        if self.robust {
+            self.select_blocks::<true>(kgrams.hashes, out);
+        } else {
+            self.select_blocks::<false>(kgrams.hashes, out);
+        }
     }
 
     fn fingerprint(&self, hasher: &KGramHasher, symbols: &[Symbol], out: &mut Vec<Fingerprint>) {
+        if self.robust {
+            self.hash_and_select::<true>(hasher, symbols, out);
+        } else {
+            self.hash_and_select::<false>(hasher, symbols, out);
+        }
+    }
+}
+
+impl Winnowing {
+    /// Hashes per block: large enough that the w-1 carried hashes are noise.
+    fn block(&self) -> usize {
+        BLOCK.max(4 * self.window)
+    }
+
+    /// Winnows a materialised hash sequence block by block, so that the
+    /// scan's chunk minima stay small.
+    fn select_blocks<const ROBUST: bool>(&self, hashes: &[u64], out: &mut Vec<Fingerprint>) {
+        let carry = self.window - 1;
+        let mut scan = WindowScan::<ROBUST>::new(self.window);
+        let mut done = 0;
+        while done < hashes.len() {
+            let n = self.block().min(hashes.len() - done);
+            let keep = carry.min(done);
+            scan.feed(&hashes[done - keep..done + n], done - keep, keep, out);
+            done += n;
+        }
+        scan.finish(out);
+    }
+
+    /// Hashes and winnows block by block: the hashes never leave the cache.
+    fn hash_and_select<const ROBUST: bool>(
+        &self,
+        hasher: &KGramHasher,
+        symbols: &[Symbol],
+        out: &mut Vec<Fingerprint>,
+    ) {
         let count = hasher.kgram_count(symbols.len());
         let carry = self.window - 1;
-        let block = BLOCK.max(4 * self.window);
-        let mut scan = WindowScan::new(self.window, self.robust);
+        let block = self.block();
+        let mut scan = WindowScan::<ROBUST>::new(self.window);
         // `buf` holds the last w-1 hashes of the previous block followed by
         // the new block, so every window the scan looks at is contiguous.
         let mut buf: Vec<u64> = Vec::with_capacity(carry + block);
@@ -95,9 +133,8 @@ impl Selector for Winnowing {
             buf.copy_within(len - keep.., 0);
             // Only grows the first time: later blocks overwrite in place.
             buf.resize(keep + n, 0);
-            let start = keep;
-            hasher.hash_into(&symbols[done..done + n + hasher.k() - 1], &mut buf[start..]);
-            scan.feed(&buf, done - start, start, out);
+            hasher.hash_into(&symbols[done..done + n + hasher.k() - 1], &mut buf[keep..]);
+            scan.feed(&buf, done - keep, keep, out);
             done += n;
         }
         scan.finish(out);
@@ -108,42 +145,90 @@ impl Selector for Winnowing {
 /// instead of seven.
 #[inline(always)]
 fn chunk_min(c: &[u64]) -> u64 {
-    let c: &[u64; SKIP] = c.try_into().expect("a chunk holds SKIP hashes");
+    let c: &[u64; CHUNK] = c.try_into().expect("a chunk holds CHUNK hashes");
     let a = c[0].min(c[1]).min(c[2].min(c[3]));
     let b = c[4].min(c[5]).min(c[6].min(c[7]));
     a.min(b)
 }
 
+/// Whether hash `h` replaces the current minimum `min` of a window that
+/// still holds it: strictly smaller for robust winnowing (ties keep the
+/// previous choice), smaller or equal for plain winnowing (rightmost wins).
+#[inline(always)]
+fn beats<const ROBUST: bool>(h: u64, min: u64) -> bool {
+    if ROBUST { h < min } else { h <= min }
+}
+
+/// The smallest hash of `window` and the offset of its rightmost occurrence.
+fn rightmost_min(window: &[u64]) -> (u64, usize) {
+    let best = window
+        .iter()
+        .copied()
+        .min()
+        .expect("a window is never empty");
+    let offset = window
+        .iter()
+        .rposition(|&x| x == best)
+        .expect("the minimum is in the window");
+    (best, offset)
+}
+
 /// The incremental state of one winnowing pass.
-struct WindowScan {
+///
+/// Each buffer handed to [`WindowScan::feed`] is first summarised by the
+/// minimum of every aligned chunk of [`CHUNK`] hashes (branch-free, one
+/// pass). The scan then steps a chunk at a time while no chunk minimum can
+/// replace the current minimum and the current minimum stays in the window;
+/// when it expires, the new window minimum comes from about w/CHUNK chunk
+/// minima plus at most 2·CHUNK single hashes instead of all w hashes.
+struct WindowScan<const ROBUST: bool> {
     window: usize,
-    robust: bool,
     /// Global index of the current minimum.
     min_pos: usize,
     min_hash: u64,
     /// Hashes seen so far.
     seen: usize,
+    /// `chunk_mins[q]` is the minimum of `buf[q * CHUNK..(q + 1) * CHUNK]`
+    /// of the buffer being fed; kept to reuse its allocation.
+    chunk_mins: Vec<u64>,
 }
 
-impl WindowScan {
-    fn new(window: usize, robust: bool) -> Self {
+impl<const ROBUST: bool> WindowScan<ROBUST> {
+    fn new(window: usize) -> Self {
         Self {
             window,
-            robust,
             min_pos: 0,
             min_hash: u64::MAX,
             seen: 0,
+            chunk_mins: Vec::new(),
         }
     }
 
     /// Scans `buf[from..]`; `buf[0]` has global index `buf_start`, and
     /// `buf[..from]` must hold the (up to) w-1 hashes before `buf[from]`.
-    #[inline]
     fn feed(&mut self, buf: &[u64], buf_start: usize, from: usize, out: &mut Vec<Fingerprint>) {
-        let w = self.window;
+        let mut chunk_mins = std::mem::take(&mut self.chunk_mins);
+        chunk_mins.resize(buf.len() / CHUNK, 0);
+        for (min, chunk) in chunk_mins.iter_mut().zip(buf.chunks_exact(CHUNK)) {
+            *min = chunk_min(chunk);
+        }
+        let j = self.fill_first_window(buf, buf_start, from, out);
+        self.scan(buf, &chunk_mins, buf_start, j, out);
+        self.chunk_mins = chunk_mins;
+        self.seen = self.seen.max(buf_start + buf.len());
+    }
+
+    /// Takes hashes until the first window is full, tracking its rightmost
+    /// minimum; returns the buffer index of the first hash not taken.
+    fn fill_first_window(
+        &mut self,
+        buf: &[u64],
+        buf_start: usize,
+        from: usize,
+        out: &mut Vec<Fingerprint>,
+    ) -> usize {
         let mut j = from;
-        // Filling the first window: track the rightmost minimum.
-        while j < buf.len() && self.seen < w {
+        while j < buf.len() && self.seen < self.window {
             let h = buf[j];
             if self.seen == 0 || h <= self.min_hash {
                 self.min_hash = h;
@@ -151,58 +236,89 @@ impl WindowScan {
             }
             self.seen += 1;
             j += 1;
-            if self.seen == w {
+            if self.seen == self.window {
                 out.push(Fingerprint::new(self.min_hash, self.min_pos));
             }
         }
+        j
+    }
+
+    /// The steady state: one full window per hash from `buf[j]` on.
+    #[inline]
+    fn scan(
+        &mut self,
+        buf: &[u64],
+        chunk_mins: &[u64],
+        buf_start: usize,
+        mut j: usize,
+        out: &mut Vec<Fingerprint>,
+    ) {
+        let w = self.window;
         while j < buf.len() {
-            // Until the minimum expires, only a hash below it (or equal, for
-            // plain winnowing) changes anything. Skip eight at a time while
-            // none does: the chunk minimum is branch-free and vectorises.
             let expiry = self.min_pos + w - buf_start;
             let limit = expiry.min(buf.len());
-            while j + SKIP <= limit {
-                let chunk = &buf[j..j + SKIP];
-                let low = chunk_min(chunk);
-                if low < self.min_hash || (low == self.min_hash && !self.robust) {
-                    // Jump straight to the hash that changes the minimum.
-                    let (min_hash, robust) = (self.min_hash, self.robust);
-                    j += chunk
-                        .iter()
-                        .position(|&h| h < min_hash || (h == min_hash && !robust))
-                        .expect("the chunk holds a new minimum");
-                    break;
+            let min_hash = self.min_hash;
+            if j % CHUNK == 0 {
+                // Until the minimum expires, only a hash below it (or
+                // equal, for plain winnowing) changes anything: skip whole
+                // chunks whose minimum does not.
+                while j + CHUNK <= limit && !beats::<ROBUST>(chunk_mins[j / CHUNK], min_hash) {
+                    j += CHUNK;
                 }
-                j += SKIP;
             }
-            if j >= buf.len() {
-                break;
+            // Single hashes up to the next chunk boundary or the expiry.
+            let stop = (j - j % CHUNK + CHUNK).min(limit);
+            if let Some(offset) = buf[j..stop]
+                .iter()
+                .position(|&h| beats::<ROBUST>(h, min_hash))
+            {
+                j += offset;
+                self.min_hash = buf[j];
+                self.min_pos = buf_start + j;
+                out.push(Fingerprint::new(self.min_hash, self.min_pos));
+                j += 1;
+            } else {
+                j = stop;
+                if j == expiry && j < buf.len() {
+                    // The minimum left the window: the new one is the
+                    // rightmost minimum of the window ending here.
+                    let (best_hash, best) = Self::window_min(buf, chunk_mins, j + 1 - w, j);
+                    self.min_hash = best_hash;
+                    self.min_pos = buf_start + best;
+                    out.push(Fingerprint::new(best_hash, self.min_pos));
+                    j += 1;
+                }
             }
-            let h = buf[j];
-            let i = buf_start + j;
-            if j == expiry {
-                // The minimum left the window: find the new minimum value
-                // (branch-free, eight at a time), then its rightmost place.
-                let window = &buf[i + 1 - w - buf_start..=j];
-                let mut chunks = window.chunks_exact(SKIP);
-                let mut best_hash = chunks.by_ref().fold(u64::MAX, |m, c| m.min(chunk_min(c)));
-                best_hash = chunks.remainder().iter().fold(best_hash, |m, &x| m.min(x));
-                let offset = window
-                    .iter()
-                    .rposition(|&x| x == best_hash)
-                    .expect("the minimum is in the window");
-                let best = i + 1 - w - buf_start + offset;
-                self.min_hash = best_hash;
-                self.min_pos = buf_start + best;
-                out.push(Fingerprint::new(best_hash, self.min_pos));
-            } else if h < self.min_hash || (h == self.min_hash && !self.robust) {
-                self.min_hash = h;
-                self.min_pos = i;
-                out.push(Fingerprint::new(h, i));
-            }
-            j += 1;
         }
-        self.seen = self.seen.max(buf_start + buf.len());
+    }
+
+    /// The minimum of `buf[first..=last]` and the buffer index of its
+    /// rightmost occurrence, read from the chunk minima where whole chunks
+    /// fit.
+    fn window_min(buf: &[u64], chunk_mins: &[u64], first: usize, last: usize) -> (u64, usize) {
+        let body_start = first.next_multiple_of(CHUNK);
+        let body_end = (last + 1) / CHUNK * CHUNK;
+        if body_start >= body_end {
+            let (best, offset) = rightmost_min(&buf[first..=last]);
+            return (best, first + offset);
+        }
+        let head = &buf[first..body_start];
+        let body = &chunk_mins[body_start / CHUNK..body_end / CHUNK];
+        let tail = &buf[body_end..=last];
+        let smallest = |m: u64, &x: &u64| m.min(x);
+        let mut best = head.iter().fold(u64::MAX, smallest);
+        best = body.iter().fold(best, smallest);
+        best = tail.iter().fold(best, smallest);
+        if let Some(t) = tail.iter().rposition(|&x| x == best) {
+            return (best, body_end + t);
+        }
+        if let Some(q) = body.iter().rposition(|&m| m == best) {
+            let chunk = body_start + q * CHUNK;
+            let (_, offset) = rightmost_min(&buf[chunk..chunk + CHUNK]);
+            return (best, chunk + offset);
+        }
+        let (_, offset) = rightmost_min(head);
+        (best, first + offset)
     }
 
     /// A document shorter than one window still yields its minimum.
