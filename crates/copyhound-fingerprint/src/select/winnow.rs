@@ -10,14 +10,14 @@
 //! (`<=`, rightmost on ties); robust winnowing keeps the previous choice
 //! (`<`), which turns the density on "0000…" from 1 into 1/w.
 
+mod kernel;
+
 use super::{Fingerprint, KGrams, Selector};
 use crate::{KGramHasher, Symbol};
+use kernel::Kernel;
 
 /// Hashes per block in the streaming path: 128 KiB of hashes stay in L2.
 const BLOCK: usize = 16 * 1024;
-
-/// Hashes summarised by one chunk minimum.
-const CHUNK: usize = 8;
 
 /// Winnowing with window `w`: the minimum hash of every window of `w`
 /// consecutive k-gram hashes, each selected position recorded once.
@@ -100,7 +100,7 @@ impl Winnowing {
     /// scan's chunk minima stay small.
     fn select_blocks<const ROBUST: bool>(&self, hashes: &[u64], out: &mut Vec<Fingerprint>) {
         let carry = self.window - 1;
-        let mut scan = WindowScan::<ROBUST>::new(self.window);
+        let mut scan = WindowScan::<ROBUST>::new(self.window, Kernel::detect());
         let mut done = 0;
         while done < hashes.len() {
             let n = self.block().min(hashes.len() - done);
@@ -121,7 +121,7 @@ impl Winnowing {
         let count = hasher.kgram_count(symbols.len());
         let carry = self.window - 1;
         let block = self.block();
-        let mut scan = WindowScan::<ROBUST>::new(self.window);
+        let mut scan = WindowScan::<ROBUST>::new(self.window, Kernel::detect());
         // `buf` holds the last w-1 hashes of the previous block followed by
         // the new block, so every window the scan looks at is contiguous.
         let mut buf: Vec<u64> = Vec::with_capacity(carry + block);
@@ -141,80 +141,38 @@ impl Winnowing {
     }
 }
 
-/// The minimum of eight hashes as a tree, not a chain: three dependent steps
-/// instead of seven.
-#[inline(always)]
-fn chunk_min(c: &[u64]) -> u64 {
-    let c: &[u64; CHUNK] = c.try_into().expect("a chunk holds CHUNK hashes");
-    let a = c[0].min(c[1]).min(c[2].min(c[3]));
-    let b = c[4].min(c[5]).min(c[6].min(c[7]));
-    a.min(b)
-}
-
-/// Whether hash `h` replaces the current minimum `min` of a window that
-/// still holds it: strictly smaller for robust winnowing (ties keep the
-/// previous choice), smaller or equal for plain winnowing (rightmost wins).
-#[inline(always)]
-fn beats<const ROBUST: bool>(h: u64, min: u64) -> bool {
-    if ROBUST { h < min } else { h <= min }
-}
-
-/// The smallest hash of `window` and the offset of its rightmost occurrence.
-fn rightmost_min(window: &[u64]) -> (u64, usize) {
-    let best = window
-        .iter()
-        .copied()
-        .min()
-        .expect("a window is never empty");
-    let offset = window
-        .iter()
-        .rposition(|&x| x == best)
-        .expect("the minimum is in the window");
-    (best, offset)
-}
-
 /// The incremental state of one winnowing pass.
 ///
-/// Each buffer handed to [`WindowScan::feed`] is first summarised by the
-/// minimum of every aligned chunk of [`CHUNK`] hashes (branch-free, one
-/// pass). The scan then steps a chunk at a time while no chunk minimum can
-/// replace the current minimum and the current minimum stays in the window;
-/// when it expires, the new window minimum comes from about w/CHUNK chunk
-/// minima plus at most 2·CHUNK single hashes instead of all w hashes.
+/// The minimum of the previous window usually stays in the current one, so
+/// the scan asks its [`Kernel`] for the next hash that beats the minimum,
+/// but looks no further than the position where the minimum leaves the
+/// window; there it takes the new window's rightmost minimum.
 struct WindowScan<const ROBUST: bool> {
     window: usize,
+    kernel: Kernel,
     /// Global index of the current minimum.
     min_pos: usize,
     min_hash: u64,
     /// Hashes seen so far.
     seen: usize,
-    /// `chunk_mins[q]` is the minimum of `buf[q * CHUNK..(q + 1) * CHUNK]`
-    /// of the buffer being fed; kept to reuse its allocation.
-    chunk_mins: Vec<u64>,
 }
 
 impl<const ROBUST: bool> WindowScan<ROBUST> {
-    fn new(window: usize) -> Self {
+    fn new(window: usize, kernel: Kernel) -> Self {
         Self {
             window,
+            kernel,
             min_pos: 0,
             min_hash: u64::MAX,
             seen: 0,
-            chunk_mins: Vec::new(),
         }
     }
 
     /// Scans `buf[from..]`; `buf[0]` has global index `buf_start`, and
     /// `buf[..from]` must hold the (up to) w-1 hashes before `buf[from]`.
     fn feed(&mut self, buf: &[u64], buf_start: usize, from: usize, out: &mut Vec<Fingerprint>) {
-        let mut chunk_mins = std::mem::take(&mut self.chunk_mins);
-        chunk_mins.resize(buf.len() / CHUNK, 0);
-        for (min, chunk) in chunk_mins.iter_mut().zip(buf.chunks_exact(CHUNK)) {
-            *min = chunk_min(chunk);
-        }
         let j = self.fill_first_window(buf, buf_start, from, out);
-        self.scan(buf, &chunk_mins, buf_start, j, out);
-        self.chunk_mins = chunk_mins;
+        self.scan(buf, buf_start, j, out);
         self.seen = self.seen.max(buf_start + buf.len());
     }
 
@@ -244,81 +202,30 @@ impl<const ROBUST: bool> WindowScan<ROBUST> {
     }
 
     /// The steady state: one full window per hash from `buf[j]` on.
-    #[inline]
-    fn scan(
-        &mut self,
-        buf: &[u64],
-        chunk_mins: &[u64],
-        buf_start: usize,
-        mut j: usize,
-        out: &mut Vec<Fingerprint>,
-    ) {
+    fn scan(&mut self, buf: &[u64], buf_start: usize, mut j: usize, out: &mut Vec<Fingerprint>) {
         let w = self.window;
         while j < buf.len() {
+            // Until the minimum expires, only a hash that beats it changes
+            // anything.
             let expiry = self.min_pos + w - buf_start;
-            let limit = expiry.min(buf.len());
-            let min_hash = self.min_hash;
-            if j % CHUNK == 0 {
-                // Until the minimum expires, only a hash below it (or
-                // equal, for plain winnowing) changes anything: skip whole
-                // chunks whose minimum does not.
-                while j + CHUNK <= limit && !beats::<ROBUST>(chunk_mins[j / CHUNK], min_hash) {
-                    j += CHUNK;
-                }
+            j = self
+                .kernel
+                .skip::<ROBUST>(buf, j, expiry.min(buf.len()), self.min_hash);
+            if j == buf.len() {
+                break;
             }
-            // Single hashes up to the next chunk boundary or the expiry.
-            let stop = (j - j % CHUNK + CHUNK).min(limit);
-            if let Some(offset) = buf[j..stop]
-                .iter()
-                .position(|&h| beats::<ROBUST>(h, min_hash))
-            {
-                j += offset;
+            if j == expiry {
+                let first = j + 1 - w;
+                let (best_hash, offset) = self.kernel.rightmost_min(&buf[first..=j]);
+                self.min_hash = best_hash;
+                self.min_pos = buf_start + first + offset;
+            } else {
                 self.min_hash = buf[j];
                 self.min_pos = buf_start + j;
-                out.push(Fingerprint::new(self.min_hash, self.min_pos));
-                j += 1;
-            } else {
-                j = stop;
-                if j == expiry && j < buf.len() {
-                    // The minimum left the window: the new one is the
-                    // rightmost minimum of the window ending here.
-                    let (best_hash, best) = Self::window_min(buf, chunk_mins, j + 1 - w, j);
-                    self.min_hash = best_hash;
-                    self.min_pos = buf_start + best;
-                    out.push(Fingerprint::new(best_hash, self.min_pos));
-                    j += 1;
-                }
             }
+            out.push(Fingerprint::new(self.min_hash, self.min_pos));
+            j += 1;
         }
-    }
-
-    /// The minimum of `buf[first..=last]` and the buffer index of its
-    /// rightmost occurrence, read from the chunk minima where whole chunks
-    /// fit.
-    fn window_min(buf: &[u64], chunk_mins: &[u64], first: usize, last: usize) -> (u64, usize) {
-        let body_start = first.next_multiple_of(CHUNK);
-        let body_end = (last + 1) / CHUNK * CHUNK;
-        if body_start >= body_end {
-            let (best, offset) = rightmost_min(&buf[first..=last]);
-            return (best, first + offset);
-        }
-        let head = &buf[first..body_start];
-        let body = &chunk_mins[body_start / CHUNK..body_end / CHUNK];
-        let tail = &buf[body_end..=last];
-        let smallest = |m: u64, &x: &u64| m.min(x);
-        let mut best = head.iter().fold(u64::MAX, smallest);
-        best = body.iter().fold(best, smallest);
-        best = tail.iter().fold(best, smallest);
-        if let Some(t) = tail.iter().rposition(|&x| x == best) {
-            return (best, body_end + t);
-        }
-        if let Some(q) = body.iter().rposition(|&m| m == best) {
-            let chunk = body_start + q * CHUNK;
-            let (_, offset) = rightmost_min(&buf[chunk..chunk + CHUNK]);
-            return (best, chunk + offset);
-        }
-        let (_, offset) = rightmost_min(head);
-        (best, first + offset)
     }
 
     /// A document shorter than one window still yields its minimum.
@@ -398,11 +305,11 @@ impl Selector for QueryWinnowing {
             let left = stored[..at]
                 .iter()
                 .rev()
-                .take_while(|f| (pick.pos - f.pos) as usize <= w - 1)
+                .take_while(|f| ((pick.pos - f.pos) as usize) < w)
                 .find(|f| f.hash == pick.hash);
             let right = stored[at..]
                 .iter()
-                .take_while(|f| (f.pos - pick.pos) as usize <= w - 1)
+                .take_while(|f| ((f.pos - pick.pos) as usize) < w)
                 .find(|f| f.hash == pick.hash);
             let chosen = match (left, right) {
                 (_, Some(r)) if r.pos == pick.pos => *r,
