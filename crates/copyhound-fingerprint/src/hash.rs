@@ -29,9 +29,6 @@
 
 use crate::Symbol;
 
-#[cfg(target_arch = "x86_64")]
-mod avx2;
-
 /// Number of independent rolling chains interleaved by [`KGramHasher::hash_into`].
 const LANES: usize = 4;
 
@@ -109,37 +106,12 @@ impl KGramHasher {
         if count == 0 {
             return;
         }
-        #[cfg(target_arch = "x86_64")]
-        if self.hash_avx2(symbols, out) {
-            return;
-        }
         let lane_len = count.div_ceil(LANES);
         if lane_len < 4 * self.k {
             // Starting a lane costs k steps; not worth it for short input.
             self.roll(symbols, 0, out);
             return;
         }
-        self.hash_lanes(symbols, out, lane_len);
-    }
-
-    /// The AVX2 lanes, if the CPU has AVX2 and the input is long enough to
-    /// start eight lanes; returns whether it hashed.
-    #[cfg(target_arch = "x86_64")]
-    #[allow(unsafe_code)]
-    fn hash_avx2(&self, symbols: &[Symbol], out: &mut [u64]) -> bool {
-        let lane_len = out.len().div_ceil(avx2::LANES);
-        let shortest = out.len().saturating_sub((avx2::LANES - 1) * lane_len);
-        if lane_len < 4 * self.k || shortest < 2 || !std::arch::is_x86_feature_detected!("avx2") {
-            return false;
-        }
-        // SAFETY: the CPU supports AVX2, all that `hash_lanes` requires.
-        unsafe { avx2::hash_lanes(self, symbols, out, lane_len) };
-        true
-    }
-
-    /// Four interleaved scalar lanes of `lane_len` k-grams each.
-    fn hash_lanes(&self, symbols: &[Symbol], out: &mut [u64], lane_len: usize) {
-        let count = out.len();
         let mut lanes = [0u64; LANES];
         let mut ends = [0usize; LANES];
         for (lane, (state, end)) in lanes.iter_mut().zip(&mut ends).enumerate() {
@@ -184,25 +156,12 @@ impl KGramHasher {
             }
             lanes = [s0, s1, s2, s3];
         }
-        for (lane, (state, end)) in lanes.into_iter().zip(ends).enumerate() {
-            self.roll_from(symbols, state, lane * lane_len + steps, end, out);
-        }
-    }
-
-    /// Continues one lane: `state` is the unfinished value of k-gram `from`;
-    /// writes the hashes of k-grams `from..end`.
-    fn roll_from(
-        &self,
-        symbols: &[Symbol],
-        mut state: u64,
-        from: usize,
-        end: usize,
-        out: &mut [u64],
-    ) {
-        for i in from..end {
-            out[i] = Self::finish(state);
-            if i + 1 < end {
-                state = self.next(state, symbols[i], symbols[i + self.k]);
+        for (lane, (state, end)) in lanes.iter_mut().zip(ends).enumerate() {
+            for i in lane * lane_len + steps..end {
+                out[i] = Self::finish(*state);
+                if i + 1 < end {
+                    *state = self.next(*state, symbols[i], symbols[i + self.k]);
+                }
             }
         }
     }
