@@ -124,14 +124,17 @@ mod scalar {
 
 /// AVX2 loops: four hashes per comparison. AVX2 compares signed 64-bit
 /// lanes; flipping the top bit maps the unsigned order onto the signed one.
+///
+/// Both loops avoid data-dependent branches where they can: the position of
+/// a hit comes from comparison bit masks, and the rightmost minimum carries
+/// each lane's index along with its minimum instead of searching again.
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use super::beats;
     use std::arch::x86_64::{
-        __m256i, _mm256_and_si256, _mm256_blendv_epi8, _mm256_castsi256_pd, _mm256_cmpeq_epi64,
-        _mm256_cmpgt_epi64, _mm256_extract_epi64, _mm256_movemask_epi8, _mm256_movemask_pd,
-        _mm256_or_si256, _mm256_set_epi64x, _mm256_set1_epi64x, _mm256_testz_si256,
-        _mm256_xor_si256,
+        __m256i, _mm256_add_epi64, _mm256_and_si256, _mm256_blendv_epi8, _mm256_castsi256_pd,
+        _mm256_cmpgt_epi64, _mm256_extract_epi64, _mm256_movemask_pd, _mm256_or_si256,
+        _mm256_set_epi64x, _mm256_set1_epi64x, _mm256_testz_si256, _mm256_xor_si256,
     };
 
     /// Hashes compared per loop step: four registers of four.
@@ -142,21 +145,33 @@ mod avx2 {
         h.cast_signed() ^ i64::MIN
     }
 
-    /// Four hashes as they are.
+    /// Four hashes, flipped.
     #[target_feature(enable = "avx2")]
-    fn load_raw(c: &[u64]) -> __m256i {
-        _mm256_set_epi64x(
+    fn load(c: &[u64]) -> __m256i {
+        let raw = _mm256_set_epi64x(
             c[3].cast_signed(),
             c[2].cast_signed(),
             c[1].cast_signed(),
             c[0].cast_signed(),
-        )
+        );
+        _mm256_xor_si256(raw, _mm256_set1_epi64x(i64::MIN))
     }
 
-    /// Four hashes, flipped.
+    /// The four lanes of a register.
     #[target_feature(enable = "avx2")]
-    fn load(c: &[u64]) -> __m256i {
-        _mm256_xor_si256(load_raw(c), _mm256_set1_epi64x(i64::MIN))
+    fn lanes(v: __m256i) -> [i64; 4] {
+        [
+            _mm256_extract_epi64::<0>(v),
+            _mm256_extract_epi64::<1>(v),
+            _mm256_extract_epi64::<2>(v),
+            _mm256_extract_epi64::<3>(v),
+        ]
+    }
+
+    /// One bit per lane that compared true.
+    #[target_feature(enable = "avx2")]
+    fn bits(compare: __m256i) -> u32 {
+        _mm256_movemask_pd(_mm256_castsi256_pd(compare)).cast_unsigned()
     }
 
     #[target_feature(enable = "avx2")]
@@ -167,30 +182,46 @@ mod avx2 {
         min: u64,
     ) -> usize {
         let threshold = _mm256_set1_epi64x(flip(min));
-        while j + BLOCK <= limit {
-            let block: &[u64; BLOCK] = buf[j..j + BLOCK].try_into().expect("BLOCK hashes");
-            let [q0, q1, q2, q3] = [0, 4, 8, 12].map(|i| load(&block[i..i + 4]));
-            let hit = if ROBUST {
-                // Some h < min, that is threshold > h in some lane.
-                let lt = |x| _mm256_cmpgt_epi64(threshold, x);
-                let any = _mm256_or_si256(
-                    _mm256_or_si256(lt(q0), lt(q1)),
-                    _mm256_or_si256(lt(q2), lt(q3)),
-                );
-                _mm256_testz_si256(any, any) == 0
+        // Lanes where h beats min: h < min (robust), or h <= min (plain),
+        // that is, not h > min; the mask is then inverted.
+        let compare = |q: __m256i| {
+            if ROBUST {
+                _mm256_cmpgt_epi64(threshold, q)
             } else {
-                // Some h <= min, that is not every lane has h > threshold.
-                let gt = |x| _mm256_cmpgt_epi64(x, threshold);
-                let all = _mm256_and_si256(
-                    _mm256_and_si256(gt(q0), gt(q1)),
-                    _mm256_and_si256(gt(q2), gt(q3)),
-                );
-                _mm256_movemask_epi8(all) != -1
+                _mm256_cmpgt_epi64(q, threshold)
+            }
+        };
+        let invert: u32 = if ROBUST { 0 } else { 0xFFFF };
+        // Whole blocks, also one reaching past `limit` (but not past the
+        // buffer): the hits beyond `limit` are masked off.
+        while j < limit && j + BLOCK <= buf.len() {
+            let block: &[u64; BLOCK] = buf[j..j + BLOCK].try_into().expect("BLOCK hashes");
+            let [q0, q1, q2, q3] = [0, 4, 8, 12].map(|i| compare(load(&block[i..i + 4])));
+            let none = if ROBUST {
+                let any = _mm256_or_si256(_mm256_or_si256(q0, q1), _mm256_or_si256(q2, q3));
+                _mm256_testz_si256(any, any) == 1
+            } else {
+                let all = _mm256_and_si256(_mm256_and_si256(q0, q1), _mm256_and_si256(q2, q3));
+                bits(all) == 0xF
             };
-            if hit {
-                break;
+            if !none {
+                let mask = (bits(q0) | bits(q1) << 4 | bits(q2) << 8 | bits(q3) << 12) ^ invert;
+                let span = limit - j;
+                let mask = if span < BLOCK {
+                    mask & ((1 << span) - 1)
+                } else {
+                    mask
+                };
+                return if mask == 0 {
+                    limit
+                } else {
+                    j + mask.trailing_zeros() as usize
+                };
             }
             j += BLOCK;
+        }
+        if j >= limit {
+            return limit;
         }
         buf[j..limit]
             .iter()
@@ -200,41 +231,49 @@ mod avx2 {
 
     #[target_feature(enable = "avx2")]
     pub(super) fn rightmost_min(window: &[u64]) -> (u64, usize) {
-        let quads = window.chunks_exact(4);
-        let rest = quads.remainder();
-        let mut low = _mm256_set1_epi64x(i64::MAX);
-        for quad in quads {
-            let x = load(quad);
-            low = _mm256_blendv_epi8(low, x, _mm256_cmpgt_epi64(low, x));
+        if window.len() < 8 {
+            return super::scalar::rightmost_min(window);
         }
-        let lanes = [
-            _mm256_extract_epi64::<0>(low),
-            _mm256_extract_epi64::<1>(low),
-            _mm256_extract_epi64::<2>(low),
-            _mm256_extract_epi64::<3>(low),
-        ];
-        let best = lanes
-            .into_iter()
-            .map(|lane| (lane ^ i64::MIN).cast_unsigned())
-            .chain(rest.iter().copied())
-            .min()
-            .expect("a window is never empty");
-        // The rightmost occurrence: the ragged end first, then whole quads
-        // from the right, four equality tests at a time.
-        let whole = window.len() - rest.len();
-        if let Some(offset) = rest.iter().rposition(|&x| x == best) {
-            return (best, whole + offset);
-        }
-        let target = _mm256_set1_epi64x(best.cast_signed());
-        for start in (0..whole).step_by(4).rev() {
-            let equal = _mm256_cmpeq_epi64(load_raw(&window[start..start + 4]), target);
-            let mask = _mm256_movemask_pd(_mm256_castsi256_pd(equal));
-            if mask != 0 {
-                // Bit i of the mask is lane i: the highest set bit is the rightmost hit.
-                return (best, start + (31 - mask.leading_zeros()) as usize);
+        // Two accumulators (even and odd quads) halve the dependency chain;
+        // each lane keeps its minimum and, taking ties, its rightmost index.
+        let octets = window.chunks_exact(8);
+        let rest = octets.remainder();
+        let mut low = [_mm256_set1_epi64x(i64::MAX); 2];
+        let mut at = [_mm256_set1_epi64x(0); 2];
+        let mut index = [_mm256_set_epi64x(3, 2, 1, 0), _mm256_set_epi64x(7, 6, 5, 4)];
+        let step = _mm256_set1_epi64x(8);
+        for octet in octets {
+            for (half, quad) in octet.chunks_exact(4).enumerate() {
+                let x = load(quad);
+                let keep = _mm256_cmpgt_epi64(x, low[half]);
+                low[half] = _mm256_blendv_epi8(x, low[half], keep);
+                at[half] = _mm256_blendv_epi8(index[half], at[half], keep);
+                index[half] = _mm256_add_epi64(index[half], step);
             }
         }
-        unreachable!("the minimum is in the window")
+        let values = [lanes(low[0]), lanes(low[1])].concat();
+        let indices = [lanes(at[0]), lanes(at[1])].concat();
+        let unflip = |lane: i64| (lane ^ i64::MIN).cast_unsigned();
+        let mut best = values.iter().map(|&v| unflip(v)).min().unwrap_or(u64::MAX);
+        best = rest.iter().fold(best, |m, &x| m.min(x));
+        let mut best_at = 0;
+        for (&value, &index) in values.iter().zip(&indices) {
+            let index = index as usize;
+            best_at = if unflip(value) == best {
+                best_at.max(index)
+            } else {
+                best_at
+            };
+        }
+        let first_rest = window.len() - rest.len();
+        for (offset, &x) in rest.iter().enumerate() {
+            best_at = if x == best {
+                first_rest + offset
+            } else {
+                best_at
+            };
+        }
+        (best, best_at)
     }
 }
 
