@@ -251,27 +251,24 @@ mod avx2 {
                 index[half] = _mm256_add_epi64(index[half], step);
             }
         }
-        let values = [lanes(low[0]), lanes(low[1])].concat();
-        let indices = [lanes(at[0]), lanes(at[1])].concat();
+        let [v0, v1] = [lanes(low[0]), lanes(low[1])];
+        let [i0, i1] = [lanes(at[0]), lanes(at[1])];
         let unflip = |lane: i64| (lane ^ i64::MIN).cast_unsigned();
-        let mut best = values.iter().map(|&v| unflip(v)).min().unwrap_or(u64::MAX);
+        let values: [u64; 8] =
+            std::array::from_fn(|i| unflip(if i < 4 { v0[i] } else { v1[i - 4] }));
+        let indices: [usize; 8] =
+            std::array::from_fn(|i| (if i < 4 { i0[i] } else { i1[i - 4] }) as usize);
+        let mut best = values.into_iter().fold(u64::MAX, u64::min);
         best = rest.iter().fold(best, |m, &x| m.min(x));
-        let mut best_at = 0;
-        for (&value, &index) in values.iter().zip(&indices) {
-            let index = index as usize;
-            best_at = if unflip(value) == best {
-                best_at.max(index)
-            } else {
-                best_at
-            };
-        }
+        // The largest index holding `best`, without branching on the data.
+        let if_best = |x: u64, index: usize| index & usize::from(x == best).wrapping_neg();
+        let mut best_at = values
+            .into_iter()
+            .zip(indices)
+            .fold(0, |m, (x, index)| m.max(if_best(x, index)));
         let first_rest = window.len() - rest.len();
         for (offset, &x) in rest.iter().enumerate() {
-            best_at = if x == best {
-                first_rest + offset
-            } else {
-                best_at
-            };
+            best_at = best_at.max(if_best(x, first_rest + offset));
         }
         (best, best_at)
     }
