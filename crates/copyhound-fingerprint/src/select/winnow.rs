@@ -3,12 +3,16 @@
 //!
 //! The scan follows the paper's Figure 5: the minimum of the previous window
 //! usually stays in the current one, so a new hash costs one comparison; only
-//! when the minimum falls out is the window rescanned, right to left so that
-//! the rightmost minimum wins. With a keyed hash that happens on about
-//! 2/(w+1) of the positions, so the rescans cost about two comparisons per
-//! hash on average. Plain winnowing takes a new hash equal to the minimum
-//! (`<=`, rightmost on ties); robust winnowing keeps the previous choice
-//! (`<`), which turns the density on "0000…" from 1 into 1/w.
+//! when the minimum falls out is the window rescanned for its rightmost
+//! minimum. With a keyed hash the minimum changes on about 2/(w+1) of the
+//! positions. Plain winnowing takes a new hash equal to the minimum (`<=`,
+//! rightmost on ties); robust winnowing keeps the previous choice (`<`),
+//! which turns the density on "0000…" from 1 into 1/w.
+//!
+//! The two inner loops — the next hash that beats the minimum, and the
+//! rightmost minimum of a window — live in [`kernel`], in scalar code and in
+//! AVX2 code chosen at run time. [`Winnowing::fingerprint`] hashes block by
+//! block into a buffer that stays in cache and scans each block at once.
 
 mod kernel;
 
