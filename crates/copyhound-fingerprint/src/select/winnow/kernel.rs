@@ -237,19 +237,27 @@ mod avx2 {
         // Two accumulators (even and odd quads) halve the dependency chain;
         // each lane keeps its minimum and, taking ties, its rightmost index.
         let octets = window.chunks_exact(8);
-        let rest = octets.remainder();
+        let mut rest = octets.remainder();
         let mut low = [_mm256_set1_epi64x(i64::MAX); 2];
         let mut at = [_mm256_set1_epi64x(0); 2];
         let mut index = [_mm256_set_epi64x(3, 2, 1, 0), _mm256_set_epi64x(7, 6, 5, 4)];
         let step = _mm256_set1_epi64x(8);
+        let mut take = |half: usize, quad: &[u64]| {
+            let x = load(quad);
+            let keep = _mm256_cmpgt_epi64(x, low[half]);
+            low[half] = _mm256_blendv_epi8(x, low[half], keep);
+            at[half] = _mm256_blendv_epi8(index[half], at[half], keep);
+            index[half] = _mm256_add_epi64(index[half], step);
+        };
         for octet in octets {
-            for (half, quad) in octet.chunks_exact(4).enumerate() {
-                let x = load(quad);
-                let keep = _mm256_cmpgt_epi64(x, low[half]);
-                low[half] = _mm256_blendv_epi8(x, low[half], keep);
-                at[half] = _mm256_blendv_epi8(index[half], at[half], keep);
-                index[half] = _mm256_add_epi64(index[half], step);
-            }
+            take(0, &octet[..4]);
+            take(1, &octet[4..]);
+        }
+        // A last whole quad (w = 100 is 12 octets and a quad) goes to the
+        // even accumulator, whose indices already point at it.
+        if rest.len() >= 4 {
+            take(0, &rest[..4]);
+            rest = &rest[4..];
         }
         let [v0, v1] = [lanes(low[0]), lanes(low[1])];
         let [i0, i1] = [lanes(at[0]), lanes(at[1])];
