@@ -145,8 +145,6 @@ impl KGramHasher {
                 &symbols[lane * lane_len + k..lane * lane_len + k + steps]
             });
             let mut states = lanes;
-            // Two steps per iteration: each (spilled) lane pointer is
-            // loaded once for two symbols.
             // Two steps per iteration: the compiler keeps too few registers
             // for every lane's pointers, and a reloaded pointer then serves
             // two symbols.
