@@ -79,9 +79,9 @@ impl Selector for Winnowing {
 
     fn select(&self, kgrams: &KGrams<'_>, out: &mut Vec<Fingerprint>) {
         if self.robust {
-            self.select_blocks::<true>(kgrams.hashes, out);
+            self.select_all::<true>(kgrams.hashes, out);
         } else {
-            self.select_blocks::<false>(kgrams.hashes, out);
+            self.select_all::<false>(kgrams.hashes, out);
         }
     }
 
@@ -95,23 +95,10 @@ impl Selector for Winnowing {
 }
 
 impl Winnowing {
-    /// Hashes per block: large enough that the w-1 carried hashes are noise.
-    fn block(&self) -> usize {
-        BLOCK.max(4 * self.window)
-    }
-
-    /// Winnows a materialised hash sequence block by block, so that the
-    /// scan's chunk minima stay small.
-    fn select_blocks<const ROBUST: bool>(&self, hashes: &[u64], out: &mut Vec<Fingerprint>) {
-        let carry = self.window - 1;
+    /// Winnows a materialised hash sequence in one pass.
+    fn select_all<const ROBUST: bool>(&self, hashes: &[u64], out: &mut Vec<Fingerprint>) {
         let mut scan = WindowScan::<ROBUST>::new(self.window, Kernel::detect());
-        let mut done = 0;
-        while done < hashes.len() {
-            let n = self.block().min(hashes.len() - done);
-            let keep = carry.min(done);
-            scan.feed(&hashes[done - keep..done + n], done - keep, keep, out);
-            done += n;
-        }
+        scan.feed(hashes, 0, 0, out);
         scan.finish(out);
     }
 
@@ -124,7 +111,8 @@ impl Winnowing {
     ) {
         let count = hasher.kgram_count(symbols.len());
         let carry = self.window - 1;
-        let block = self.block();
+        // Large enough that the w-1 carried hashes are noise.
+        let block = BLOCK.max(4 * self.window);
         let mut scan = WindowScan::<ROBUST>::new(self.window, Kernel::detect());
         // `buf` holds the last w-1 hashes of the previous block followed by
         // the new block, so every window the scan looks at is contiguous.
