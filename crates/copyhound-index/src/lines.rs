@@ -32,11 +32,51 @@ impl LineIndex {
     pub fn line_of(&self, offset: u32) -> u32 {
         (self.starts.partition_point(|&start| start <= offset) - 1) as u32
     }
+
+    /// [`line_of`](Self::line_of) for each of `offsets`, which usually
+    /// ascend (the symbols of a document): the line is found by stepping
+    /// forward from the previous one, not searched for anew; an offset
+    /// below the previous one is searched for.
+    pub fn lines_of(&self, offsets: impl IntoIterator<Item = u32>) -> impl Iterator<Item = u32> {
+        let mut previous: Option<(u32, usize)> = None;
+        offsets.into_iter().map(move |offset| {
+            let line = match previous {
+                Some((last, mut line)) if offset >= last => {
+                    while self
+                        .starts
+                        .get(line + 1)
+                        .is_some_and(|&next| next <= offset)
+                    {
+                        line += 1;
+                    }
+                    line
+                }
+                _ => self.line_of(offset) as usize,
+            };
+            previous = Some((offset, line));
+            line as u32
+        })
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::LineIndex;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn lines_of_agrees_with_line_of(text in "[a\n]{0,60}", offsets in prop::collection::vec(0u32..64, 0..20)) {
+            let lines = LineIndex::new(text.as_bytes());
+            let mut sorted = offsets.clone();
+            sorted.sort_unstable();
+            for order in [offsets, sorted] {
+                let stepped: Vec<u32> = lines.lines_of(order.iter().copied()).collect();
+                let searched: Vec<u32> = order.iter().map(|&o| lines.line_of(o)).collect();
+                prop_assert_eq!(stepped, searched);
+            }
+        }
+    }
 
     #[test]
     fn offsets_map_to_their_line() {

@@ -93,9 +93,10 @@ fn prepare_document(
             return 0;
         }
         let mut seen = BitSet::new(lines.line_count());
-        for (i, span) in document.normalized.spans.iter().enumerate() {
+        let starts = document.normalized.spans.iter().map(|span| span.start);
+        for (i, line) in lines.lines_of(starts).enumerate() {
             if is_compared(i) {
-                seen.insert(lines.line_of(span.start) as usize);
+                seen.insert(line as usize);
             }
         }
         seen.count()

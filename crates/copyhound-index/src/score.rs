@@ -165,8 +165,9 @@ fn coverage(
                 .expect("compared lines are known only when every document has lines");
             let seen =
                 per_doc[range.doc as usize].get_or_insert_with(|| BitSet::new(lines.line_count()));
-            for span in &document.normalized.spans[range.start as usize..range.end as usize] {
-                seen.insert(lines.line_of(span.start) as usize);
+            let spans = &document.normalized.spans[range.start as usize..range.end as usize];
+            for line in lines.lines_of(spans.iter().map(|span| span.start)) {
+                seen.insert(line as usize);
             }
         }
         per_doc.iter().flatten().map(BitSet::count).sum()
