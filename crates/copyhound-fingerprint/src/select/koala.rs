@@ -267,7 +267,19 @@ fn occurrence_counts(keys: &[u64], first: usize) -> Vec<u32> {
     let mut counts = vec![0u32; keys.len()];
     let keys_counted = keys.len().saturating_sub(first);
     let bits = (keys_counted / BUCKET_TARGET).max(1).ilog2();
-    let bucket_of = |key: u64| key.checked_shr(64 - bits).unwrap_or(0) as usize;
+    let mut counter = BucketCounter::with_capacity(keys_counted.min(2 * BUCKET_TARGET));
+    if bits == 0 {
+        // One bucket (documents under 8192 symbols): no scattering.
+        counter.count(
+            keys.iter()
+                .enumerate()
+                .skip(first)
+                .map(|(pos, &key)| (key, pos as u32)),
+            &mut counts,
+        );
+        return counts;
+    }
+    let bucket_of = |key: u64| (key >> (64 - bits)) as usize;
     let mut starts = vec![0usize; (1 << bits) + 1];
     for &key in keys.iter().skip(first) {
         starts[bucket_of(key) + 1] += 1;
@@ -282,20 +294,49 @@ fn occurrence_counts(keys: &[u64], first: usize) -> Vec<u32> {
         spread[*slot] = (key, pos as u32);
         *slot += 1;
     }
-    let largest = starts.windows(2).map(|b| b[1] - b[0]).max().unwrap_or(0);
-    let mut bucket_counts: PremixedMap<u32> =
-        PremixedMap::with_capacity_and_hasher(largest, BuildHasherDefault::default());
     for bounds in starts.windows(2) {
-        let bucket = &spread[bounds[0]..bounds[1]];
-        bucket_counts.clear();
-        for &(key, _) in bucket {
-            *bucket_counts.entry(key).or_insert(0) += 1;
-        }
-        for &(key, pos) in bucket {
-            counts[pos as usize] = bucket_counts[&key];
-        }
+        counter.count(spread[bounds[0]..bounds[1]].iter().copied(), &mut counts);
     }
     counts
+}
+
+/// Counts the keys of one bucket with a single map probe per key: the map
+/// gives each distinct key a dense number, the counts live in a vector.
+struct BucketCounter {
+    numbers: PremixedMap<u32>,
+    totals: Vec<u32>,
+    /// (dense number, position) of each key of the bucket.
+    seen: Vec<(u32, u32)>,
+}
+
+impl BucketCounter {
+    fn with_capacity(keys: usize) -> Self {
+        Self {
+            numbers: PremixedMap::with_capacity_and_hasher(keys, BuildHasherDefault::default()),
+            totals: Vec::with_capacity(keys),
+            seen: Vec::with_capacity(keys),
+        }
+    }
+
+    /// Sets `counts[pos]` to the number of times `key` occurs in `bucket`,
+    /// for each `(key, pos)` of it.
+    fn count(&mut self, bucket: impl Iterator<Item = (u64, u32)>, counts: &mut [u32]) {
+        self.numbers.clear();
+        self.totals.clear();
+        self.seen.clear();
+        for (key, pos) in bucket {
+            let next = self.totals.len() as u32;
+            let number = *self.numbers.entry(key).or_insert(next);
+            if number == next {
+                self.totals.push(0);
+            }
+            self.totals[number as usize] += 1;
+            self.seen.push((number, pos));
+        }
+        for &(number, pos) in &self.seen {
+            counts[pos as usize] = self.totals[number as usize];
+        }
+    }
 }
 
 /// A bijective keyed mix of a hash: distinct hashes get distinct ranks.
