@@ -233,9 +233,10 @@ impl<const ROBUST: bool> WindowScan<ROBUST> {
 ///
 /// Matching runs of at least `query_window + k − 1` symbols are still found.
 /// For plain winnowing the w'-selection is a subset by itself. For robust
-/// winnowing a tie may be broken differently at the two window sizes, so the
-/// minimum of each w'-window is taken from the w-selection (which always
-/// holds that value inside the window) rather than recomputed.
+/// winnowing a tie may be broken differently at the two window sizes, so each
+/// w'-window takes its pick from the stored picks inside it: the window
+/// contains a whole w-window holding the w'-window's minimum, whose stored
+/// pick has that value, so the choice never leaves the window.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct QueryWinnowing {
     stored: Winnowing,
@@ -275,56 +276,51 @@ impl Selector for QueryWinnowing {
     }
 
     fn select(&self, kgrams: &KGrams<'_>, out: &mut Vec<Fingerprint>) {
-        let mut stored = Vec::new();
-        self.stored.select(kgrams, &mut stored);
-        let mut coarse = Vec::new();
-        Winnowing {
-            window: self.query_window,
-            robust: self.stored.is_robust(),
-        }
-        .select(kgrams, &mut coarse);
         if !self.stored.is_robust() {
-            out.extend(coarse);
+            Winnowing::new(self.query_window).select(kgrams, out);
             return;
         }
-        let w = self.query_window;
-        let first = out.len();
-        for pick in coarse {
-            // `pick` is the minimum of some w'-window containing it; the
-            // stored selection holds the same value somewhere in that window,
-            // so the nearest stored occurrence within w'-1 positions serves.
-            let at = stored.partition_point(|f| f.pos < pick.pos);
-            let left = stored[..at]
-                .iter()
-                .rev()
-                .take_while(|f| ((pick.pos - f.pos) as usize) < w)
-                .find(|f| f.hash == pick.hash);
-            let right = stored[at..]
-                .iter()
-                .take_while(|f| ((f.pos - pick.pos) as usize) < w)
-                .find(|f| f.hash == pick.hash);
-            let chosen = match (left, right) {
-                (_, Some(r)) if r.pos == pick.pos => *r,
-                (Some(l), Some(r)) => {
-                    if pick.pos - l.pos <= r.pos - pick.pos {
-                        *l
-                    } else {
-                        *r
-                    }
-                }
-                (Some(f), None) | (None, Some(f)) => *f,
-                (None, None) => unreachable!("a w'-window minimum is always in the w-selection"),
-            };
-            out.push(chosen);
-        }
-        out[first..].sort_unstable_by_key(|f| f.pos);
-        let mut kept = first;
-        for i in first..out.len() {
-            if kept == first || out[kept - 1] != out[i] {
-                out[kept] = out[i];
-                kept += 1;
+        let mut stored = Vec::new();
+        self.stored.select(kgrams, &mut stored);
+        choose_per_window(&stored, kgrams.hashes.len(), self.query_window, out);
+    }
+}
+
+/// Robust winnowing over the sparse `stored` picks (sorted by position) of a
+/// document with `count` k-grams: for every window of `window` positions, the
+/// smallest stored hash inside it, keeping the previous choice on a tie and
+/// otherwise the rightmost. A monotone queue keeps it linear.
+fn choose_per_window(
+    stored: &[Fingerprint],
+    count: usize,
+    window: usize,
+    out: &mut Vec<Fingerprint>,
+) {
+    let mut queue = std::collections::VecDeque::<Fingerprint>::new();
+    let mut next = 0;
+    let mut chosen: Option<Fingerprint> = None;
+    // A document shorter than one window is one window.
+    let last_start = count.saturating_sub(window);
+    for start in 0..=last_start {
+        let end = start + window; // exclusive
+        while next < stored.len() && (stored[next].pos as usize) < end {
+            let pick = stored[next];
+            while queue.back().is_some_and(|b| b.hash >= pick.hash) {
+                queue.pop_back();
             }
+            queue.push_back(pick);
+            next += 1;
         }
-        out.truncate(kept);
+        while queue.front().is_some_and(|f| (f.pos as usize) < start) {
+            queue.pop_front();
+        }
+        let Some(&minimum) = queue.front() else {
+            continue;
+        };
+        let keep = chosen.is_some_and(|c| c.pos as usize >= start && c.hash == minimum.hash);
+        if !keep {
+            chosen = Some(minimum);
+            out.push(minimum);
+        }
     }
 }
