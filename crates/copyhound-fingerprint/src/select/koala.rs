@@ -33,10 +33,9 @@
 //! stored set is a subset of the search set by construction. The preference
 //! for rare prefixes carries over: the search set already consists of them.
 
-use std::collections::BinaryHeap;
 use std::hash::BuildHasherDefault;
 
-use super::sketch::{PremixedMap, PremixedSet};
+use super::sketch::PremixedMap;
 use super::{Fingerprint, KGrams, Selector};
 use crate::KGramHasher;
 use crate::hash::splitmix64;
@@ -186,43 +185,121 @@ impl Selector for KoalaSelector {
     fn select(&self, kgrams: &KGrams<'_>, out: &mut Vec<Fingerprint>) {
         let first = self.first_selectable(kgrams.hashes.len());
         let prefix_counts = PrefixCounts::new(kgrams, self.params.prefix, first, self.prefix_seed);
-        let capacity = self.params.search_size;
-        // A max-heap of (count, rank, position), the best keys so far; its
-        // top is the one to beat. Ranks are unique, so positions never tie.
-        let mut best: BinaryHeap<(u32, u64, u32)> =
-            BinaryHeap::with_capacity(capacity.min(kgrams.hashes.len()) + 1);
-        // Sized up front: growing it shows in profiles of small documents.
-        let mut chosen_ranks = PremixedSet::with_capacity_and_hasher(
-            capacity.min(kgrams.hashes.len()) + 1,
-            BuildHasherDefault::default(),
-        );
+        let wanted = self.params.search_size;
+        let mut best = BestKeys::new(wanted, kgrams.hashes.len() - first.min(kgrams.hashes.len()));
         for (pos, &hash) in kgrams.hashes.iter().enumerate().skip(first) {
-            let count = prefix_counts.count(pos);
-            let rank = rank(hash, self.search_key);
-            if best.len() == capacity
-                && best
-                    .peek()
-                    .is_some_and(|&(c, r, _)| (count, rank) >= (c, r))
-            {
-                continue;
-            }
-            // Ranks are a bijection of hashes: a chosen rank is this hash at
-            // an earlier position, which is the one to keep.
-            if !chosen_ranks.insert(rank) {
-                continue;
-            }
-            best.push((count, rank, pos as u32));
-            if best.len() > capacity {
-                let (_, dropped, _) = best.pop().expect("the heap is over capacity");
-                chosen_ranks.remove(&dropped);
-            }
+            best.offer(pack_key(
+                prefix_counts.count(pos),
+                rank(hash, self.search_key),
+                pos,
+            ));
         }
         let start = out.len();
-        out.extend(
-            best.into_iter()
-                .map(|(_, _, pos)| Fingerprint::new(kgrams.hashes[pos as usize], pos as usize)),
-        );
+        out.extend(best.into_winners().map(|key| {
+            let pos = key_position(key);
+            Fingerprint::new(kgrams.hashes[pos], pos)
+        }));
         out[start..].sort_unstable_by_key(|f| f.pos);
+    }
+}
+
+/// A position's key `(prefix count, rank, position)` packed so that integer
+/// order is key order: one 128-bit comparison instead of a tuple's three.
+/// The position makes keys unique and puts a hash's first position first.
+fn pack_key(count: u32, rank: u64, pos: usize) -> u128 {
+    (u128::from(count) << 96) | (u128::from(rank) << 32) | pos as u128
+}
+
+/// The position of a packed key.
+fn key_position(key: u128) -> usize {
+    (key & u128::from(u32::MAX)) as usize
+}
+
+/// The `(count, rank)` part of a packed key: the same for every position of
+/// one k-gram (its prefix, hence its count, is the same).
+fn key_kgram(key: u128) -> u128 {
+    key >> 32
+}
+
+/// The N smallest keys of distinct k-grams among those offered.
+///
+/// Keys below the current N-th best are appended to a buffer; when the
+/// buffer is full it is cut back to the N best distinct keys by partitioning
+/// (`select_nth_unstable`), which also tightens the threshold. Most positions
+/// of a long document cost one comparison; there is no per-position heap
+/// push or hash-set probe as a heap with a set of chosen hashes needs.
+struct BestKeys {
+    wanted: usize,
+    capacity: usize,
+    buffer: Vec<u128>,
+    /// Offered keys must be below this to matter: the N-th best distinct
+    /// key once N are known.
+    threshold: u128,
+}
+
+impl BestKeys {
+    /// Room for `offers` keys at most; the buffer holds a few times N, so a
+    /// cut happens at most once per that many admitted keys.
+    fn new(wanted: usize, offers: usize) -> Self {
+        let capacity = wanted.saturating_mul(4).max(64).min(offers.max(1));
+        Self {
+            wanted,
+            capacity,
+            buffer: Vec::with_capacity(capacity),
+            threshold: u128::MAX,
+        }
+    }
+
+    fn offer(&mut self, key: u128) {
+        if key >= self.threshold {
+            return;
+        }
+        if self.buffer.len() == self.capacity {
+            self.cut();
+            if key >= self.threshold {
+                return;
+            }
+        }
+        self.buffer.push(key);
+    }
+
+    /// Keeps in the buffer, sorted, the N smallest keys of distinct
+    /// k-grams, each at its smallest key (its first position).
+    fn cut(&mut self) {
+        let wanted = self.wanted;
+        let buffer = &mut self.buffer;
+        // buffer[..kept] is the sorted, de-duplicated answer so far;
+        // buffer[taken..] has not been looked at.
+        let mut kept = 0;
+        let mut taken = 0;
+        while kept < wanted && taken < buffer.len() {
+            // Repeats among the smallest keys mean fewer than N distinct
+            // k-grams; take as many more as are missing.
+            let more = (wanted - kept).min(buffer.len() - taken);
+            let rest = &mut buffer[taken..];
+            if more < rest.len() {
+                rest.select_nth_unstable(more - 1);
+            }
+            rest[..more].sort_unstable();
+            for i in taken..taken + more {
+                let key = buffer[i];
+                if kept == 0 || key_kgram(buffer[kept - 1]) != key_kgram(key) {
+                    buffer[kept] = key;
+                    kept += 1;
+                }
+            }
+            taken += more;
+        }
+        buffer.truncate(kept);
+        if kept == wanted {
+            self.threshold = buffer[kept - 1];
+        }
+    }
+
+    /// The winning keys, in key order.
+    fn into_winners(mut self) -> impl Iterator<Item = u128> {
+        self.cut();
+        self.buffer.into_iter()
     }
 }
 
@@ -357,7 +434,7 @@ mod tests {
     use std::collections::HashMap;
 
     proptest! {
-        /// The heap-and-buckets selection equals sorting every candidate by
+        /// The buffered selection equals sorting every candidate by
         /// (prefix count, rank) and taking the first N distinct hashes.
         #[test]
         fn selection_equals_the_sorted_reference(
@@ -422,6 +499,75 @@ mod tests {
                 reference.iter().map(|&(_, pos)| Fingerprint::new(hashes[pos], pos)).collect();
             expected.sort_unstable_by_key(|f| f.pos);
             prop_assert_eq!(got, expected);
+        }
+    }
+
+    /// The former selection, kept as a reference: a max-heap of the N best
+    /// `(count, rank, position)` keys plus a set of the chosen ranks.
+    fn heap_select(selector: &KoalaSelector, kgrams: &KGrams<'_>) -> Vec<Fingerprint> {
+        use std::collections::{BinaryHeap, HashSet};
+        let first = selector.first_selectable(kgrams.hashes.len());
+        let counts = PrefixCounts::new(kgrams, selector.params.prefix, first, selector.prefix_seed);
+        let capacity = selector.params.search_size;
+        let mut best: BinaryHeap<(u32, u64, u32)> = BinaryHeap::new();
+        let mut chosen = HashSet::new();
+        for (pos, &hash) in kgrams.hashes.iter().enumerate().skip(first) {
+            let key = (counts.count(pos), rank(hash, selector.search_key));
+            if best.len() == capacity && best.peek().is_some_and(|&(c, r, _)| key >= (c, r)) {
+                continue;
+            }
+            if !chosen.insert(key.1) {
+                continue;
+            }
+            best.push((key.0, key.1, pos as u32));
+            if best.len() > capacity {
+                let (_, dropped, _) = best.pop().unwrap();
+                chosen.remove(&dropped);
+            }
+        }
+        let mut out: Vec<Fingerprint> = best
+            .into_iter()
+            .map(|(_, _, pos)| Fingerprint::new(kgrams.hashes[pos as usize], pos as usize))
+            .collect();
+        out.sort_unstable_by_key(|f| f.pos);
+        out
+    }
+
+    proptest! {
+        /// The buffered selection equals the former heap selection: on text
+        /// with many repeated k-grams and prefixes (two-letter alphabet),
+        /// documents shorter or longer than the buffer, fewer distinct
+        /// k-grams than N, a skipped prologue, and `prefix` 0.
+        #[test]
+        fn selection_equals_the_former_heap(
+            symbols in prop::collection::vec(0u32..2, 0..3000),
+            search_size in 1usize..120,
+            prefix in 0usize..6,
+            skip in 0usize..400,
+            k in 1usize..14,
+            seed: u64,
+        ) {
+            let selector = KoalaSelector::new(KoalaParams { search_size, stored_size: 0, prefix, skip, seed });
+            let hashes = KGramHasher::new(k, 5).hashes(&symbols);
+            let kgrams = KGrams::new(&symbols, &hashes, k);
+            let mut got = Vec::new();
+            selector.select(&kgrams, &mut got);
+            prop_assert_eq!(got, heap_select(&selector, &kgrams));
+        }
+
+        /// The same without symbols, on views with many repeated hashes.
+        #[test]
+        fn hash_only_selection_equals_the_former_heap(
+            hashes in prop::collection::vec(0u64..500, 0..3000),
+            search_size in 1usize..300,
+            skip in 0usize..400,
+            seed: u64,
+        ) {
+            let selector = KoalaSelector::new(KoalaParams { search_size, stored_size: 0, skip, seed, ..KoalaParams::default() });
+            let kgrams = KGrams::from_hashes(&hashes);
+            let mut got = Vec::new();
+            selector.select(&kgrams, &mut got);
+            prop_assert_eq!(got, heap_select(&selector, &kgrams));
         }
     }
 
