@@ -159,12 +159,13 @@ def read_passages(path: Path) -> list[Passage]:
 
 
 def passages_from_copyhound(report: dict, susp_prefix: str = "susp/") -> list[Passage]:
-    """Every fragment of a copyhound JSON report between a suspicious and
-    a source document, oriented suspicious first. Document paths in the
-    report are relative to the input path, like the dataset's units."""
+    """Every passage of a copyhound JSON report (its fragments, in reports
+    written before passages existed) between a suspicious and a source
+    document, oriented suspicious first. Document paths in the report are
+    relative to the input path, like the dataset's units."""
     passages = []
     for pair in report["pairs"]:
-        for fragment in pair["fragments"]:
+        for fragment in pair.get("passages") or pair["fragments"]:
             a, b = fragment["a"], fragment["b"]
             a_susp, b_susp = a["path"].startswith(susp_prefix), b["path"].startswith(susp_prefix)
             if a_susp == b_susp:

@@ -82,6 +82,26 @@ class CopyhoundReport(unittest.TestCase):
             [Passage("susp/s1.txt", (100, 104), "src/r1.txt", (5, 9))],
         )
 
+    def test_passages_replace_their_fragments_when_reported(self):
+        def side(path, start, end):
+            return {"path": path, "bytes": [start, end]}
+
+        report = {
+            "pairs": [
+                {
+                    "fragments": [
+                        {"a": side("src/r1.txt", 0, 30), "b": side("susp/s1.txt", 10, 40)},
+                        {"a": side("src/r1.txt", 31, 60), "b": side("susp/s1.txt", 42, 71)},
+                    ],
+                    "passages": [{"a": side("src/r1.txt", 0, 60), "b": side("susp/s1.txt", 10, 71)}],
+                }
+            ]
+        }
+        self.assertEqual(
+            passages_from_copyhound(report),
+            [Passage("susp/s1.txt", (10, 71), "src/r1.txt", (0, 60))],
+        )
+
 
 if __name__ == "__main__":
     unittest.main()

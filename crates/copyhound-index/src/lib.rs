@@ -15,6 +15,9 @@
 //!    pair, no pair within a group), keeping at most a capped number.
 //! 5. Fragments: matching fingerprints merged along diagonals and extended
 //!    symbol by symbol into exact, maximal [`Fragment`]s, disjoint per side.
+//!    For reporting, [`merge_passages`] joins fragments that follow each
+//!    other closely on both sides into [`Passage`]s (noise splits a copied
+//!    stretch into several fragments); scores use the fragments only.
 //! 6. [`PairScore`]: coverage of each side (symbols, lines), longest
 //!    fragment, total overlap and the symmetric similarity, the mean of the
 //!    two sides' coverages — each symbol weighted by its rarity in the
@@ -60,6 +63,7 @@ mod fragments;
 mod index;
 mod lines;
 mod options;
+mod passages;
 mod prepare;
 mod rarity;
 mod score;
@@ -73,6 +77,7 @@ pub use fragments::{Fragment, SymbolRange};
 pub use index::{FingerprintIndex, IndexStats, Posting};
 pub use lines::LineIndex;
 pub use options::{CompareOptions, DEFAULT_MAX_PAIRS, MaxOccurrences};
+pub use passages::{Passage, merge_passages};
 pub use prepare::UnitSummary;
 pub use score::{PairScore, SideCoverage};
 pub use unit::{Document, Role, Unit};

@@ -8,7 +8,8 @@ use std::collections::HashSet;
 
 use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Winnowing};
 use copyhound_index::{
-    BaseCode, CompareOptions, Comparison, Document, LineIndex, MaxOccurrences, Role, Unit, compare,
+    BaseCode, CompareOptions, Comparison, Document, Fragment, LineIndex, MaxOccurrences, Passage,
+    Role, Unit, compare, merge_passages,
 };
 use proptest::prelude::*;
 
@@ -100,8 +101,88 @@ fn check_invariants(units: &[Unit], base: &[Vec<u32>], result: &Comparison, hash
     }
 }
 
+/// Passages partition the fragments into chains that are consecutive in
+/// both sides' order, span exactly their fragments, never overlap on either
+/// side, and join only across gaps of at most `max_gap`; a chain ends only
+/// where the next fragment does not follow closely on both sides.
+fn check_passages(fragments: &[Fragment], passages: &[Passage], max_gap: u32) {
+    let mut next_fragment = 0;
+    for passage in passages {
+        assert_eq!(
+            passage.fragments.start, next_fragment,
+            "every fragment once, in order"
+        );
+        next_fragment = passage.fragments.end;
+        let chain = &fragments[passage.fragments.clone()];
+        assert!(!chain.is_empty());
+        assert_eq!(passage.a.start, chain[0].a.start);
+        assert_eq!(passage.b.start, chain[0].b.start);
+        assert_eq!(passage.a.end, chain[chain.len() - 1].a.end);
+        assert_eq!(passage.b.end, chain[chain.len() - 1].b.end);
+        for pair in chain.windows(2) {
+            let (p, n) = (pair[0], pair[1]);
+            assert!(p.a.doc == n.a.doc && p.b.doc == n.b.doc);
+            assert!(n.a.start >= p.a.end && n.a.start - p.a.end <= max_gap);
+            assert!(n.b.start >= p.b.end && n.b.start - p.b.end <= max_gap);
+        }
+        // No other fragment lies inside the passage on either side.
+        for (i, f) in fragments.iter().enumerate() {
+            if passage.fragments.contains(&i) {
+                continue;
+            }
+            let inside = |r: copyhound_index::SymbolRange, s: copyhound_index::SymbolRange| {
+                r.doc == s.doc && r.start < s.end && s.start < r.end
+            };
+            assert!(
+                !inside(f.a, passage.a) && !inside(f.b, passage.b),
+                "{f:?} in {passage:?}"
+            );
+        }
+    }
+    assert_eq!(next_fragment, fragments.len());
+    for pair in passages.windows(2) {
+        let (last, first) = (
+            fragments[pair[0].fragments.end - 1],
+            fragments[pair[1].fragments.start],
+        );
+        let close = last.a.doc == first.a.doc
+            && last.b.doc == first.b.doc
+            && first.a.start >= last.a.end
+            && first.b.start >= last.b.end
+            && first.a.start - last.a.end <= max_gap
+            && first.b.start - last.b.end <= max_gap;
+        let adjacent_in_b = !fragments.iter().any(|f| f.b > last.b && f.b < first.b);
+        assert!(
+            !(close && adjacent_in_b),
+            "{last:?} and {first:?} should have joined"
+        );
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// Passages over real fragments (tiny alphabet: many short, crossing and
+    /// repeated matches) keep every invariant, whatever the gap.
+    #[test]
+    fn passages_chain_fragments_without_overlap(
+        k in 2usize..6,
+        w in 1usize..6,
+        docs in prop::collection::vec(prop::collection::vec(symbols(3, 0..150), 1..3), 2..4),
+        max_gap in 0u32..40,
+        seed: u64,
+    ) {
+        let hasher = KGramHasher::new(k, seed);
+        let units: Vec<Unit> = docs
+            .iter()
+            .enumerate()
+            .map(|(i, d)| unit(&format!("u{i}"), d, &hasher, w))
+            .collect();
+        let result = run(&units, &hasher);
+        for pair in &result.pairs {
+            check_passages(&pair.fragments, &merge_passages(&pair.fragments, max_gap), max_gap);
+        }
+    }
 
     /// Winnowing's guarantee carried through the whole engine: a shared run
     /// of at least w + k − 1 symbols always ends up inside one fragment.

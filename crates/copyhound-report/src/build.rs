@@ -1,10 +1,10 @@
 //! From a [`Comparison`] of units to a [`Report`].
 
-use copyhound_index::{Comparison, Document, PairScore, Role, SymbolRange, Unit};
+use copyhound_index::{Comparison, Document, PairScore, Role, SymbolRange, Unit, merge_passages};
 
 use crate::model::{
-    DocumentReport, FragmentReport, Location, PairReport, PairSide, Parameters, Problem, Report,
-    SCHEMA_VERSION, Summary, Tool, UnitReport, UnitRole,
+    DocumentReport, FragmentReport, Location, PairReport, PairSide, Parameters, PassageReport,
+    Problem, Report, SCHEMA_VERSION, Summary, Tool, UnitReport, UnitRole,
 };
 
 /// What a report is made from.
@@ -52,7 +52,7 @@ impl Report {
         let listed = pair_limit.unwrap_or(usize::MAX).min(comparison.pairs.len());
         let pairs: Vec<PairReport> = comparison.pairs[..listed]
             .iter()
-            .map(|pair| pair_report(units, pair))
+            .map(|pair| pair_report(units, pair, parameters.merge_gap))
             .collect();
         let index = &comparison.index;
         Self {
@@ -106,7 +106,7 @@ impl Report {
     }
 }
 
-fn pair_report(units: &[Unit], pair: &PairScore) -> PairReport {
+fn pair_report(units: &[Unit], pair: &PairScore, merge_gap: usize) -> PairReport {
     let (unit_a, unit_b) = (&units[pair.a], &units[pair.b]);
     let side = |id: usize, unit: &Unit, coverage: &copyhound_index::SideCoverage| PairSide {
         unit: id,
@@ -132,6 +132,21 @@ fn pair_report(units: &[Unit], pair: &PairScore) -> PairReport {
                 b: location(unit_b, f.b),
             })
             .collect(),
+        passages: merge_passages(
+            &pair.fragments,
+            u32::try_from(merge_gap).unwrap_or(u32::MAX),
+        )
+        .into_iter()
+        .map(|p| PassageReport {
+            fragments: [p.fragments.start, p.fragments.end],
+            matched_symbols: pair.fragments[p.fragments]
+                .iter()
+                .map(copyhound_index::Fragment::len)
+                .sum(),
+            a: location(unit_a, p.a),
+            b: location(unit_b, p.b),
+        })
+        .collect(),
     }
 }
 

@@ -37,8 +37,8 @@ mod write;
 
 pub use build::ReportInput;
 pub use model::{
-    DocumentReport, FragmentReport, Location, PairReport, PairSide, Parameters, Problem, Report,
-    SCHEMA_VERSION, Summary, Tool, UnitReport, UnitRole,
+    DocumentReport, FragmentReport, Location, PairReport, PairSide, Parameters, PassageReport,
+    Problem, Report, SCHEMA_VERSION, Summary, Tool, UnitReport, UnitRole,
 };
 pub use write::{
     CSV_HEADER, DEFAULT_HTML_MAX_DOCUMENT_BYTES, DEFAULT_HTML_MAX_PAIRS, HtmlOptions, ReportError,

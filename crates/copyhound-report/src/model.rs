@@ -68,6 +68,10 @@ pub struct Parameters {
     /// How shared symbols counted in the similarity (`flat`, `rarity`).
     #[serde(default)]
     pub weighting: String,
+    /// Fragments following each other on both sides with gaps of at most
+    /// this many symbols were reported as one passage.
+    #[serde(default)]
+    pub merge_gap: usize,
 }
 
 /// Totals of a comparison.
@@ -160,6 +164,11 @@ pub struct PairReport {
     pub total_overlap: usize,
     /// The fragments, by position in `a`.
     pub fragments: Vec<FragmentReport>,
+    /// The fragments grouped into passages: chains that follow each other
+    /// on both sides with small gaps (noise cuts one copied stretch into
+    /// several exact fragments), by position in `a`.
+    #[serde(default)]
+    pub passages: Vec<PassageReport>,
 }
 
 /// One unit of a pair and how much of it the pair's fragments cover.
@@ -184,6 +193,21 @@ pub struct PairSide {
 pub struct FragmentReport {
     /// Symbols on each side.
     pub symbols: u32,
+    /// Where it lies in unit `a`.
+    pub a: Location,
+    /// Where it lies in unit `b`.
+    pub b: Location,
+}
+
+/// Consecutive fragments that together make one copied stretch. Its
+/// ranges run from its first fragment's start to its last one's end, gaps
+/// included; only the fragments' symbols are exact matches.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PassageReport {
+    /// Its fragments: `[first, last + 1)` in [`PairReport::fragments`].
+    pub fragments: [usize; 2],
+    /// Matching symbols (the sum of its fragments).
+    pub matched_symbols: u32,
     /// Where it lies in unit `a`.
     pub a: Location,
     /// Where it lies in unit `b`.

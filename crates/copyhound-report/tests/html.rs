@@ -64,6 +64,7 @@ fn report_of(tool_name: &str, units: &[(&str, &[(&str, &str)])]) -> Report {
             min_fragment: options.min_fragment.max(options.hasher.k()),
             weighting: "flat".into(),
             max_pairs: options.max_pairs,
+            merge_gap: 2 * K,
         },
         units: &units,
         roots: &roots,

@@ -61,6 +61,7 @@ fn report(pair_limit: Option<usize>) -> Report {
             min_fragment: options.min_fragment.max(options.hasher.k()),
             weighting: "flat".into(),
             max_pairs: options.max_pairs,
+            merge_gap: 2 * K,
         },
         units: &units,
         roots: &roots,

@@ -83,6 +83,12 @@ pub struct CompareArgs {
     /// floor, and the default.
     #[arg(long, default_value_t = 0, value_name = "N")]
     min_fragment: usize,
+    /// Report fragments that follow each other on both sides, with gaps of
+    /// at most N symbols, as one passage (JSON `passages`); the similarity
+    /// still counts only the exactly matching symbols. Default: 2k (on the
+    /// PAN text set it joins every noisy copied passage back into one).
+    #[arg(long, value_name = "N")]
+    merge_gap: Option<usize>,
     /// How shared symbols count in the similarity: `rarity` weighs each
     /// symbol by how few units of the batch hold its fingerprints, so code
     /// many submissions share counts less; `flat` counts all alike.
@@ -169,6 +175,7 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
             Weighting::Flat => "flat",
         }
         .into(),
+        merge_gap: args.merge_gap.unwrap_or(2 * batch.hasher.k()),
     };
     let tool = Tool {
         name: env!("CARGO_PKG_NAME").into(),

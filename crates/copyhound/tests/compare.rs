@@ -256,6 +256,58 @@ fn runs_shorter_than_min_fragment_are_neither_reported_nor_scored() {
 }
 
 #[test]
+fn fragments_split_by_a_small_change_are_one_passage() {
+    let dir = TempDir::new().unwrap();
+    let input = dir.path().join("in");
+    // One copied stretch with one word changed in the middle: two exact
+    // fragments a few characters apart on both sides.
+    let (before, after) = (
+        "the quick brown fox jumps over",
+        "the lazy dog by the river bank",
+    );
+    write(
+        &input,
+        "a.txt",
+        &format!("{RIVERS} {before} red {after} {ENGINES}"),
+    );
+    write(
+        &input,
+        "b.txt",
+        &format!("{BIRDS} {before} blue {after} {COMMON}"),
+    );
+    let input = input.to_str().unwrap();
+    let json = dir.path().join("report.json");
+    let run = |extra: &[&str]| {
+        copyhound()
+            .args([input, "-k", "15", "-w", "1", "--json"])
+            .arg(&json)
+            .args(extra)
+            .assert()
+            .success();
+        let report: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+        report["pairs"][0].clone()
+    };
+    let merged = run(&[]);
+    assert_eq!(merged["fragments"].as_array().unwrap().len(), 2);
+    let passages = merged["passages"].as_array().unwrap();
+    assert_eq!(passages.len(), 1);
+    assert_eq!(passages[0]["fragments"], serde_json::json!([0, 2]));
+    assert_eq!(
+        passages[0]["a"]["bytes"][0],
+        merged["fragments"][0]["a"]["bytes"][0]
+    );
+    assert_eq!(
+        passages[0]["b"]["bytes"][1],
+        merged["fragments"][1]["b"]["bytes"][1]
+    );
+    let apart = run(&["--merge-gap", "0"]);
+    assert_eq!(apart["passages"].as_array().unwrap().len(), 2);
+    // Passages change the report, never the score.
+    assert_eq!(apart["similarity"], merged["similarity"]);
+}
+
+#[test]
 fn old_submissions_are_never_paired_with_each_other() {
     let dir = TempDir::new().unwrap();
     let old = dir.path().join("old");

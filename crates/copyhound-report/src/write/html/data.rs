@@ -286,6 +286,7 @@ mod tests {
             longest_fragment: 0,
             total_overlap: 0,
             fragments: vec![],
+            passages: vec![],
         };
         let bins = histogram(&[pair(0.0), pair(0.049), pair(0.05), pair(0.97), pair(1.0)]);
         assert_eq!(bins[0], 2);
