@@ -10,7 +10,7 @@ use crate::rarity::unit_weights;
 use crate::score::score;
 use crate::{
     BaseCode, CompareError, CompareOptions, Document, FingerprintIndex, Fragment, IndexStats,
-    PairScore, Unit,
+    LineIndex, PairScore, Unit,
 };
 use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Selector};
 
@@ -114,6 +114,57 @@ pub fn shared_fragments(
             .collect()
     })
     .unwrap_or_default()
+}
+
+/// A fragment two texts share, located in both: byte ranges into each text
+/// and 1-based, inclusive line ranges, as a side-by-side view shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LocatedFragment {
+    /// Byte range in the first text.
+    pub a_bytes: [usize; 2],
+    /// Lines (1-based, inclusive) in the first text.
+    pub a_lines: [u32; 2],
+    /// Byte range in the second text.
+    pub b_bytes: [usize; 2],
+    /// Lines in the second text.
+    pub b_lines: [u32; 2],
+    /// Symbols matched.
+    pub symbols: u32,
+}
+
+/// [`shared_fragments`] of two texts, each given as its normalised document
+/// and the text its spans index into, located by bytes and lines, in the
+/// first text's order.
+pub fn locate_shared_fragments(
+    (a, a_text): (&NormalizedDocument, &str),
+    (b, b_text): (&NormalizedDocument, &str),
+    hasher: &KGramHasher,
+    selector: &dyn Selector,
+) -> Vec<LocatedFragment> {
+    let a_lines = LineIndex::new(a_text.as_bytes());
+    let b_lines = LineIndex::new(b_text.as_bytes());
+    let lines = |index: &LineIndex, bytes: &std::ops::Range<usize>| {
+        [
+            index.line_of(bytes.start as u32) + 1,
+            index.line_of(bytes.end.saturating_sub(1) as u32) + 1,
+        ]
+    };
+    let mut located: Vec<LocatedFragment> = shared_fragments(a, b, hasher, selector)
+        .iter()
+        .map(|f| {
+            let in_a = a.byte_range(f.a.start as usize, f.a.len() as usize);
+            let in_b = b.byte_range(f.b.start as usize, f.b.len() as usize);
+            LocatedFragment {
+                a_bytes: [in_a.start, in_a.end],
+                a_lines: lines(&a_lines, &in_a),
+                b_bytes: [in_b.start, in_b.end],
+                b_lines: lines(&b_lines, &in_b),
+                symbols: f.len(),
+            }
+        })
+        .collect();
+    located.sort_by_key(|f| f.a_bytes);
+    located
 }
 
 /// [`compare`], reporting progress to `progress`.

@@ -71,7 +71,10 @@ mod unit;
 
 pub use base::BaseCode;
 pub use candidates::{CandidatePair, Candidates, PairingRules, candidate_pairs};
-pub use compare::{Comparison, Progress, Stage, compare, compare_with_progress, shared_fragments};
+pub use compare::{
+    Comparison, LocatedFragment, Progress, Stage, compare, compare_with_progress,
+    locate_shared_fragments, shared_fragments,
+};
 pub use error::CompareError;
 pub use fragments::{Fragment, SymbolRange};
 pub use index::{FingerprintIndex, IndexStats, Posting};

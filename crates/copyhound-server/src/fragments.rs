@@ -11,7 +11,7 @@ use std::path::Path;
 
 use copyhound_db::Params;
 use copyhound_fingerprint::{KGramHasher, Winnowing};
-use copyhound_index::{LineIndex, shared_fragments};
+use copyhound_index::locate_shared_fragments;
 use copyhound_normalize::{LoadOptions, LoadedDocument, load_file};
 use serde::Serialize;
 
@@ -46,31 +46,19 @@ pub fn fragments(
 ) -> Vec<FragmentOutput> {
     let hasher = KGramHasher::new(params.k as usize, params.seed);
     let selector = Winnowing::robust(params.window as usize);
-    let shared = shared_fragments(&query.doc, &registered.doc, &hasher, &selector);
-    let query_lines = LineIndex::new(query.text.as_bytes());
-    let registered_lines = LineIndex::new(registered.text.as_bytes());
-    let mut out: Vec<FragmentOutput> = shared
-        .iter()
-        .map(|f| {
-            let q = query.doc.byte_range(f.a.start as usize, f.a.len() as usize);
-            let r = registered
-                .doc
-                .byte_range(f.b.start as usize, f.b.len() as usize);
-            FragmentOutput {
-                query_bytes: [q.start, q.end],
-                query_lines: [
-                    query_lines.line_of(q.start as u32) + 1,
-                    query_lines.line_of(q.end.saturating_sub(1) as u32) + 1,
-                ],
-                registered_bytes: [r.start, r.end],
-                registered_lines: [
-                    registered_lines.line_of(r.start as u32) + 1,
-                    registered_lines.line_of(r.end.saturating_sub(1) as u32) + 1,
-                ],
-                symbols: f.len(),
-            }
-        })
-        .collect();
-    out.sort_by_key(|f| f.query_bytes);
-    out
+    locate_shared_fragments(
+        (&query.doc, &query.text),
+        (&registered.doc, &registered.text),
+        &hasher,
+        &selector,
+    )
+    .into_iter()
+    .map(|f| FragmentOutput {
+        query_bytes: f.a_bytes,
+        query_lines: f.a_lines,
+        registered_bytes: f.b_bytes,
+        registered_lines: f.b_lines,
+        symbols: f.symbols,
+    })
+    .collect()
 }

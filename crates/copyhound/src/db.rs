@@ -14,7 +14,7 @@ use copyhound_db::{
     SearchReport, check,
 };
 use copyhound_fingerprint::{KGramHasher, Winnowing};
-use copyhound_index::{LineIndex, shared_fragments};
+use copyhound_index::locate_shared_fragments;
 use copyhound_normalize::{KindChoice, LoadOptions, LoadedDocument, TextMode, TextOptions};
 use serde::Serialize;
 
@@ -459,11 +459,11 @@ struct FragmentOutput {
     /// Byte range in the query's text.
     query_bytes: [usize; 2],
     /// Lines (1-based, inclusive) in the query.
-    query_lines: [usize; 2],
+    query_lines: [u32; 2],
     /// Byte range in the registered document's text.
     registered_bytes: [usize; 2],
     /// Lines in the registered document.
-    registered_lines: [usize; 2],
+    registered_lines: [u32; 2],
     /// Symbols matched.
     symbols: u32,
 }
@@ -552,33 +552,21 @@ fn fragments(
     let params = db.params();
     let hasher = KGramHasher::new(params.k as usize, params.seed);
     let selector = Winnowing::robust(params.window as usize);
-    let shared = shared_fragments(&query.doc, &registered.doc, &hasher, &selector);
-    let (query_lines, registered_lines) = (
-        LineIndex::new(query.text.as_bytes()),
-        LineIndex::new(registered.text.as_bytes()),
-    );
-    let fragments = shared
-        .iter()
-        .map(|f| {
-            let q = query.doc.byte_range(f.a.start as usize, f.a.len() as usize);
-            let r = registered
-                .doc
-                .byte_range(f.b.start as usize, f.b.len() as usize);
-            FragmentOutput {
-                query_lines: [
-                    query_lines.line_of(q.start as u32) as usize + 1,
-                    query_lines.line_of(q.end.saturating_sub(1) as u32) as usize + 1,
-                ],
-                registered_lines: [
-                    registered_lines.line_of(r.start as u32) as usize + 1,
-                    registered_lines.line_of(r.end.saturating_sub(1) as u32) as usize + 1,
-                ],
-                query_bytes: [q.start, q.end],
-                registered_bytes: [r.start, r.end],
-                symbols: f.len(),
-            }
-        })
-        .collect();
+    let fragments = locate_shared_fragments(
+        (&query.doc, &query.text),
+        (&registered.doc, &registered.text),
+        &hasher,
+        &selector,
+    )
+    .into_iter()
+    .map(|f| FragmentOutput {
+        query_bytes: f.a_bytes,
+        query_lines: f.a_lines,
+        registered_bytes: f.b_bytes,
+        registered_lines: f.b_lines,
+        symbols: f.symbols,
+    })
+    .collect();
     Some(fragments)
 }
 
