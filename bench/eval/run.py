@@ -252,15 +252,20 @@ class Copydetect:
         return None
 
     def run(self, dataset: score.Dataset, files: Path, work: Path) -> Measured:
-        mapping = stage_flat(dataset, files, work / "stage")
-        listing = work / "copydetect-files.json"
-        listing.write_text(json.dumps(sorted(mapping)), encoding="utf-8")
-        raw = work / "copydetect-raw.csv"
+        mapping, listing, raw = self.stage(dataset, files, work)
         command = [str(self.python), str(HERE / "peers" / "copydetect_pairs.py"), str(listing), str(raw)]
         if dataset.language == "text":
             command.append("--text")
         usage = run_measured(command, work / "copydetect.log")
         return Measured(self.remap(raw, mapping, work), usage, shlex.join(command))
+
+    def stage(self, dataset: score.Dataset, files: Path, work: Path) -> tuple[dict[str, str], Path, Path]:
+        """Stages the files flat, lists them for the peer's script, and names
+        the raw output it will write: (staged name → unit, listing, raw)."""
+        mapping = stage_flat(dataset, files, work / "stage")
+        listing = work / f"{self.name}-files.json"
+        listing.write_text(json.dumps(sorted(mapping)), encoding="utf-8")
+        return mapping, listing, work / f"{self.name}-raw.csv"
 
     def remap(self, raw: Path, mapping: dict[str, str], work: Path) -> Path:
         rows = []
@@ -287,10 +292,7 @@ class Dolos(Copydetect):
         return None
 
     def run(self, dataset: score.Dataset, files: Path, work: Path) -> Measured:
-        mapping = stage_flat(dataset, files, work / "stage")
-        listing = work / "dolos-files.json"
-        listing.write_text(json.dumps(sorted(mapping)), encoding="utf-8")
-        raw = work / "dolos-raw.csv"
+        mapping, listing, raw = self.stage(dataset, files, work)
         language = {"java": "java", "c": "c", "text": "char"}.get(dataset.language, dataset.language)
         modules = PEERS / "node" / "node_modules"
         command = ["node", str(HERE / "peers" / "dolos_pairs.mjs"), str(modules), language, str(listing), str(raw)]
