@@ -3,31 +3,21 @@
 //! fragments of non-ASCII text slice correctly in JavaScript's UTF-16
 //! indices, and the limits on what is embedded.
 
+mod common;
+
 use std::cell::RefCell;
 
-use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Winnowing};
-use copyhound_index::{BaseCode, CompareOptions, Document, LineIndex, Unit, compare};
-use copyhound_report::{HtmlOptions, Parameters, Report, ReportInput, Tool, write_html};
+use copyhound_fingerprint::KGramHasher;
+use copyhound_index::{BaseCode, CompareOptions, Document, Unit, compare};
+use copyhound_report::{HtmlOptions, Report, ReportInput, write_html};
 use serde_json::Value;
 
 const K: usize = 6;
 const W: usize = 4;
 const SEED: u64 = 11;
 
-/// One symbol per non-whitespace character, lower-cased, spanning its
-/// bytes: a small stand-in for the text front-end that keeps byte ranges
-/// on character boundaries.
 fn document(name: &str, text: &str) -> Document {
-    let mut normalized = NormalizedDocument::new();
-    for (at, c) in text.char_indices() {
-        if !c.is_whitespace() {
-            let symbol = c.to_lowercase().next().map_or(0, u32::from);
-            normalized.push(symbol, at..at + c.len_utf8());
-        }
-    }
-    let hasher = KGramHasher::new(K, SEED);
-    Document::fingerprinted(name, normalized, &hasher, &Winnowing::robust(W))
-        .with_lines(LineIndex::new(text.as_bytes()))
+    common::document(name, text, K, W, SEED)
 }
 
 /// Units of `(name, [(document name, text)])`, compared.
@@ -48,24 +38,8 @@ fn report_of(tool_name: &str, units: &[(&str, &[(&str, &str)])]) -> Report {
     let options = CompareOptions::new(KGramHasher::new(K, SEED));
     let comparison = compare(&units, &BaseCode::none(), &options).unwrap();
     Report::build(ReportInput {
-        tool: &Tool {
-            name: tool_name.into(),
-            version: "test".into(),
-        },
-        parameters: &Parameters {
-            language: Some("text".into()),
-            k: K,
-            window: W,
-            seed: SEED,
-            selector: "robust-winnow".into(),
-            max_occurrences: "unlimited".into(),
-            base: vec![],
-            min_shared: options.min_shared,
-            min_fragment: options.min_fragment.max(options.hasher.k()),
-            weighting: "flat".into(),
-            max_pairs: options.max_pairs,
-            merge_gap: 2 * K,
-        },
+        tool: &common::tool(tool_name),
+        parameters: &common::parameters(&options, W),
         units: &units,
         roots: &roots,
         comparison: &comparison,

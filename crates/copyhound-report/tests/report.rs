@@ -1,29 +1,21 @@
 //! Snapshots of the JSON, CSV and table of one small fixed comparison, and
 //! the JSON round trip.
 
-use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Winnowing};
-use copyhound_index::{BaseCode, CompareOptions, Document, LineIndex, Role, Unit, compare};
+mod common;
+
+use copyhound_fingerprint::KGramHasher;
+use copyhound_index::{BaseCode, CompareOptions, Document, Role, Unit, compare};
 use copyhound_report::{
-    Parameters, Problem, Report, ReportError, ReportInput, SCHEMA_VERSION, Tool, read_json,
-    write_csv, write_json, write_table,
+    Problem, Report, ReportError, ReportInput, SCHEMA_VERSION, read_json, write_csv, write_json,
+    write_table,
 };
 
 const K: usize = 8;
 const W: usize = 6;
 const SEED: u64 = 7;
 
-/// One symbol per non-whitespace byte, lower-cased: enough of a front-end
-/// for fixed ASCII fixtures.
 fn document(name: &str, text: &str) -> Document {
-    let mut normalized = NormalizedDocument::new();
-    for (at, byte) in text.bytes().enumerate() {
-        if !byte.is_ascii_whitespace() {
-            normalized.push(u32::from(byte.to_ascii_lowercase()), at..at + 1);
-        }
-    }
-    let hasher = KGramHasher::new(K, SEED);
-    Document::fingerprinted(name, normalized, &hasher, &Winnowing::robust(W))
-        .with_lines(LineIndex::new(text.as_bytes()))
+    common::document(name, text, K, W, SEED)
 }
 
 const SUM: &str = "def total(xs):\n    s = 0\n    for x in xs:\n        s += x\n    return s\n";
@@ -45,24 +37,8 @@ fn report(pair_limit: Option<usize>) -> Report {
     let options = CompareOptions::new(KGramHasher::new(K, SEED));
     let comparison = compare(&units, &BaseCode::none(), &options).unwrap();
     Report::build(ReportInput {
-        tool: &Tool {
-            name: "copyhound".into(),
-            version: "test".into(),
-        },
-        parameters: &Parameters {
-            language: Some("text".into()),
-            k: K,
-            window: W,
-            seed: SEED,
-            selector: "robust-winnow".into(),
-            max_occurrences: "unlimited".into(),
-            base: vec![],
-            min_shared: options.min_shared,
-            min_fragment: options.min_fragment.max(options.hasher.k()),
-            weighting: "flat".into(),
-            max_pairs: options.max_pairs,
-            merge_gap: 2 * K,
-        },
+        tool: &common::tool("copyhound"),
+        parameters: &common::parameters(&options, W),
         units: &units,
         roots: &roots,
         comparison: &comparison,
