@@ -55,6 +55,17 @@ impl Fingerprinter {
         }
     }
 
+    /// The keyed k-gram hasher of this database.
+    pub fn hasher(&self) -> &KGramHasher {
+        &self.hasher
+    }
+
+    /// Robust winnowing over this database's window: the selection of winnow
+    /// mode, and the one that locates matching passages in either mode.
+    pub fn winnowing(&self) -> Winnowing {
+        Winnowing::robust(self.params.window as usize)
+    }
+
     /// The selected fingerprints of `doc` (hash and symbol position), in
     /// position order: Koala's search set or every winnowed fingerprint.
     pub fn fingerprints(&self, doc: &NormalizedDocument) -> Vec<Fingerprint> {
@@ -65,11 +76,8 @@ impl Fingerprinter {
                     .fingerprint(&self.hasher, &doc.symbols, &mut out);
             }
             Mode::Winnow => {
-                Winnowing::robust(self.params.window as usize).fingerprint(
-                    &self.hasher,
-                    &doc.symbols,
-                    &mut out,
-                );
+                self.winnowing()
+                    .fingerprint(&self.hasher, &doc.symbols, &mut out);
             }
         }
         out

@@ -9,8 +9,7 @@
 
 use std::path::Path;
 
-use copyhound_db::Params;
-use copyhound_fingerprint::{KGramHasher, Winnowing};
+use copyhound_db::Fingerprinter;
 use copyhound_index::locate_shared_fragments;
 use copyhound_normalize::{LoadOptions, LoadedDocument, load_file};
 use serde::Serialize;
@@ -40,17 +39,15 @@ pub fn load_registered(path: &Path, options: &LoadOptions) -> Option<LoadedDocum
 
 /// The fragments `query` shares with `registered`, in query order.
 pub fn fragments(
-    params: &Params,
+    fingerprinter: &Fingerprinter,
     query: &LoadedDocument,
     registered: &LoadedDocument,
 ) -> Vec<FragmentOutput> {
-    let hasher = KGramHasher::new(params.k as usize, params.seed);
-    let selector = Winnowing::robust(params.window as usize);
     locate_shared_fragments(
         (&query.doc, &query.text),
         (&registered.doc, &registered.text),
-        &hasher,
-        &selector,
+        fingerprinter.hasher(),
+        &fingerprinter.winnowing(),
     )
     .into_iter()
     .map(|f| FragmentOutput {

@@ -266,7 +266,7 @@ impl AppState {
                 fragments: (rank < with_fragments)
                     .then(|| self.registered_text(&m.document))
                     .flatten()
-                    .map(|registered| fragments(self.0.db.params(), &query, &registered)),
+                    .map(|registered| fragments(self.0.db.fingerprinter(), &query, &registered)),
             })
             .collect();
         SearchOutput {

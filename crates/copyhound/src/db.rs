@@ -13,7 +13,6 @@ use copyhound_db::{
     Database, DocumentMeta, MatchBucket, Mode, NewDocument, Params, SearchMatch, SearchOptions,
     SearchReport, check,
 };
-use copyhound_fingerprint::{KGramHasher, Winnowing};
 use copyhound_index::locate_shared_fragments;
 use copyhound_normalize::{KindChoice, LoadOptions, LoadedDocument, TextMode, TextOptions};
 use serde::Serialize;
@@ -549,14 +548,12 @@ fn fragments(
         return None;
     }
     let registered = load(path, options).ok()?;
-    let params = db.params();
-    let hasher = KGramHasher::new(params.k as usize, params.seed);
-    let selector = Winnowing::robust(params.window as usize);
+    let fingerprinter = db.fingerprinter();
     let fragments = locate_shared_fragments(
         (&query.doc, &query.text),
         (&registered.doc, &registered.text),
-        &hasher,
-        &selector,
+        fingerprinter.hasher(),
+        &fingerprinter.winnowing(),
     )
     .into_iter()
     .map(|f| FragmentOutput {
