@@ -26,8 +26,8 @@ use copyhound_index::{
 };
 use copyhound_normalize::{LoadError, LoadOptions, LoadedDocument};
 use copyhound_report::{
-    HtmlOptions, Parameters, Problem, Report, ReportInput, Tool, write_csv, write_html, write_json,
-    write_table,
+    DEFAULT_HTML_MAX_PAIRS, HtmlOptions, Parameters, Problem, Report, ReportInput, Tool, write_csv,
+    write_html, write_json, write_table,
 };
 use rayon::prelude::*;
 use regex::Regex;
@@ -110,6 +110,10 @@ pub struct CompareArgs {
     /// clusters and the fragments of each pair side by side.
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
+    /// Pairs the HTML page embeds (the most similar), or `all`; the page
+    /// says when it leaves pairs out. Large values make a large page.
+    #[arg(long, default_value_t = DEFAULT_HTML_MAX_PAIRS, value_name = "N|all", value_parser = parse_report_pairs)]
+    report_pairs: usize,
     /// No progress bar.
     #[arg(short, long)]
     quiet: bool,
@@ -117,6 +121,16 @@ pub struct CompareArgs {
     selection: SelectionArgs,
     #[command(flatten)]
     front_end: FrontEndArgs,
+}
+
+fn parse_report_pairs(value: &str) -> Result<usize, String> {
+    match value {
+        "all" => Ok(usize::MAX),
+        n => match n.parse() {
+            Ok(0) | Err(_) => Err("expected a positive number of pairs, or `all`".into()),
+            Ok(n) => Ok(n),
+        },
+    }
 }
 
 fn parse_max_occurrences(value: &str) -> Result<MaxOccurrences, String> {
@@ -199,9 +213,11 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
     if let Some(path) = args.report {
         let options = args.front_end.load_options()?;
         let source = |unit, document| reload_text(&report, &options, unit, document);
-        write_to(&path, |out| {
-            write_html(&report, source, &HtmlOptions::default(), out)
-        })?;
+        let html_options = HtmlOptions {
+            max_pairs: args.report_pairs,
+            ..HtmlOptions::default()
+        };
+        write_to(&path, |out| write_html(&report, source, &html_options, out))?;
     }
     write_table(&report, args.top, io::stdout().lock()).context("cannot write to stdout")?;
     Ok(ExitCode::SUCCESS)

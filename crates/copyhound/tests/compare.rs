@@ -422,6 +422,44 @@ fn the_json_report_is_versioned_and_complete() {
     assert!(ENGINES.contains(&format!("{RIVERS}\n{ENGINES}\n")[start..end]));
 }
 
+/// The JSON embedded in an HTML report page.
+fn page_data(page: &Path) -> serde_json::Value {
+    const OPEN: &str = r#"<script type="application/json" id="copyhound-data">"#;
+    let page = fs::read_to_string(page).unwrap();
+    let start = page.find(OPEN).unwrap() + OPEN.len();
+    let end = start + page[start..].find("</script>").unwrap();
+    serde_json::from_str(&page[start..end]).unwrap()
+}
+
+#[test]
+fn report_pairs_sets_how_many_pairs_the_page_embeds() {
+    let dir = TempDir::new().unwrap();
+    let input = dir.path().join("in");
+    write(&input, "a.txt", &format!("{RIVERS}\n{ENGINES}\n"));
+    write(&input, "b.txt", &format!("{ENGINES}\n{BIRDS}\n"));
+    write(&input, "c.txt", &format!("{BIRDS}\n{RIVERS}\n"));
+    let page = dir.path().join("report.html");
+    let embedded = |pairs: &str| {
+        copyhound()
+            .arg(&input)
+            .args(["--report-pairs", pairs, "--report"])
+            .arg(&page)
+            .assert()
+            .success();
+        let data = page_data(&page);
+        assert_eq!(data["listed_pairs"], 3);
+        data["pairs"].as_array().unwrap().len()
+    };
+    assert_eq!(embedded("1"), 1);
+    assert_eq!(embedded("all"), 3);
+    copyhound()
+        .arg(&input)
+        .args(["--report-pairs", "0"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--report-pairs"));
+}
+
 #[test]
 fn a_nonexistent_path_is_an_error() {
     copyhound()

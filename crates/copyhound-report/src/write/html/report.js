@@ -37,13 +37,26 @@
     byId("summary").textContent =
       `${s.units} units in ${s.documents} files; ${s.matching_pairs} similar pairs ` +
       `out of ${s.candidate_pairs} candidates. Written by ${data.tool.name} ${data.tool.version}.`;
-    if (data.pairs.length < s.matching_pairs) {
+    const leftOut = [];
+    if (data.pairs.length < data.listed_pairs) {
+      leftOut.push(
+        `This page shows the ${data.pairs.length} most similar of the ${data.listed_pairs} pairs ` +
+        `in the report; the histogram counts all of them. To see more, write the page again with ` +
+        `a larger --report-pairs (--report-pairs all embeds every pair), or read them all in the ` +
+        `JSON (--json) or CSV (--csv) report.`);
+    }
+    if (data.listed_pairs < s.matching_pairs) {
+      leftOut.push(`The report lists ${data.listed_pairs} of the ${s.matching_pairs} similar pairs found.`);
+    }
+    if (s.scored_pairs < s.candidate_pairs) {
+      leftOut.push(
+        `Only the ${s.scored_pairs} of the ${s.candidate_pairs} candidate pairs sharing most ` +
+        `fingerprints were scored; a larger --max-pairs scores more.`);
+    }
+    if (leftOut.length) {
       const capped = byId("capped");
       capped.hidden = false;
-      capped.textContent =
-        `This page holds the ${data.pairs.length} most similar of the ${s.matching_pairs} ` +
-        `similar pairs found; the histogram counts all ${data.listed_pairs} listed pairs. ` +
-        `The JSON report (--json) has every listed pair.`;
+      capped.textContent = leftOut.join(" ");
     }
     const p = data.parameters;
     const settings = [
