@@ -1,7 +1,7 @@
 //! The HTML report of small fixed comparisons: the data embedded in the
 //! page (snapshot), that no file's text or path can break out of it, that
-//! fragments of non-ASCII text slice correctly in JavaScript's UTF-16
-//! indices, and the limits on what is embedded.
+//! fragments and passages of non-ASCII text slice correctly in
+//! JavaScript's UTF-16 indices, and the limits on what is embedded.
 
 mod common;
 
@@ -129,22 +129,26 @@ fn fragments_slice_the_embedded_text_as_the_report_says() {
     assert_fragments_match(&report, &data);
 }
 
-/// Every embedded fragment, sliced from the embedded text in UTF-16 code
-/// units as the page's script does, is the report's byte range of the
-/// original text.
+/// Every embedded fragment and passage, sliced from the embedded text in
+/// UTF-16 code units as the page's script does, is the report's byte range
+/// of the original text.
 fn assert_fragments_match(report: &Report, data: &Value) {
     let documents = data["documents"].as_array().unwrap();
     let mut checked = 0;
     for (pair, page_pair) in report.pairs.iter().zip(data["pairs"].as_array().unwrap()) {
-        for (fragment, page_fragment) in pair
-            .fragments
+        let fragments = pair.fragments.iter().map(|f| [&f.a, &f.b]);
+        let passages = pair.passages.iter().map(|p| [&p.a, &p.b]);
+        let page_spans = page_pair["fragments"]
+            .as_array()
+            .unwrap()
             .iter()
-            .zip(page_pair["fragments"].as_array().unwrap())
-        {
-            for (location, span) in [
-                (&fragment.a, &page_fragment["a"]),
-                (&fragment.b, &page_fragment["b"]),
-            ] {
+            .chain(page_pair["passages"].as_array().unwrap());
+        assert_eq!(
+            pair.fragments.len() + pair.passages.len(),
+            page_spans.clone().count()
+        );
+        for ([a, b], page_span) in fragments.chain(passages).zip(page_spans) {
+            for (location, span) in [(a, &page_span["a"]), (b, &page_span["b"])] {
                 let document = &documents[span["doc"].as_u64().unwrap() as usize];
                 assert_eq!(document["path"], location.path.as_str());
                 let text = document["text"].as_str().unwrap();

@@ -1,8 +1,10 @@
 //! The HTML report in a real browser: `copyhound compare --report` on a
-//! small batch with one copied passage, the page opened in headless
-//! Chromium, and the DOM it renders checked — the pair list has its rows,
-//! and opening a pair (`#pair=0`) shows highlighted fragments on both
-//! sides.
+//! small batch with one copied passage (one word changed inside it, so two
+//! fragments), the page opened in headless Chromium, and the DOM it renders
+//! checked — the pair list has its rows, opening a pair (`#pair=0`) shows
+//! the passage listed and both fragments highlighted in its colour on both
+//! sides with the gap between them, and a page holding fewer pairs than
+//! were found says so.
 //!
 //! Skips with a message when `chromium` is not installed, unless
 //! `COPYHOUND_REQUIRE_CHROMIUM=1` is set (CI), where that is a failure.
@@ -18,11 +20,15 @@ use tempfile::TempDir;
 const ESSAY: &str = "Glaciers shape the land slowly.\n\
     Ice grinds the rock beneath it, plucks boulders from the valley walls\n\
     and carries them for miles before dropping them as the climate warms.\n\
+    Meltwater then sorts the gravel into long ridges that farmers still plough around.\n\
     Café owners in the Alps now watch the ice retreat every summer.\n";
 const COPIED: &str = "My own introduction about mountains.\n\
     Ice grinds the rock beneath it, plucks boulders from the valley walls\n\
-    and carries them for miles before dropping them as the climate warms.\n\
+    and carries them for kilometres before dropping them as the climate warms.\n\
+    Meltwater then sorts the gravel into long ridges that farmers still plough around.\n\
     That is all I have to say.\n";
+const RIDGES: &str = "Meltwater then sorts the gravel into long ridges that farmers still plough around.\n\
+    Nothing else to add.\n";
 const UNRELATED: &str = "Bread rises because yeast feeds on sugar and releases gas\n\
     that the gluten network traps while the dough is kneaded.\n";
 
@@ -91,16 +97,20 @@ fn the_report_renders_in_headless_chromium() {
     fs::write(submissions.join("ada.txt"), ESSAY).unwrap();
     fs::write(submissions.join("bob.txt"), COPIED).unwrap();
     fs::write(submissions.join("cy.txt"), UNRELATED).unwrap();
-    let report = dir.path().join("report.html");
-    assert_cmd::Command::cargo_bin("copyhound")
-        .unwrap()
-        .args(["compare", "-q"])
-        .arg(&submissions)
-        .arg("--report")
-        .arg(&report)
-        .assert()
-        .success();
-    let url = format!("file://{}", report.display());
+    fs::write(submissions.join("dan.txt"), RIDGES).unwrap();
+    let write_report = |name: &str, pairs: &str| {
+        let report = dir.path().join(name);
+        assert_cmd::Command::cargo_bin("copyhound")
+            .unwrap()
+            .args(["compare", "-q", "--report-pairs", pairs])
+            .arg(&submissions)
+            .arg("--report")
+            .arg(&report)
+            .assert()
+            .success();
+        format!("file://{}", report.display())
+    };
+    let url = write_report("report.html", "all");
     let profile = dir.path().join("chromium-profile");
 
     let overview = rendered_dom(&browser, &url, &profile);
@@ -114,16 +124,58 @@ fn the_report_renders_in_headless_chromium() {
         "the histogram is drawn"
     );
 
+    assert!(
+        !overview.contains("<p id=\"capped\" class=\"note\">"),
+        "a page with every pair says none is left out"
+    );
+
     let pair = rendered_dom(&browser, &format!("{url}#pair=0"), &profile);
+    // The copy is one passage of two fragments, cut by the changed word.
+    let passage_row = pair
+        .find("<tr data-passage=\"0\">")
+        .expect("the passage is listed");
+    let passage_row = &pair[passage_row..];
+    let passage_row = &passage_row[..passage_row.find("</tr>").unwrap()];
+    assert!(
+        passage_row.contains("1–2") && passage_row.contains(":2–4"),
+        "the passage lists its fragments and lines: {passage_row}"
+    );
+    assert!(!pair.contains("<tr data-passage=\"1\">"), "one passage");
     let side_a = pair.find("id=\"side-a\"").expect("side A is shown");
     let side_b = pair.find("id=\"side-b\"").expect("side B is shown");
     let (a, b) = (&pair[side_a..side_b], &pair[side_b..]);
-    for (name, side) in [("A", a), ("B", b)] {
+    for (name, side, changed) in [("A", a, " mil"), ("B", b, " kilometr")] {
+        for fragment in [
+            "<mark class=\"f0\" data-fragment=\"0\" data-passage=\"0\"",
+            "<mark class=\"f0 alt\" data-fragment=\"1\" data-passage=\"0\"",
+        ] {
+            assert!(
+                side.contains(fragment),
+                "side {name} lacks {fragment}:\n{side}"
+            );
+        }
         assert!(
-            side.contains("<mark class=\"f0\" data-fragment=\"0\""),
-            "side {name} has no highlighted fragment:\n{side}"
+            side.contains(&format!(
+                "class=\"gap f0\" data-passage=\"0\" title=\"Passage 1: a gap between its fragments\">{changed}"
+            )),
+            "side {name}: the changed word is the passage's gap:\n{side}"
         );
         assert!(side.contains("plucks boulders from the valley walls"));
-        assert!(side.contains("<span class=\"ln\">3</span>"), "line numbers");
+        assert!(side.contains("<span class=\"ln\">1</span>"), "line numbers");
+        assert!(
+            side.contains("<span class=\"ln in-passage f0\" data-passage=\"0\">3</span>"),
+            "side {name}: the passage's lines are marked"
+        );
     }
+
+    let capped = rendered_dom(&browser, &write_report("capped.html", "1"), &profile);
+    let note = capped
+        .find("<p id=\"capped\" class=\"note\">")
+        .map(|at| &capped[at..at + capped[at..].find("</p>").unwrap()])
+        .expect("a page with pairs left out says so");
+    assert!(
+        note.contains("This page shows the 1 most similar of the 3 pairs")
+            && note.contains("--report-pairs all"),
+        "{note}"
+    );
 }

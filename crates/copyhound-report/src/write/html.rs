@@ -1,8 +1,10 @@
 //! The HTML report: one self-contained page that works offline, with no
 //! server and nothing fetched — a sortable, filterable pair list, a
 //! similarity histogram, a graph of the units linked above a threshold,
-//! and a side-by-side view of every embedded pair with colour-matched
-//! fragments and line numbers.
+//! and a side-by-side view of every embedded pair with line numbers: its
+//! passages listed (a click shows one on both sides), each fragment
+//! highlighted exactly in its passage's colour, the gaps inside a passage
+//! dotted.
 //!
 //! The page is a fixed template, style sheet and script (under `html/`,
 //! embedded at compile time) plus the data: one JSON object inside a

@@ -1,6 +1,7 @@
 //! The data the page's script renders: the embedded pairs with their
-//! fragments as UTF-16 ranges (what JavaScript strings index by) into the
-//! embedded document texts, the histogram of all pairs, and the totals.
+//! fragments and passages as UTF-16 ranges (what JavaScript strings index
+//! by) into the embedded document texts, the histogram of all pairs, and
+//! the totals.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -37,6 +38,7 @@ struct PagePair<'a> {
     longest_fragment: usize,
     total_overlap: usize,
     fragments: Vec<PageFragment>,
+    passages: Vec<PagePassage>,
 }
 
 #[derive(Debug, Serialize)]
@@ -53,7 +55,17 @@ struct PageFragment {
     b: PageSpan,
 }
 
-/// A fragment on one side: `[start, end)` in UTF-16 code units of the
+/// Fragments `[first, last + 1)` that make one copied stretch; its spans
+/// run from its first fragment's start to its last one's end.
+#[derive(Debug, Serialize)]
+struct PagePassage {
+    fragments: [usize; 2],
+    matched_symbols: u32,
+    a: PageSpan,
+    b: PageSpan,
+}
+
+/// A fragment or passage on one side: `[start, end)` in UTF-16 code units of the
 /// text of `documents[doc]`, and its lines.
 #[derive(Debug, Serialize)]
 struct PageSpan {
@@ -127,6 +139,16 @@ fn page_pair<'a>(pair: &'a PairReport, documents: &Documents<'a>) -> PagePair<'a
                 b: documents.span(pair.b.unit, &fragment.b),
             })
             .collect(),
+        passages: pair
+            .passages
+            .iter()
+            .map(|passage| PagePassage {
+                fragments: passage.fragments,
+                matched_symbols: passage.matched_symbols,
+                a: documents.span(pair.a.unit, &passage.a),
+                b: documents.span(pair.b.unit, &passage.b),
+            })
+            .collect(),
     }
 }
 
@@ -152,8 +174,10 @@ impl<'a> Documents<'a> {
     ) -> Self {
         let mut offsets: BTreeMap<(usize, usize), (&'a str, BTreeSet<usize>)> = BTreeMap::new();
         for pair in pairs {
-            for fragment in &pair.fragments {
-                for (unit, location) in [(pair.a.unit, &fragment.a), (pair.b.unit, &fragment.b)] {
+            let spans = pair.fragments.iter().map(|f| (&f.a, &f.b));
+            let passage_spans = pair.passages.iter().map(|p| (&p.a, &p.b));
+            for (a, b) in spans.chain(passage_spans) {
+                for (unit, location) in [(pair.a.unit, a), (pair.b.unit, b)] {
                     let entry = offsets
                         .entry((unit, location.document))
                         .or_insert_with(|| (&location.path, BTreeSet::new()));

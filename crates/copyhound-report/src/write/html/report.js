@@ -315,34 +315,73 @@
   }
 
   // ---- Side-by-side view of one pair ----
+  //
+  // Fragments are the exact matches; a passage is a chain of fragments
+  // that follow each other on both sides, one copied stretch cut up by
+  // small edits. Each fragment is filled with its passage's colour (every
+  // second fragment of a passage also underlined, so exact bounds stay
+  // visible), the gaps inside a passage are only dotted, and the line
+  // numbers of a passage's lines carry a bar of its colour.
 
-  /** Lines of `text` with line numbers, fragments as coloured <mark>s. */
-  function renderText(text, ranges) {
+  /** The pair's passages; a report without them gets one per fragment. */
+  function passagesOf(pair) {
+    if (pair.passages && pair.passages.length) return pair.passages;
+    return pair.fragments.map((f, i) => ({ fragments: [i, i + 1], matched_symbols: f.symbols, a: f.a, b: f.b }));
+  }
+
+  /** Lines of `text` with line numbers; fragments as coloured <mark>s, gaps of passages as dotted spans. */
+  function renderText(text, fragments, passages) {
     const file = document.createDocumentFragment();
     const cuts = new Set([0, text.length]);
-    for (const range of ranges) { cuts.add(Math.min(range.start, text.length)); cuts.add(Math.min(range.end, text.length)); }
+    for (const range of fragments.concat(passages)) {
+      cuts.add(Math.min(range.start, text.length));
+      cuts.add(Math.min(range.end, text.length));
+    }
     const bounds = [...cuts].sort((x, y) => x - y);
     let number = 0;
+    let gutter = null;
     let source = null;
     const newLine = () => {
       number += 1;
+      gutter = el("span", { class: "ln" }, String(number));
       source = el("span", { class: "src" });
-      file.append(el("div", { class: "line" }, el("span", { class: "ln" }, String(number)), source));
+      file.append(el("div", { class: "line" }, gutter, source));
+    };
+    const markLine = (passage) => {
+      if (gutter.dataset.passage !== undefined) return;
+      gutter.classList.add("in-passage", `f${passage % COLOURS}`);
+      gutter.dataset.passage = String(passage);
     };
     newLine();
     for (let k = 0; k + 1 < bounds.length; k++) {
       const [from, to] = [bounds[k], bounds[k + 1]];
       // Fragments may overlap on one side; the first one colours the stretch.
-      const covering = ranges.filter((r) => r.start <= from && from < r.end);
-      const fragment = covering.length ? Math.min(...covering.map((r) => r.fragment)) : -1;
-      text.slice(from, to).split("\n").forEach((part, j) => {
+      const fragment = fragments
+        .filter((r) => r.start <= from && from < r.end)
+        .reduce((first, r) => (first === null || r.fragment < first.fragment ? r : first), null);
+      const around = passages.find((r) => r.start <= from && from < r.end);
+      const passage = fragment ? fragment.passage : around ? around.passage : -1;
+      const parts = text.slice(from, to).split("\n");
+      parts.forEach((part, j) => {
         if (j > 0) newLine();
         part = part.replace(/\r$/, "");
+        // A stretch that ends with a newline does not reach into the next line.
+        if (passage >= 0 && (part || (j > 0 && j < parts.length - 1))) markLine(passage);
         if (!part) return;
-        if (fragment < 0) { source.append(part); return; }
-        source.append(el("mark", {
-          class: `f${fragment % COLOURS}`, "data-fragment": String(fragment), title: `Fragment ${fragment + 1}`,
-        }, part));
+        if (fragment) {
+          source.append(el("mark", {
+            class: `f${passage % COLOURS}${fragment.alternate ? " alt" : ""}`,
+            "data-fragment": String(fragment.fragment), "data-passage": String(passage),
+            title: `Passage ${passage + 1}, fragment ${fragment.fragment + 1}`,
+          }, part));
+        } else if (passage >= 0) {
+          source.append(el("span", {
+            class: `gap f${passage % COLOURS}`, "data-passage": String(passage),
+            title: `Passage ${passage + 1}: a gap between its fragments`,
+          }, part));
+        } else {
+          source.append(part);
+        }
       });
     }
     // A final newline ends the last line; it does not start another.
@@ -350,86 +389,144 @@
     return file;
   }
 
-  function renderSide(pair, which) {
+  function lines(span) {
+    return span.lines ? `${span.lines[0]}–${span.lines[1]}` : "?";
+  }
+
+  function renderSide(pair, passages, which) {
     const code = el("div", { class: "code", id: `side-${which}` });
     const byDocument = new Map();
-    pair.fragments.forEach((fragment, index) => {
-      const span = fragment[which];
-      if (!byDocument.has(span.doc)) byDocument.set(span.doc, []);
-      byDocument.get(span.doc).push({ start: span.start, end: span.end, lines: span.lines, fragment: index });
+    const ofDocument = (doc) => {
+      if (!byDocument.has(doc)) byDocument.set(doc, { fragments: [], passages: [] });
+      return byDocument.get(doc);
+    };
+    passages.forEach((passage, p) => {
+      const span = passage[which];
+      ofDocument(span.doc).passages.push({ start: span.start, end: span.end, lines: span.lines, passage: p });
+      for (let f = passage.fragments[0]; f < passage.fragments[1]; f++) {
+        const fragment = pair.fragments[f][which];
+        ofDocument(fragment.doc).fragments.push({
+          start: fragment.start, end: fragment.end, fragment: f, passage: p,
+          alternate: (f - passage.fragments[0]) % 2 === 1,
+        });
+      }
     });
     for (const doc of [...byDocument.keys()].sort((x, y) => x - y)) {
       const documentData = data.documents[doc];
       const ranges = byDocument.get(doc);
       const file = el("div", { class: "file" }, el("h4", {}, documentData.path));
       if (documentData.text === null) {
-        file.append(el("p", { class: "missing" }, `${documentData.missing}; fragments at lines ` +
-          ranges.map((r) => (r.lines ? `${r.lines[0]}–${r.lines[1]}` : "?")).join(", ") + "."));
+        file.append(el("p", { class: "missing" }, `${documentData.missing}; passages at lines ` +
+          ranges.passages.map((r) => lines(r)).join(", ") + "."));
       } else {
-        file.append(renderText(documentData.text, ranges));
+        file.append(renderText(documentData.text, ranges.fragments, ranges.passages));
       }
       code.append(file);
     }
     return el("div", { class: "side" }, el("h3", {}, `${which.toUpperCase()}: ${pair[which].path}`), code);
   }
 
-  /** Scrolls a side so the fragment's first mark sits near the top third. */
-  function reveal(code, fragment) {
-    const mark = code.querySelector(`mark[data-fragment="${fragment}"]`);
-    if (!mark) return;
-    const offset = mark.getBoundingClientRect().top - code.getBoundingClientRect().top + code.scrollTop;
+  /** Scrolls a side so the first element matching `selector` sits near the top third. */
+  function reveal(code, selector) {
+    const target = code.querySelector(selector);
+    if (!target) return;
+    const offset = target.getBoundingClientRect().top - code.getBoundingClientRect().top + code.scrollTop;
     code.scrollTop = Math.max(0, offset - code.clientHeight / 3);
   }
 
-  function flash(fragment) {
-    for (const mark of document.querySelectorAll("#pair mark.flash")) mark.classList.remove("flash");
-    for (const mark of document.querySelectorAll(`#pair mark[data-fragment="${fragment}"]`)) mark.classList.add("flash");
+  function flash(selector) {
+    for (const node of document.querySelectorAll("#pair .flash")) node.classList.remove("flash");
+    for (const node of document.querySelectorAll(`#pair ${selector}`)) node.classList.add("flash");
   }
 
-  function lines(span) {
-    return span.lines ? `${span.lines[0]}–${span.lines[1]}` : "";
+  const fragmentSelector = (f) => `mark[data-fragment="${f}"]`;
+  const passageSelector = (p) => `[data-passage="${p}"]`;
+
+  /** Both sides scrolled to a passage, its fragments and gaps outlined. */
+  function showPassage(p) {
+    reveal(byId("side-a"), passageSelector(p));
+    reveal(byId("side-b"), passageSelector(p));
+    flash(`mark${passageSelector(p)}, .gap${passageSelector(p)}`);
+  }
+
+  function passageTable(pair, passages) {
+    const rows = passages.map((passage, p) => {
+      const [first, end] = passage.fragments;
+      const row = el("tr", { "data-passage": String(p) },
+        el("td", {}, el("span", { class: `swatch f${p % COLOURS}` })),
+        el("td", { class: "num" }, String(p + 1)),
+        el("td", { class: "num" }, end - first === 1 ? String(first + 1) : `${first + 1}–${end}`),
+        el("td", { class: "num" }, String(passage.matched_symbols)),
+        el("td", { class: "path" }, `${data.documents[passage.a.doc].path}:${lines(passage.a)}`),
+        el("td", { class: "path" }, `${data.documents[passage.b.doc].path}:${lines(passage.b)}`));
+      row.addEventListener("click", () => showPassage(p));
+      return row;
+    });
+    return el("details", { class: "passage-list", open: "" },
+      el("summary", {}, `${plural(passages.length, "passage")}: click one to show it on both sides`),
+      el("table", {}, el("thead", {}, el("tr", {},
+        el("th", {}, ""), el("th", { class: "num" }, "Passage"), el("th", { class: "num" }, "Fragments"),
+        el("th", { class: "num" }, "Matched symbols"), el("th", {}, "Lines in A"), el("th", {}, "Lines in B"))),
+      el("tbody", {}, ...rows)));
+  }
+
+  function fragmentTable(pair, passages) {
+    const passageOf = [];
+    passages.forEach((passage, p) => {
+      for (let f = passage.fragments[0]; f < passage.fragments[1]; f++) passageOf[f] = p;
+    });
+    const rows = pair.fragments.map((fragment, f) => {
+      const p = passageOf[f];
+      const row = el("tr", {},
+        el("td", {}, el("span", { class: `swatch f${p % COLOURS}` })),
+        el("td", { class: "num" }, String(f + 1)),
+        el("td", { class: "num" }, String(p + 1)),
+        el("td", { class: "num" }, String(fragment.symbols)),
+        el("td", { class: "path" }, `${data.documents[fragment.a.doc].path}:${lines(fragment.a)}`),
+        el("td", { class: "path" }, `${data.documents[fragment.b.doc].path}:${lines(fragment.b)}`));
+      row.addEventListener("click", () => {
+        reveal(byId("side-a"), fragmentSelector(f));
+        reveal(byId("side-b"), fragmentSelector(f));
+        flash(fragmentSelector(f));
+      });
+      return row;
+    });
+    return el("details", { class: "fragment-list" },
+      el("summary", {}, `${plural(pair.fragments.length, "exact fragment")}`),
+      el("table", {}, el("thead", {}, el("tr", {},
+        el("th", {}, ""), el("th", { class: "num" }, "Fragment"), el("th", { class: "num" }, "Passage"),
+        el("th", { class: "num" }, "Symbols"), el("th", {}, "Lines in A"), el("th", {}, "Lines in B"))),
+      el("tbody", {}, ...rows)));
   }
 
   function renderPair(index) {
     const pair = data.pairs[index];
+    const passages = passagesOf(pair);
     const section = byId("pair");
     const navigation = el("p", { class: "pair-nav" }, el("a", { href: "#" }, "← All pairs"));
     if (index > 0) navigation.append(el("a", { href: `#pair=${index - 1}` }, "‹ Previous"));
     if (index + 1 < data.pairs.length) navigation.append(el("a", { href: `#pair=${index + 1}` }, "Next ›"));
     const metrics = el("p", { class: "metrics" },
       `Similarity ${percent(pair.similarity)} · covered A ${percent(pair.a.coverage)} · covered B ${percent(pair.b.coverage)} · ` +
-      `longest fragment ${plural(pair.longest_fragment, "symbol")} · ${plural(pair.fragments.length, "fragment")} · ` +
-      `${plural(pair.shared_fingerprints, "shared fingerprint")}`);
-    const fragmentRows = pair.fragments.map((fragment, f) => {
-      const row = el("tr", {},
-        el("td", {}, el("span", { class: `swatch f${f % COLOURS}` })),
-        el("td", { class: "num" }, String(f + 1)),
-        el("td", { class: "num" }, String(fragment.symbols)),
-        el("td", { class: "path" }, `${data.documents[fragment.a.doc].path}:${lines(fragment.a)}`),
-        el("td", { class: "path" }, `${data.documents[fragment.b.doc].path}:${lines(fragment.b)}`));
-      row.addEventListener("click", () => {
-        reveal(byId("side-a"), f);
-        reveal(byId("side-b"), f);
-        flash(f);
-      });
-      return row;
-    });
-    const fragmentList = el("details", { class: "fragment-list" },
-      el("summary", {}, `List of the ${plural(pair.fragments.length, "fragment")}`),
-      el("table", {}, el("thead", {}, el("tr", {},
-        el("th", {}, ""), el("th", { class: "num" }, "#"), el("th", { class: "num" }, "Symbols"),
-        el("th", {}, "Lines in A"), el("th", {}, "Lines in B"))), el("tbody", {}, ...fragmentRows)));
-    const sides = el("div", { class: "sides" }, renderSide(pair, "a"), renderSide(pair, "b"));
+      `longest fragment ${plural(pair.longest_fragment, "symbol")} · ${plural(passages.length, "passage")} of ` +
+      `${plural(pair.fragments.length, "fragment")} · ${plural(pair.shared_fingerprints, "shared fingerprint")}`);
+    const sides = el("div", { class: "sides" }, renderSide(pair, passages, "a"), renderSide(pair, passages, "b"));
     section.replaceChildren(navigation,
-      el("h2", {}, `Pair ${index + 1}: ${pair.a.path} ↔ ${pair.b.path}`), metrics, fragmentList, sides);
-    // Clicking a fragment on one side brings its match on the other into view.
+      el("h2", {}, `Pair ${index + 1}: ${pair.a.path} ↔ ${pair.b.path}`), metrics,
+      passageTable(pair, passages), fragmentTable(pair, passages), sides);
+    // Clicking a fragment on one side brings its match on the other into
+    // view; clicking a gap, its passage.
     for (const [here, there] of [["a", "b"], ["b", "a"]]) {
       byId(`side-${here}`).addEventListener("click", (event) => {
-        const mark = event.target.closest("mark");
-        if (!mark) return;
-        const fragment = Number(mark.dataset.fragment);
-        reveal(byId(`side-${there}`), fragment);
-        flash(fragment);
+        const hit = event.target.closest("mark, .gap");
+        if (!hit) return;
+        if (hit.dataset.fragment === undefined) {
+          reveal(byId(`side-${there}`), passageSelector(hit.dataset.passage));
+          flash(`mark${passageSelector(hit.dataset.passage)}, .gap${passageSelector(hit.dataset.passage)}`);
+          return;
+        }
+        reveal(byId(`side-${there}`), fragmentSelector(hit.dataset.fragment));
+        flash(fragmentSelector(hit.dataset.fragment));
       });
     }
   }
@@ -445,8 +542,8 @@
     if (showPair) {
       renderPair(index);
       window.scrollTo(0, 0);
-      reveal(byId("side-a"), 0);
-      reveal(byId("side-b"), 0);
+      reveal(byId("side-a"), passageSelector(0));
+      reveal(byId("side-b"), passageSelector(0));
     }
   }
 
