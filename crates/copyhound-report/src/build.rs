@@ -81,6 +81,7 @@ impl Report {
                     id,
                     path: unit.name.clone(),
                     root: root.clone(),
+                    language: parameters.language.clone(),
                     role: match unit.role {
                         Role::New => UnitRole::New,
                         Role::Old => UnitRole::Old,

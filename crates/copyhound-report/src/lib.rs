@@ -3,7 +3,8 @@
 //! - [`Report`]: the serde model — parameters, units, pairs with their
 //!   metrics, and fragments with symbol, byte and line ranges on both
 //!   sides — built from a [`copyhound_index::Comparison`] by
-//!   [`Report::build`].
+//!   [`Report::build`]; the reports of a batch's languages are joined by
+//!   [`Report::merge`].
 //! - [`write_json`] / [`read_json`]: the complete report as JSON with a
 //!   [`SCHEMA_VERSION`].
 //! - [`write_csv`]: one row per pair, starting `a,b,similarity`.
@@ -32,13 +33,14 @@
 #![deny(missing_docs)]
 
 mod build;
+mod merge;
 mod model;
 mod write;
 
 pub use build::ReportInput;
 pub use model::{
-    DocumentReport, FragmentReport, Location, PairReport, PairSide, Parameters, PassageReport,
-    Problem, Report, SCHEMA_VERSION, Summary, Tool, UnitReport, UnitRole,
+    DocumentReport, FragmentReport, LanguageParameters, Location, PairReport, PairSide, Parameters,
+    PassageReport, Problem, Report, SCHEMA_VERSION, Summary, Tool, UnitReport, UnitRole,
 };
 pub use write::{
     CSV_HEADER, DEFAULT_HTML_MAX_DOCUMENT_BYTES, DEFAULT_HTML_MAX_PAIRS, HtmlOptions, ReportError,

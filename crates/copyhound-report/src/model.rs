@@ -41,7 +41,10 @@ pub struct Tool {
     pub version: String,
 }
 
-/// The settings a comparison ran with.
+/// The settings a comparison ran with. A batch of several languages is
+/// compared one language at a time: then `language` is `None`, the
+/// language-dependent settings here are those of the language with most
+/// units, and `languages` has each language's.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Parameters {
     /// Front-end used (`python`, `text`…), or `None` when chosen per file.
@@ -71,6 +74,27 @@ pub struct Parameters {
     /// Fragments following each other on both sides with gaps of at most
     /// this many symbols were reported as one passage.
     #[serde(default)]
+    pub merge_gap: usize,
+    /// In a batch of several languages, the settings of each, most units
+    /// first; empty when the batch had one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub languages: Vec<LanguageParameters>,
+}
+
+/// The settings that depend on the language, for one language of a batch.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LanguageParameters {
+    /// `text` or the language of the code.
+    pub language: String,
+    /// Units of this language.
+    pub units: usize,
+    /// k-gram length in symbols.
+    pub k: usize,
+    /// Winnowing window in k-grams.
+    pub window: usize,
+    /// Shorter shared runs, in symbols, were neither reported nor scored.
+    pub min_fragment: usize,
+    /// The largest gap, in symbols, inside a passage.
     pub merge_gap: usize,
 }
 
@@ -120,6 +144,10 @@ pub struct UnitReport {
     pub path: String,
     /// The input path given on the command line.
     pub root: String,
+    /// `text` or the language of the code, when known; only units of one
+    /// language are paired.
+    #[serde(default)]
+    pub language: Option<String>,
     /// New or old.
     pub role: UnitRole,
     /// The unit's group (author, team), if any.

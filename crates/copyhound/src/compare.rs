@@ -2,12 +2,14 @@
 //! text, with the exact fragments they share.
 //!
 //! Paths are walked into units ([`units`]), every file is loaded through
-//! the normalisation front door and fingerprinted in parallel, and the
-//! batch goes to `copyhound_index::compare`; the result is printed as a
-//! table and written as JSON, CSV and a self-contained HTML page on
-//! request. A file that cannot be read is reported and left out; it never
+//! the normalisation front door, the units are sorted by language family
+//! ([`families`]), and each family is fingerprinted with its own defaults
+//! and goes to `copyhound_index::compare` on its own; the families'
+//! reports are merged into one, printed as a table and written as JSON,
+//! CSV and a self-contained HTML page on request. A file that cannot be read is reported and left out; it never
 //! stops the run.
 
+mod families;
 mod progress;
 mod units;
 
@@ -19,7 +21,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use copyhound_fingerprint::KGramHasher;
+use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Selector};
 use copyhound_index::{
     BaseCode, CompareOptions, DEFAULT_MAX_PAIRS, Document, LineIndex, MaxOccurrences, Role, Unit,
     compare_with_progress,
@@ -34,6 +36,9 @@ use regex::Regex;
 
 use crate::input::{FrontEndArgs, load};
 use crate::selection::SelectionArgs;
+use families::{
+    FamilyCount, TEXT, comparable_families, describe, family_counts, family_of, unit_families,
+};
 use progress::Bar;
 use units::{PlannedFile, PlannedUnit, UnitMode, WalkFilter, make_names_unique, plan_units, walk};
 
@@ -72,7 +77,8 @@ pub struct CompareArgs {
     #[arg(long, value_name = "REGEX")]
     group: Option<String>,
     /// Ignore fingerprints found in more than N units, or in more than a
-    /// share of them (`0.2` or `20%`).
+    /// share of them (`0.2` or `20%`); in a batch of several languages,
+    /// of the units of their language.
     #[arg(short = 'm', long, value_name = "N|SHARE", value_parser = parse_max_occurrences)]
     max_occurrences: Option<MaxOccurrences>,
     /// Pairs sharing fewer distinct fingerprints are not scored.
@@ -94,7 +100,8 @@ pub struct CompareArgs {
     /// many submissions share counts less; `flat` counts all alike.
     #[arg(long, value_enum, default_value_t = Weighting::Rarity)]
     weighting: Weighting,
-    /// Score at most this many pairs (those sharing most fingerprints).
+    /// Score at most this many pairs (those sharing most fingerprints) of
+    /// each language.
     #[arg(long, default_value_t = DEFAULT_MAX_PAIRS, value_name = "N")]
     max_pairs: usize,
     /// Rows of the table printed on stdout.
@@ -162,48 +169,18 @@ enum Owner {
 pub fn run(args: CompareArgs) -> Result<ExitCode> {
     let bar = Bar::new(args.quiet);
     let batch = load_batch(&args, &bar)?;
-    let options = CompareOptions {
-        max_occurrences: args.max_occurrences.unwrap_or_default(),
-        min_shared: args.min_shared,
-        max_pairs: args.max_pairs,
-        min_fragment: args.min_fragment,
-        rarity_weighting: args.weighting == Weighting::Rarity,
-        ..CompareOptions::new(batch.hasher.clone())
-    };
-    let comparison = compare_with_progress(&batch.units, &batch.base, &options, &bar)?;
-    bar.finish();
-
-    let parameters = Parameters {
-        language: Some(batch.family.to_string()),
-        k: batch.hasher.k(),
-        window: batch.window,
-        seed: args.selection.seed,
-        selector: batch.selector.to_string(),
-        max_occurrences: options.max_occurrences.to_string(),
-        base: args.base.iter().map(|p| p.display().to_string()).collect(),
-        min_shared: options.min_shared,
-        max_pairs: options.max_pairs,
-        min_fragment: options.min_fragment.max(batch.hasher.k()),
-        weighting: match args.weighting {
-            Weighting::Rarity => "rarity",
-            Weighting::Flat => "flat",
-        }
-        .into(),
-        merge_gap: args.merge_gap.unwrap_or(2 * batch.hasher.k()),
-    };
     let tool = Tool {
         name: env!("CARGO_PKG_NAME").into(),
         version: env!("CARGO_PKG_VERSION").into(),
     };
-    let report = Report::build(ReportInput {
-        tool: &tool,
-        parameters: &parameters,
-        units: &batch.units,
-        roots: &batch.roots,
-        comparison: &comparison,
-        problems: &batch.problems,
-        pair_limit: None,
-    });
+    let mut parts = Vec::with_capacity(batch.families.len());
+    for family in &batch.families {
+        parts.push(compare_family(&args, family, &tool, &bar)?);
+    }
+    bar.finish();
+    let mut report = Report::merge(parts).context("no language to compare")?;
+    report.problems = batch.problems;
+
     if let Some(path) = args.json {
         write_to(&path, |out| write_json(&report, out))?;
     }
@@ -223,22 +200,96 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The loaded, fingerprinted input of a comparison.
+/// Compares the units of one language family and reports on them.
+fn compare_family(
+    args: &CompareArgs,
+    family: &FamilyBatch,
+    tool: &Tool,
+    bar: &Bar,
+) -> Result<Report> {
+    let options = CompareOptions {
+        max_occurrences: args.max_occurrences.unwrap_or_default(),
+        min_shared: args.min_shared,
+        max_pairs: args.max_pairs,
+        min_fragment: args.min_fragment,
+        rarity_weighting: args.weighting == Weighting::Rarity,
+        ..CompareOptions::new(family.settings.hasher.clone())
+    };
+    let comparison = compare_with_progress(&family.units, &family.base, &options, bar)?;
+    let k = family.settings.hasher.k();
+    let parameters = Parameters {
+        language: Some(family.family.to_string()),
+        k,
+        window: family.settings.window,
+        seed: args.selection.seed,
+        selector: family.settings.selector.name().to_string(),
+        max_occurrences: options.max_occurrences.to_string(),
+        base: args.base.iter().map(|p| p.display().to_string()).collect(),
+        min_shared: options.min_shared,
+        max_pairs: options.max_pairs,
+        min_fragment: options.min_fragment.max(k),
+        weighting: match args.weighting {
+            Weighting::Rarity => "rarity",
+            Weighting::Flat => "flat",
+        }
+        .into(),
+        merge_gap: args.merge_gap.unwrap_or(2 * k),
+        languages: Vec::new(),
+    };
+    Ok(Report::build(ReportInput {
+        tool,
+        parameters: &parameters,
+        units: &family.units,
+        roots: &family.roots,
+        comparison: &comparison,
+        problems: &[],
+        pair_limit: None,
+    }))
+}
+
+/// The loaded, fingerprinted input of a comparison: one batch per
+/// language family, most units first.
 struct Batch {
-    units: Vec<Unit>,
-    /// The input path of each unit.
-    roots: Vec<String>,
-    base: BaseCode,
-    /// `text` or the language of the code.
-    family: &'static str,
-    hasher: KGramHasher,
-    window: usize,
-    selector: &'static str,
+    families: Vec<FamilyBatch>,
     /// What was left out, and why.
     problems: Vec<Problem>,
 }
 
-/// Walks, loads and fingerprints every file named by `args`.
+/// The units of one language family and how they were fingerprinted.
+struct FamilyBatch {
+    /// `text` or the language of the code.
+    family: &'static str,
+    units: Vec<Unit>,
+    /// The input path of each unit.
+    roots: Vec<String>,
+    base: BaseCode,
+    settings: FamilySettings,
+}
+
+/// How the files of one family are fingerprinted: the defaults of code
+/// or text, unless the user chose k, w or the selector.
+struct FamilySettings {
+    hasher: KGramHasher,
+    selector: Box<dyn Selector>,
+    window: usize,
+}
+
+impl FamilySettings {
+    fn new(selection: &SelectionArgs, family: &str) -> Self {
+        let resolved = selection.resolve(family != TEXT);
+        Self {
+            hasher: selection.hasher(resolved),
+            selector: selection.selector(resolved),
+            window: resolved.w,
+        }
+    }
+}
+
+/// A loaded file kept for comparison, and its family.
+type Kept<'a> = (Owner, &'a PlannedFile, LoadedDocument, &'static str);
+
+/// Walks, loads and fingerprints every file named by `args`, and sorts
+/// the units by language family.
 fn load_batch(args: &CompareArgs, bar: &Bar) -> Result<Batch> {
     let group = args
         .group
@@ -254,117 +305,270 @@ fn load_batch(args: &CompareArgs, bar: &Bar) -> Result<Batch> {
         .flat_map(|(i, (plan, _))| plan.files.iter().map(move |f| (Owner::Unit(i), f)))
         .chain(base_files.iter().map(|f| (Owner::Base, f)))
         .collect();
+    let loaded = load_all(&jobs, &load_options, bar);
 
-    bar.begin("loading", jobs.len() as u64);
-    let loaded: Vec<Result<LoadedDocument, LoadError>> = jobs
-        .par_iter()
-        .map(|(_, file)| {
-            let result = load(&file.path, &load_options);
-            bar.step();
-            result
-        })
-        .collect();
-    let Some(family) = batch_family(&jobs, &loaded) else {
+    let unit_families = unit_families(plans.len(), &jobs, &loaded);
+    let counts = family_counts(
+        plans
+            .iter()
+            .zip(&unit_families)
+            .map(|((_, role), family)| (*role, *family)),
+    );
+    let families = comparable_families(&counts);
+    if families.is_empty() {
         bar.finish();
         for error in loaded.iter().filter_map(|r| r.as_ref().err()) {
             eprintln!("copyhound: warning: {error}");
         }
+        let paths = list_paths(&args.paths);
+        if counts.is_empty() {
+            bail!("nothing to compare: no readable file in {paths}");
+        }
         bail!(
-            "nothing to compare: no readable file in {}",
-            list_paths(&args.paths)
+            "nothing to compare in {paths} ({}): each language is compared on its own and needs two units, at least one new (check the paths, --include/--exclude and .gitignore, or use --lang to read every file as one language)",
+            describe(&counts)
         );
-    };
-    let resolved = args.selection.resolve(family != "text");
-    let hasher = args.selection.hasher(resolved);
-    let selector = args.selection.selector(resolved);
-
-    // Keep the files of the batch's family; everything else is a problem.
-    let mut problems: Vec<Problem> = Vec::new();
-    let mut kept: Vec<(Owner, &PlannedFile, LoadedDocument)> = Vec::new();
-    for ((owner, file), result) in jobs.iter().zip(loaded) {
-        match result {
-            Err(error) => problems.push(problem(file, error.to_string())),
-            Ok(doc) if family_of(&doc) != family => problems.push(problem(
-                file,
-                format!(
-                    "skipped: read as {}, but the batch is {family}; use --lang to read every file as one language",
-                    doc.kind
-                ),
-            )),
-            Ok(doc) => {
-                if !args.quiet {
-                    for warning in &doc.warnings {
-                        eprintln!("copyhound: warning: {}: {warning}", file.path.display());
-                    }
-                }
-                kept.push((*owner, file, doc));
-            }
-        }
     }
-    bar.begin("hashing", kept.len() as u64);
-    let fingerprinted: Vec<(Owner, Document)> = kept
-        .into_par_iter()
-        .map(|(owner, file, loaded)| {
-            let document = Document::fingerprinted(&file.name, loaded.doc, &hasher, &*selector)
-                .with_lines(LineIndex::new(loaded.text.as_bytes()));
-            bar.step();
-            (owner, document)
-        })
-        .collect();
-    let mut documents: Vec<Vec<Document>> = plans.iter().map(|_| Vec::new()).collect();
-    let mut base_documents = Vec::new();
-    for (owner, document) in fingerprinted {
-        match owner {
-            Owner::Unit(i) => documents[i].push(document),
-            Owner::Base => base_documents.push(document.normalized),
-        }
-    }
-
-    let (units, roots) = assemble_units(plans, documents, group.as_ref(), &mut problems);
+    let mut problems = lone_units(&plans, &unit_families, &counts);
+    let kept = keep_files(
+        &plans,
+        &unit_families,
+        &families,
+        jobs.iter().zip(loaded),
+        args.quiet,
+        &mut problems,
+    );
     for p in &problems {
         eprintln!("copyhound: warning: {}", p.message);
     }
-    let new_units = units.iter().filter(|u| u.role == Role::New).count();
-    if units.len() < 2 || new_units == 0 {
-        bar.finish();
-        bail!(
-            "nothing to compare: {} unit(s), {new_units} of them new, found in {}; need two units, at least one new (check the paths, --include/--exclude and .gitignore)",
-            units.len(),
-            list_paths(&args.paths)
-        );
-    }
-    Ok(Batch {
-        units,
-        roots,
-        base: BaseCode::new(&hasher, &base_documents),
-        family,
-        hasher,
-        window: resolved.w,
-        selector: selector.name(),
-        problems,
-    })
+    let settings: BTreeMap<&'static str, FamilySettings> = families
+        .iter()
+        .map(|&family| (family, FamilySettings::new(&args.selection, family)))
+        .collect();
+    let fingerprinted = fingerprint(kept, &settings, plans.len(), bar);
+    let families = into_families(
+        plans,
+        &unit_families,
+        fingerprinted,
+        settings,
+        group.as_ref(),
+    );
+    Ok(Batch { families, problems })
 }
 
-/// Units from their plans and loaded documents; a unit none of whose
-/// files loaded is left out.
+/// Every file of `jobs`, loaded in parallel.
+fn load_all(
+    jobs: &[(Owner, &PlannedFile)],
+    options: &LoadOptions,
+    bar: &Bar,
+) -> Vec<Result<LoadedDocument, LoadError>> {
+    bar.begin("loading", jobs.len() as u64);
+    jobs.par_iter()
+        .map(|(_, file)| {
+            let result = load(&file.path, options);
+            bar.step();
+            result
+        })
+        .collect()
+}
+
+/// The fingerprinted documents of each of `units` units, and the base
+/// code of each family.
+struct Fingerprinted {
+    units: Vec<Vec<Document>>,
+    base: BTreeMap<&'static str, Vec<NormalizedDocument>>,
+}
+
+/// The kept files fingerprinted in parallel, each with its family's
+/// settings.
+fn fingerprint(
+    kept: Vec<Kept<'_>>,
+    settings: &BTreeMap<&'static str, FamilySettings>,
+    units: usize,
+    bar: &Bar,
+) -> Fingerprinted {
+    bar.begin("hashing", kept.len() as u64);
+    let documents: Vec<(Owner, &'static str, Document)> = kept
+        .into_par_iter()
+        .map(|(owner, file, loaded, family)| {
+            let FamilySettings {
+                hasher, selector, ..
+            } = &settings[family];
+            let document = Document::fingerprinted(&file.name, loaded.doc, hasher, &**selector)
+                .with_lines(LineIndex::new(loaded.text.as_bytes()));
+            bar.step();
+            (owner, family, document)
+        })
+        .collect();
+    let mut fingerprinted = Fingerprinted {
+        units: (0..units).map(|_| Vec::new()).collect(),
+        base: BTreeMap::new(),
+    };
+    for (owner, family, document) in documents {
+        match owner {
+            Owner::Unit(i) => fingerprinted.units[i].push(document),
+            Owner::Base => fingerprinted
+                .base
+                .entry(family)
+                .or_default()
+                .push(document.normalized),
+        }
+    }
+    fingerprinted
+}
+
+/// The units of each compared family (those `settings` has), with their
+/// base code, most units first.
+fn into_families(
+    plans: Vec<PlannedRole>,
+    unit_families: &[Option<&'static str>],
+    mut fingerprinted: Fingerprinted,
+    mut settings: BTreeMap<&'static str, FamilySettings>,
+    group: Option<&Regex>,
+) -> Vec<FamilyBatch> {
+    let mut by_family: BTreeMap<&'static str, (Vec<PlannedRole>, Vec<Vec<Document>>)> =
+        BTreeMap::new();
+    for ((plan, docs), family) in plans
+        .into_iter()
+        .zip(fingerprinted.units)
+        .zip(unit_families)
+    {
+        if let Some(family) = family.filter(|f| settings.contains_key(f)) {
+            let (plans, documents) = by_family.entry(family).or_default();
+            plans.push(plan);
+            documents.push(docs);
+        }
+    }
+    let mut families: Vec<FamilyBatch> = by_family
+        .into_iter()
+        .map(|(family, (plans, documents))| {
+            let (units, roots) = assemble_units(plans, documents, group);
+            let settings = settings.remove(family).expect("settings of every family");
+            let base = fingerprinted.base.remove(family).unwrap_or_default();
+            FamilyBatch {
+                family,
+                units,
+                roots,
+                base: BaseCode::new(&settings.hasher, &base),
+                settings,
+            }
+        })
+        .collect();
+    // Most units first, as `comparable_families` orders them.
+    families.sort_by_key(|f| std::cmp::Reverse(f.units.len()));
+    families
+}
+
+/// Problems for the units that are not compared: none of whose files
+/// could be read, or of a family with no other unit or none new.
+fn lone_units(
+    plans: &[PlannedRole],
+    unit_families: &[Option<&'static str>],
+    counts: &BTreeMap<&str, FamilyCount>,
+) -> Vec<Problem> {
+    plans
+        .iter()
+        .zip(unit_families)
+        .filter_map(|((plan, _), family)| {
+            let Some(family) = *family else {
+                // A one-file unit's load error says it all.
+                let path = unit_path(plan).display().to_string();
+                return (plan.files.len() > 1).then(|| Problem {
+                    message: format!("{path}: skipped: none of its files could be read"),
+                    path,
+                });
+            };
+            let count = counts[family];
+            let why = if count.is_comparable() {
+                return None;
+            } else if count.units < 2 {
+                format!("no other {family} unit to compare it with (each language is compared on its own; --lang reads every file as one)")
+            } else {
+                format!("no new {family} unit to compare it with")
+            };
+            let path = unit_path(plan).display().to_string();
+            Some(Problem {
+                message: format!("{path}: skipped: {why}"),
+                path,
+            })
+        })
+        .collect()
+}
+
+/// The loaded files to compare: those of a compared unit's family, and
+/// base files of a compared family. The rest, and what failed to load,
+/// become problems.
+fn keep_files<'a>(
+    plans: &[PlannedRole],
+    unit_families: &[Option<&'static str>],
+    families: &[&'static str],
+    loaded: impl Iterator<
+        Item = (
+            &'a (Owner, &'a PlannedFile),
+            Result<LoadedDocument, LoadError>,
+        ),
+    >,
+    quiet: bool,
+    problems: &mut Vec<Problem>,
+) -> Vec<Kept<'a>> {
+    let mut kept = Vec::new();
+    for ((owner, file), result) in loaded {
+        let doc = match result {
+            Ok(doc) => doc,
+            Err(error) => {
+                problems.push(problem(file, error.to_string()));
+                continue;
+            }
+        };
+        let family = family_of(&doc);
+        match *owner {
+            Owner::Unit(i) => {
+                let unit_family = unit_families[i].expect("a unit with a loaded file has a family");
+                if family != unit_family {
+                    problems.push(problem(
+                        file,
+                        format!(
+                            "skipped: read as {}, but most files of {} are {unit_family}; use --lang to read every file as one language",
+                            doc.kind, plans[i].0.name
+                        ),
+                    ));
+                    continue;
+                }
+                if !families.contains(&family) {
+                    continue;
+                }
+            }
+            Owner::Base if !families.contains(&family) => {
+                problems.push(problem(
+                    file,
+                    format!(
+                        "skipped: base file read as {}, but no compared unit is {family}",
+                        doc.kind
+                    ),
+                ));
+                continue;
+            }
+            Owner::Base => {}
+        }
+        if !quiet {
+            for warning in &doc.warnings {
+                eprintln!("copyhound: warning: {}: {warning}", file.path.display());
+            }
+        }
+        kept.push((*owner, *file, doc, family));
+    }
+    kept
+}
+
+/// Units from their plans and loaded documents.
 fn assemble_units(
     plans: Vec<PlannedRole>,
     documents: Vec<Vec<Document>>,
     group: Option<&Regex>,
-    problems: &mut Vec<Problem>,
 ) -> (Vec<Unit>, Vec<String>) {
     let mut units = Vec::new();
     let mut roots = Vec::new();
     for ((plan, role), docs) in plans.into_iter().zip(documents) {
-        if docs.is_empty() {
-            if plan.files.len() > 1 {
-                problems.push(Problem {
-                    path: unit_folder(&plan).display().to_string(),
-                    message: "skipped: none of its files could be compared".into(),
-                });
-            }
-            continue;
-        }
         let mut unit = Unit::new(plan.name, docs).with_role(role);
         if let Some(key) = group.and_then(|re| group_key(re, &unit.name)) {
             unit = unit.with_group(key);
@@ -373,6 +577,14 @@ fn assemble_units(
         roots.push(plan.root);
     }
     (units, roots)
+}
+
+/// The file of a one-file unit, or the folder of a multi-file one.
+fn unit_path(plan: &PlannedUnit) -> PathBuf {
+    match plan.files.as_slice() {
+        [file] => file.path.clone(),
+        _ => unit_folder(plan),
+    }
 }
 
 /// Where the files of a multi-file unit are: its name may carry a prefix
@@ -405,33 +617,6 @@ fn plan_batch(args: &CompareArgs) -> Result<(Vec<PlannedRole>, Vec<PlannedFile>)
         base_files.extend(walk(path, &filter)?);
     }
     Ok((plans, base_files))
-}
-
-/// The symbol family of a loaded file: code of one language, or text
-/// (plain, HTML, PDF and DOCX all become the same character symbols).
-fn family_of(doc: &LoadedDocument) -> &'static str {
-    doc.kind
-        .language()
-        .map_or("text", |language| language.name())
-}
-
-/// The family most submission files have (ties: the first by name), or
-/// `None` when no file could be loaded.
-fn batch_family(
-    jobs: &[(Owner, &PlannedFile)],
-    loaded: &[Result<LoadedDocument, LoadError>],
-) -> Option<&'static str> {
-    let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
-    for ((owner, _), result) in jobs.iter().zip(loaded) {
-        if let (Owner::Unit(_), Ok(doc)) = (owner, result) {
-            *counts.entry(family_of(doc)).or_default() += 1;
-        }
-    }
-    let most = counts.values().copied().max()?;
-    counts
-        .into_iter()
-        .find(|&(_, n)| n == most)
-        .map(|(family, _)| family)
 }
 
 fn problem(file: &PlannedFile, message: String) -> Problem {

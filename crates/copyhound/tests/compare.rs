@@ -507,34 +507,188 @@ fn an_unreadable_file_is_reported_and_the_rest_compared() {
     );
 }
 
-#[test]
-fn files_of_another_language_are_skipped_with_a_message() {
-    let dir = TempDir::new().unwrap();
-    let base = examples().join("submissions");
-    let input = dir.path().join("in");
-    for student in ["anna", "chloe"] {
-        fs::create_dir_all(input.join(student)).unwrap();
-        fs::copy(
-            base.join(student).join("wordfreq.py"),
-            input.join(student).join("wordfreq.py"),
-        )
-        .unwrap();
+const JAVA_COUNT: &str = "import java.util.*;
+
+public class Count {
+    static Map<String, Integer> count(List<String> words) {
+        Map<String, Integer> counts = new HashMap<>();
+        for (String word : words) {
+            counts.put(word, counts.getOrDefault(word, 0) + 1);
+        }
+        return counts;
     }
+
+    public static void main(String[] args) {
+        Map<String, Integer> counts = count(Arrays.asList(args));
+        List<Map.Entry<String, Integer>> entries = new ArrayList<>(counts.entrySet());
+        entries.sort((x, y) -> y.getValue() - x.getValue());
+        for (int i = 0; i < Math.min(10, entries.size()); i++) {
+            System.out.println(entries.get(i).getKey() + \" \" + entries.get(i).getValue());
+        }
+    }
+}
+";
+const JAVA_SUM: &str = "public class Sum {
+    public static void main(String[] args) {
+        int total = 0;
+        for (String arg : args) {
+            total += Integer.parseInt(arg);
+        }
+        System.out.println(\"sum \" + total);
+    }
+}
+";
+const C_SQUARES: &str = "#include <stdio.h>\nint main(void) { for (int i = 0; i < 10; i++) printf(\"%d\\n\", i * i); return 0; }\n";
+
+/// A Python submission of the example batch.
+fn example_python(student: &str) -> String {
+    fs::read_to_string(
+        examples()
+            .join("submissions")
+            .join(student)
+            .join("wordfreq.py"),
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_mixed_batch_is_compared_one_language_at_a_time() {
+    let dir = TempDir::new().unwrap();
+    let input = dir.path().join("in");
+    // anna and chloe copied each other in Python, ann and bo in Java (with
+    // renamed identifiers); each language also has an unrelated unit, and
+    // C has only one.
+    write(&input, "anna.py", &example_python("anna"));
+    write(&input, "chloe.py", &example_python("chloe"));
+    write(&input, "hugo.py", &example_python("hugo"));
+    write(&input, "Ann.java", JAVA_COUNT);
     write(
         &input,
-        "zoe/WordFreq.java",
-        "class WordFreq { public static void main(String[] args) { System.out.println(args.length); } }\n",
+        "Bo.java",
+        &JAVA_COUNT
+            .replace("counts", "tally")
+            .replace("words", "tokens"),
     );
+    write(&input, "Sum.java", JAVA_SUM);
+    write(&input, "squares.c", C_SQUARES);
+    let json = dir.path().join("report.json");
+    let csv = dir.path().join("report.csv");
     copyhound()
         .arg(&input)
+        .arg("--json")
+        .arg(&json)
+        .arg("--csv")
+        .arg(&csv)
         .assert()
         .success()
         .stderr(
-            predicate::str::contains("WordFreq.java").and(predicate::str::contains(
-                "read as java, but the batch is python",
+            predicate::str::contains("squares.c").and(predicate::str::contains(
+                "no other c unit to compare it with",
             )),
-        )
-        .stdout(predicate::str::contains("anna"));
+        );
+
+    let report: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    let language: std::collections::HashMap<&str, &str> = report["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| (u["path"].as_str().unwrap(), u["language"].as_str().unwrap()))
+        .collect();
+    assert_eq!(language.len(), 6, "every unit but the lone C one");
+    assert_eq!(language["anna.py"], "python");
+    assert_eq!(language["Bo.java"], "java");
+    assert_eq!(report["parameters"]["language"], serde_json::Value::Null);
+    let languages: Vec<&str> = report["parameters"]["languages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["language"].as_str().unwrap())
+        .collect();
+    assert_eq!(languages, ["java", "python"]);
+
+    let rows = csv_rows(&csv);
+    for (a, b, _) in &rows {
+        assert_eq!(language[a.as_str()], language[b.as_str()], "{a} and {b}");
+    }
+    let top_two = pair_set(&rows[..2]);
+    assert_eq!(
+        top_two,
+        vec![
+            ("Ann.java".into(), "Bo.java".into()),
+            ("anna.py".into(), "chloe.py".into())
+        ]
+    );
+    let text = fs::read_to_string(&csv).unwrap();
+    assert!(text.lines().next().unwrap().ends_with(",language"));
+    // The most similar pair is the Java copy, identical up to names.
+    assert!(text.lines().nth(1).unwrap().ends_with(",java"));
+
+    // --lang still reads every file as one language: one family, one
+    // language in the report.
+    copyhound()
+        .arg(&input)
+        .args(["--lang", "text", "--json"])
+        .arg(&json)
+        .assert()
+        .success();
+    let report: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["parameters"]["language"], "text");
+    assert_eq!(report["units"].as_array().unwrap().len(), 7);
+}
+
+#[test]
+fn a_multi_file_unit_is_compared_in_the_language_of_most_of_its_files() {
+    let dir = TempDir::new().unwrap();
+    let input = dir.path().join("in");
+    for student in ["anna", "chloe"] {
+        write(
+            &input,
+            &format!("{student}/wordfreq.py"),
+            &example_python(student),
+        );
+        write(
+            &input,
+            &format!("{student}/helpers.py"),
+            "def helper(x):\n    return x + 1\n",
+        );
+    }
+    write(&input, "chloe/Count.java", JAVA_COUNT);
+    let json = dir.path().join("report.json");
+    copyhound()
+        .arg(&input)
+        .args(["--unit", "dir", "--json"])
+        .arg(&json)
+        .assert()
+        .success()
+        .stderr(
+            predicate::str::contains("Count.java").and(predicate::str::contains(
+                "skipped: read as java, but most files of chloe are python",
+            )),
+        );
+    let report: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    let chloe = &report["units"][1];
+    assert_eq!(chloe["path"], "chloe");
+    assert_eq!(chloe["language"], "python");
+    assert_eq!(chloe["documents"].as_array().unwrap().len(), 2);
+    assert_eq!(report["pairs"][0]["a"]["path"], "anna");
+}
+
+#[test]
+fn languages_with_one_unit_each_are_nothing_to_compare() {
+    let dir = TempDir::new().unwrap();
+    let input = dir.path().join("in");
+    write(&input, "Sum.java", JAVA_SUM);
+    write(&input, "squares.c", C_SQUARES);
+    copyhound().arg(&input).assert().code(2).stderr(
+        predicate::str::contains("nothing to compare")
+            .and(predicate::str::contains(
+                "c: 1 unit(s), 1 new; java: 1 unit(s), 1 new",
+            ))
+            .and(predicate::str::contains("--lang")),
+    );
 }
 
 #[test]

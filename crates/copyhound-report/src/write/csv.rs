@@ -1,13 +1,14 @@
 //! The CSV report: one row per listed pair. The first three columns are
 //! fixed (`a,b,similarity`) so scripts can rely on them; `a` and `b` are
-//! unit paths relative to the input path they came from.
+//! unit paths relative to the input path they came from. The last column
+//! is the pair's language (both units have it).
 
 use std::io::Write;
 
 use crate::{Report, ReportError};
 
 /// The header row.
-pub const CSV_HEADER: [&str; 11] = [
+pub const CSV_HEADER: [&str; 12] = [
     "a",
     "b",
     "similarity",
@@ -19,6 +20,7 @@ pub const CSV_HEADER: [&str; 11] = [
     "total_overlap",
     "shared_fingerprints",
     "fragments",
+    "language",
 ];
 
 /// Writes the pairs of `report` as CSV. Shares are fractions in `[0, 1]`
@@ -40,6 +42,10 @@ pub fn write_csv(report: &Report, out: impl Write) -> Result<(), ReportError> {
             pair.total_overlap.to_string(),
             pair.shared_fingerprints.to_string(),
             pair.fragments.len().to_string(),
+            report.units[pair.a.unit]
+                .language
+                .clone()
+                .unwrap_or_default(),
         ])?;
     }
     writer.flush()?;

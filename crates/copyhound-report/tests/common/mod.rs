@@ -46,5 +46,6 @@ pub fn parameters(options: &CompareOptions, window: usize) -> Parameters {
         weighting: "flat".into(),
         max_pairs: options.max_pairs,
         merge_gap: 2 * k,
+        languages: vec![],
     }
 }

@@ -32,6 +32,8 @@ pub(super) struct PageData<'a> {
 #[derive(Debug, Serialize)]
 struct PagePair<'a> {
     similarity: f64,
+    /// Both units' language, when known.
+    language: Option<&'a str>,
     a: PageSide<'a>,
     b: PageSide<'a>,
     shared_fingerprints: usize,
@@ -100,7 +102,7 @@ impl<'a> PageData<'a> {
             histogram: histogram(&report.pairs),
             pairs: embedded
                 .iter()
-                .map(|pair| page_pair(pair, &documents))
+                .map(|pair| page_pair(report, pair, &documents))
                 .collect(),
             documents: documents.into_page(),
             problems: &report.problems,
@@ -117,7 +119,11 @@ fn histogram(pairs: &[PairReport]) -> [usize; HISTOGRAM_BINS] {
     bins
 }
 
-fn page_pair<'a>(pair: &'a PairReport, documents: &Documents<'a>) -> PagePair<'a> {
+fn page_pair<'a>(
+    report: &'a Report,
+    pair: &'a PairReport,
+    documents: &Documents<'a>,
+) -> PagePair<'a> {
     let side = |side: &'a PairSide| PageSide {
         unit: side.unit,
         path: &side.path,
@@ -125,6 +131,7 @@ fn page_pair<'a>(pair: &'a PairReport, documents: &Documents<'a>) -> PagePair<'a
     };
     PagePair {
         similarity: pair.similarity,
+        language: report.units[pair.a.unit].language.as_deref(),
         a: side(&pair.a),
         b: side(&pair.b),
         shared_fingerprints: pair.shared_fingerprints,

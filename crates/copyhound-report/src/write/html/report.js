@@ -10,6 +10,9 @@
   const byId = (id) => document.getElementById(id);
   const percent = (x) => (x * 100).toFixed(1) + "%";
   const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  // A batch of several languages was compared one language at a time.
+  const languages = data.parameters.languages || [];
+  const mixed = languages.length > 1;
 
   /** An element with attributes and children (strings become text). */
   function el(tag, attributes, ...children) {
@@ -59,9 +62,12 @@
       capped.textContent = leftOut.join(" ");
     }
     const p = data.parameters;
+    const perLanguage = mixed
+      ? [["languages", languages.map((l) =>
+        `${l.language} (${plural(l.units, "unit")}; k-gram ${l.k}, window ${l.window})`).join(", ")]]
+      : [["language", p.language === null ? "per file" : p.language], ["k-gram length", p.k], ["window", p.window]];
     const settings = [
-      ["language", p.language === null ? "per file" : p.language],
-      ["k-gram length", p.k], ["window", p.window], ["selector", p.selector], ["seed", p.seed],
+      ...perLanguage, ["selector", p.selector], ["seed", p.seed],
       ["max occurrences", p.max_occurrences], ["min shared fingerprints", p.min_shared],
       ["max scored pairs", p.max_pairs], ["base code", p.base.length ? p.base.join(", ") : "none"],
     ];
@@ -78,6 +84,7 @@
     index,
     rank: index + 1,
     similarity: pair.similarity,
+    language: pair.language || "",
     a: pair.a.path,
     b: pair.b.path,
     coverage_a: pair.a.coverage,
@@ -95,7 +102,7 @@
   function renderTable() {
     const needle = byId("filter").value.trim().toLowerCase();
     const shown = rows
-      .filter((row) => !needle || row.a.toLowerCase().includes(needle) || row.b.toLowerCase().includes(needle))
+      .filter((row) => !needle || [row.a, row.b, row.language].some((text) => text.toLowerCase().includes(needle)))
       .sort((x, y) => {
         const a = x[sort.key], b = y[sort.key];
         const order = typeof a === "string" ? a.localeCompare(b) : a - b;
@@ -107,6 +114,7 @@
       const tr = el("tr", { "data-pair": String(row.index) },
         el("td", { class: "num" }, link),
         el("td", { class: "num" }, ...meter(row.similarity)),
+        ...(mixed ? [el("td", {}, row.language)] : []),
         el("td", { class: "path" }, row.a),
         el("td", { class: "path" }, row.b),
         el("td", { class: "num" }, percent(row.coverage_a)),
@@ -125,10 +133,11 @@
 
   function setUpTable() {
     for (const th of byId("pairs").tHead.rows[0].cells) {
+      if (th.dataset.key === "language") th.hidden = !mixed;
       th.addEventListener("click", () => {
         const key = th.dataset.key;
         // Numbers other than the rank read best largest first.
-        const firstDirection = key === "rank" || key === "a" || key === "b" ? 1 : -1;
+        const firstDirection = ["rank", "language", "a", "b"].includes(key) ? 1 : -1;
         sort.direction = sort.key === key ? -sort.direction : firstDirection;
         sort.key = key;
         renderTable();
@@ -507,7 +516,7 @@
     if (index > 0) navigation.append(el("a", { href: `#pair=${index - 1}` }, "‹ Previous"));
     if (index + 1 < data.pairs.length) navigation.append(el("a", { href: `#pair=${index + 1}` }, "Next ›"));
     const metrics = el("p", { class: "metrics" },
-      `Similarity ${percent(pair.similarity)} · covered A ${percent(pair.a.coverage)} · covered B ${percent(pair.b.coverage)} · ` +
+      (pair.language ? `${pair.language} · ` : "") + `Similarity ${percent(pair.similarity)} · covered A ${percent(pair.a.coverage)} · covered B ${percent(pair.b.coverage)} · ` +
       `longest fragment ${plural(pair.longest_fragment, "symbol")} · ${plural(passages.length, "passage")} of ` +
       `${plural(pair.fragments.length, "fragment")} · ${plural(pair.shared_fingerprints, "shared fingerprint")}`);
     const sides = el("div", { class: "sides" }, renderSide(pair, passages, "a"), renderSide(pair, passages, "b"));
