@@ -1,6 +1,8 @@
 //! From a [`Comparison`] of units to a [`Report`].
 
-use copyhound_index::{Comparison, Document, PairScore, Role, SymbolRange, Unit, merge_passages};
+use copyhound_index::{
+    Comparison, Document, Fragment, PairScore, Role, SymbolRange, Unit, merge_passages,
+};
 
 use crate::model::{
     DocumentReport, FragmentReport, Location, PairReport, PairSide, Parameters, PassageReport,
@@ -52,7 +54,7 @@ impl Report {
         let listed = pair_limit.unwrap_or(usize::MAX).min(comparison.pairs.len());
         let pairs: Vec<PairReport> = comparison.pairs[..listed]
             .iter()
-            .map(|pair| pair_report(units, pair, parameters.merge_gap))
+            .map(|pair| pair_report(units, pair, parameters))
             .collect();
         let index = &comparison.index;
         Self {
@@ -107,7 +109,7 @@ impl Report {
     }
 }
 
-fn pair_report(units: &[Unit], pair: &PairScore, merge_gap: usize) -> PairReport {
+fn pair_report(units: &[Unit], pair: &PairScore, parameters: &Parameters) -> PairReport {
     let (unit_a, unit_b) = (&units[pair.a], &units[pair.b]);
     let side = |id: usize, unit: &Unit, coverage: &copyhound_index::SideCoverage| PairSide {
         unit: id,
@@ -133,22 +135,31 @@ fn pair_report(units: &[Unit], pair: &PairScore, merge_gap: usize) -> PairReport
                 b: location(unit_b, f.b),
             })
             .collect(),
-        passages: merge_passages(
-            &pair.fragments,
-            u32::try_from(merge_gap).unwrap_or(u32::MAX),
-        )
+        passages: passage_reports(unit_a, unit_b, &pair.fragments, parameters),
+    }
+}
+
+/// The pair's passages that match at least `min_passage` symbols. The
+/// shorter ones are the stray phrases any two texts on one topic share:
+/// their fragments count in the similarity (that ranks heavily rewritten
+/// copies), but a passage report of them would be mostly false alarms.
+fn passage_reports(
+    unit_a: &Unit,
+    unit_b: &Unit,
+    fragments: &[Fragment],
+    parameters: &Parameters,
+) -> Vec<PassageReport> {
+    let max_gap = u32::try_from(parameters.merge_gap).unwrap_or(u32::MAX);
+    merge_passages(fragments, max_gap)
         .into_iter()
         .map(|p| PassageReport {
             fragments: [p.fragments.start, p.fragments.end],
-            matched_symbols: pair.fragments[p.fragments]
-                .iter()
-                .map(copyhound_index::Fragment::len)
-                .sum(),
+            matched_symbols: fragments[p.fragments].iter().map(Fragment::len).sum(),
             a: location(unit_a, p.a),
             b: location(unit_b, p.b),
         })
-        .collect(),
-    }
+        .filter(|p| p.matched_symbols as usize >= parameters.min_passage)
+        .collect()
 }
 
 fn location(unit: &Unit, range: SymbolRange) -> Location {

@@ -29,6 +29,7 @@ impl Report {
                 window: part.parameters.window,
                 min_fragment: part.parameters.min_fragment,
                 merge_gap: part.parameters.merge_gap,
+                min_passage: part.parameters.min_passage,
             })
             .collect();
         let main = parts

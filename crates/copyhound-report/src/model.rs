@@ -75,6 +75,10 @@ pub struct Parameters {
     /// this many symbols were reported as one passage.
     #[serde(default)]
     pub merge_gap: usize,
+    /// Passages matching fewer symbols were not reported (their fragments
+    /// still are, and still count in the similarity): 0 reports every one.
+    #[serde(default)]
+    pub min_passage: usize,
     /// In a batch of several languages, the settings of each, most units
     /// first; empty when the batch had one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -96,6 +100,9 @@ pub struct LanguageParameters {
     pub min_fragment: usize,
     /// The largest gap, in symbols, inside a passage.
     pub merge_gap: usize,
+    /// Passages matching fewer symbols were not reported.
+    #[serde(default)]
+    pub min_passage: usize,
 }
 
 /// Totals of a comparison.
@@ -194,7 +201,8 @@ pub struct PairReport {
     pub fragments: Vec<FragmentReport>,
     /// The fragments grouped into passages: chains that follow each other
     /// on both sides with small gaps (noise cuts one copied stretch into
-    /// several exact fragments), by position in `a`.
+    /// several exact fragments), by position in `a`; only those matching
+    /// at least [`Parameters::min_passage`] symbols.
     #[serde(default)]
     pub passages: Vec<PassageReport>,
 }

@@ -103,3 +103,44 @@ fn a_newer_schema_is_refused() {
     let err = read_json(value.to_string().as_bytes()).unwrap_err();
     assert!(matches!(err, ReportError::NewerSchema { .. }), "{err}");
 }
+
+#[test]
+fn short_passages_are_left_out_of_the_report_but_still_scored() {
+    // A long copied sentence and, far from it, one short shared phrase.
+    let original = "the quick brown fox jumps over the lazy dog near the river bank. \
+                    zzzz qqqq xxxx vvvv wwww uuuu. a red kite";
+    let copy = "the quick brown fox jumps over the lazy dog near the river bank. \
+                mmmm nnnn pppp rrrr ssss tttt. a red kite";
+    let units = vec![
+        Unit::new("original", vec![document("original.txt", original)]),
+        Unit::new("copy", vec![document("copy.txt", copy)]),
+    ];
+    let roots = vec![String::from("texts"); 2];
+    let options = CompareOptions::new(KGramHasher::new(K, SEED));
+    let comparison = compare(&units, &BaseCode::none(), &options).unwrap();
+    let build = |min_passage| {
+        Report::build(ReportInput {
+            tool: &common::tool("copyhound"),
+            parameters: &copyhound_report::Parameters {
+                min_passage,
+                ..common::parameters(&options, W)
+            },
+            units: &units,
+            roots: &roots,
+            comparison: &comparison,
+            problems: &[],
+            pair_limit: None,
+        })
+    };
+    let every = build(0);
+    let long_only = build(20);
+    let (every, long_only) = (&every.pairs[0], &long_only.pairs[0]);
+    // "aredkite" (8 symbols) is a fragment and a passage of its own.
+    assert_eq!(every.fragments.len(), 2);
+    assert_eq!(every.passages.len(), 2);
+    assert_eq!(long_only.passages.len(), 1);
+    assert!(long_only.passages[0].matched_symbols >= 20);
+    // Fragments and the similarity do not depend on what is reported.
+    assert_eq!(long_only.fragments, every.fragments);
+    assert_eq!(long_only.similarity.to_bits(), every.similarity.to_bits());
+}

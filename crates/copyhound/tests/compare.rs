@@ -279,7 +279,7 @@ fn fragments_split_by_a_small_change_are_one_passage() {
     let json = dir.path().join("report.json");
     let run = |extra: &[&str]| {
         copyhound()
-            .args([input, "-k", "15", "-w", "1", "--json"])
+            .args([input, "-k", "15", "-w", "1", "--min-passage", "0", "--json"])
             .arg(&json)
             .args(extra)
             .assert()
@@ -305,6 +305,52 @@ fn fragments_split_by_a_small_change_are_one_passage() {
     assert_eq!(apart["passages"].as_array().unwrap().len(), 2);
     // Passages change the report, never the score.
     assert_eq!(apart["similarity"], merged["similarity"]);
+}
+
+#[test]
+fn text_reports_only_passages_of_a_sentence_or_more_but_scores_every_run() {
+    let dir = TempDir::new().unwrap();
+    let input = dir.path().join("in");
+    // A copied sentence (over 100 letters) and, far from it, a shared
+    // phrase of 35 letters: the text default (k = 15, w = 20) finds every
+    // shared run of 34.
+    let sentence = "winnowing selects the minimum hash of every window of \
+                    consecutive k-gram hashes, so that any match long enough is always found \
+                    by both documents";
+    let phrase = "the quick brown fox jumps over the lazy dog";
+    write(
+        &input,
+        "a.txt",
+        &format!("{sentence} {RIVERS} {phrase} {ENGINES}"),
+    );
+    write(
+        &input,
+        "b.txt",
+        &format!("{BIRDS} {sentence} {COMMON} {phrase}"),
+    );
+    let input = input.to_str().unwrap();
+    let json = dir.path().join("report.json");
+    let run = |extra: &[&str]| {
+        copyhound()
+            .args([input, "--json"])
+            .arg(&json)
+            .args(extra)
+            .assert()
+            .success();
+        serde_json::from_str::<serde_json::Value>(&fs::read_to_string(&json).unwrap()).unwrap()
+    };
+    let default = run(&[]);
+    assert_eq!(default["parameters"]["k"], 15);
+    assert_eq!(default["parameters"]["min_passage"], 100);
+    let pair = &default["pairs"][0];
+    assert_eq!(pair["fragments"].as_array().unwrap().len(), 2);
+    let passages = pair["passages"].as_array().unwrap();
+    assert_eq!(passages.len(), 1, "only the sentence: {passages:?}");
+    assert!(passages[0]["matched_symbols"].as_u64().unwrap() >= 100);
+    let every = run(&["--min-passage", "0"]);
+    assert_eq!(every["pairs"][0]["passages"].as_array().unwrap().len(), 2);
+    // What is reported never changes the score.
+    assert_eq!(every["pairs"][0]["similarity"], pair["similarity"]);
 }
 
 #[test]

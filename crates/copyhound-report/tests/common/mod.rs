@@ -47,5 +47,6 @@ pub fn parameters(options: &CompareOptions, window: usize) -> Parameters {
         max_pairs: options.max_pairs,
         merge_gap: 2 * k,
         languages: vec![],
+        min_passage: 0,
     }
 }
