@@ -98,11 +98,12 @@ fn the_report_renders_in_headless_chromium() {
     fs::write(submissions.join("bob.txt"), COPIED).unwrap();
     fs::write(submissions.join("cy.txt"), UNRELATED).unwrap();
     fs::write(submissions.join("dan.txt"), RIDGES).unwrap();
-    let write_report = |name: &str, pairs: &str| {
+    let write_report_with = |name: &str, pairs: &str, extra: &[&str]| {
         let report = dir.path().join(name);
         assert_cmd::Command::cargo_bin("copyhound")
             .unwrap()
             .args(["compare", "-q", "--report-pairs", pairs])
+            .args(extra)
             .arg(&submissions)
             .arg("--report")
             .arg(&report)
@@ -110,6 +111,7 @@ fn the_report_renders_in_headless_chromium() {
             .success();
         format!("file://{}", report.display())
     };
+    let write_report = |name: &str, pairs: &str| write_report_with(name, pairs, &[]);
     let url = write_report("report.html", "all");
     let profile = dir.path().join("chromium-profile");
 
@@ -177,5 +179,18 @@ fn the_report_renders_in_headless_chromium() {
         note.contains("This page shows the 1 most similar of the 3 pairs")
             && note.contains("--report-pairs all"),
         "{note}"
+    );
+
+    // Fragments of no reported passage are still shown, in grey.
+    let unreported = write_report_with("unreported.html", "1", &["--min-passage", "100000"]);
+    let pair = rendered_dom(&browser, &format!("{unreported}#pair=0"), &profile);
+    assert!(
+        !pair.contains("<tr data-passage="),
+        "no passage is reported"
+    );
+    let side_a = &pair[pair.find("id=\"side-a\"").expect("side A is shown")..];
+    assert!(
+        side_a.contains("<mark class=\"stray\" data-fragment=\"0\""),
+        "the fragments are marked as unreported:\n{side_a}"
     );
 }

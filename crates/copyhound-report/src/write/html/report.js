@@ -330,11 +330,13 @@
   // small edits. Each fragment is filled with its passage's colour (every
   // second fragment of a passage also underlined, so exact bounds stay
   // visible), the gaps inside a passage are only dotted, and the line
-  // numbers of a passage's lines carry a bar of its colour.
+  // numbers of a passage's lines carry a bar of its colour. Fragments of
+  // no reported passage (short runs, below compare's --min-passage) are
+  // shown grey: they count in the similarity, but are not reported.
 
   /** The pair's passages; a report without them gets one per fragment. */
   function passagesOf(pair) {
-    if (pair.passages && pair.passages.length) return pair.passages;
+    if (pair.passages) return pair.passages;
     return pair.fragments.map((f, i) => ({ fragments: [i, i + 1], matched_symbols: f.symbols, a: f.a, b: f.b }));
   }
 
@@ -377,7 +379,12 @@
         // A stretch that ends with a newline does not reach into the next line.
         if (passage >= 0 && (part || (j > 0 && j < parts.length - 1))) markLine(passage);
         if (!part) return;
-        if (fragment) {
+        if (fragment && fragment.passage < 0) {
+          source.append(el("mark", {
+            class: "stray", "data-fragment": String(fragment.fragment),
+            title: `Fragment ${fragment.fragment + 1}: too short to report as a passage`,
+          }, part));
+        } else if (fragment) {
           source.append(el("mark", {
             class: `f${passage % COLOURS}${fragment.alternate ? " alt" : ""}`,
             "data-fragment": String(fragment.fragment), "data-passage": String(passage),
@@ -409,16 +416,18 @@
       if (!byDocument.has(doc)) byDocument.set(doc, { fragments: [], passages: [] });
       return byDocument.get(doc);
     };
+    const passageOf = passageOfFragments(pair, passages);
     passages.forEach((passage, p) => {
       const span = passage[which];
       ofDocument(span.doc).passages.push({ start: span.start, end: span.end, lines: span.lines, passage: p });
-      for (let f = passage.fragments[0]; f < passage.fragments[1]; f++) {
-        const fragment = pair.fragments[f][which];
-        ofDocument(fragment.doc).fragments.push({
-          start: fragment.start, end: fragment.end, fragment: f, passage: p,
-          alternate: (f - passage.fragments[0]) % 2 === 1,
-        });
-      }
+    });
+    pair.fragments.forEach((fragments, f) => {
+      const fragment = fragments[which];
+      const p = passageOf[f];
+      ofDocument(fragment.doc).fragments.push({
+        start: fragment.start, end: fragment.end, fragment: f, passage: p,
+        alternate: p >= 0 && (f - passages[p].fragments[0]) % 2 === 1,
+      });
     });
     for (const doc of [...byDocument.keys()].sort((x, y) => x - y)) {
       const documentData = data.documents[doc];
@@ -479,17 +488,23 @@
       el("tbody", {}, ...rows)));
   }
 
-  function fragmentTable(pair, passages) {
-    const passageOf = [];
+  /** The passage of each fragment, -1 for a fragment of no reported passage. */
+  function passageOfFragments(pair, passages) {
+    const passageOf = pair.fragments.map(() => -1);
     passages.forEach((passage, p) => {
       for (let f = passage.fragments[0]; f < passage.fragments[1]; f++) passageOf[f] = p;
     });
+    return passageOf;
+  }
+
+  function fragmentTable(pair, passages) {
+    const passageOf = passageOfFragments(pair, passages);
     const rows = pair.fragments.map((fragment, f) => {
       const p = passageOf[f];
       const row = el("tr", {},
-        el("td", {}, el("span", { class: `swatch f${p % COLOURS}` })),
+        el("td", {}, el("span", { class: p < 0 ? "swatch stray" : `swatch f${p % COLOURS}` })),
         el("td", { class: "num" }, String(f + 1)),
-        el("td", { class: "num" }, String(p + 1)),
+        el("td", { class: "num" }, p < 0 ? "–" : String(p + 1)),
         el("td", { class: "num" }, String(fragment.symbols)),
         el("td", { class: "path" }, `${data.documents[fragment.a.doc].path}:${lines(fragment.a)}`),
         el("td", { class: "path" }, `${data.documents[fragment.b.doc].path}:${lines(fragment.b)}`));
