@@ -181,9 +181,13 @@ fn the_report_renders_in_headless_chromium() {
         "{note}"
     );
 
-    // Fragments of no reported passage are still shown, in grey.
     let unreported = write_report_with("unreported.html", "1", &["--min-passage", "100000"]);
-    let pair = rendered_dom(&browser, &format!("{unreported}#pair=0"), &profile);
+    fragments_of_no_passage_are_grey(&browser, &unreported, &profile);
+}
+
+/// Fragments of no reported passage are still shown, in grey.
+fn fragments_of_no_passage_are_grey(browser: &Path, url: &str, profile: &Path) {
+    let pair = rendered_dom(browser, &format!("{url}#pair=0"), profile);
     assert!(
         !pair.contains("<tr data-passage="),
         "no passage is reported"
