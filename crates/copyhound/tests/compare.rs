@@ -45,6 +45,11 @@ fn csv_rows(path: &Path) -> Vec<(String, String, f64)> {
         .collect()
 }
 
+/// A JSON report, parsed.
+fn json_report(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
+}
+
 /// Runs compare with `args` on `paths` and returns the CSV rows.
 fn compare_csv(dir: &TempDir, args: &[&str]) -> Vec<(String, String, f64)> {
     let csv = dir.path().join("out.csv");
@@ -238,7 +243,7 @@ fn runs_shorter_than_min_fragment_are_neither_reported_nor_scored() {
             .arg(&json)
             .assert()
             .success();
-        serde_json::from_str::<serde_json::Value>(&fs::read_to_string(&json).unwrap()).unwrap()
+        json_report(&json)
     };
     let kept = run("20");
     assert_eq!(kept["parameters"]["min_fragment"], 20);
@@ -284,8 +289,7 @@ fn fragments_split_by_a_small_change_are_one_passage() {
             .args(extra)
             .assert()
             .success();
-        let report: serde_json::Value =
-            serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+        let report = json_report(&json);
         report["pairs"][0].clone()
     };
     let merged = run(&[]);
@@ -337,7 +341,7 @@ fn text_reports_only_passages_of_a_sentence_or_more_but_scores_every_run() {
             .args(extra)
             .assert()
             .success();
-        serde_json::from_str::<serde_json::Value>(&fs::read_to_string(&json).unwrap()).unwrap()
+        json_report(&json)
     };
     let default = run(&[]);
     assert_eq!(default["parameters"]["k"], 15);
@@ -453,8 +457,7 @@ fn the_json_report_is_versioned_and_complete() {
         .arg(&json)
         .assert()
         .success();
-    let report: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    let report = json_report(&json);
     assert_eq!(report["schema_version"], 1);
     assert_eq!(report["parameters"]["language"], "text");
     assert_eq!(report["parameters"]["weighting"], "rarity");
@@ -543,8 +546,7 @@ fn an_unreadable_file_is_reported_and_the_rest_compared() {
         .success()
         .stderr(predicate::str::contains("c.txt").and(predicate::str::contains("binary")))
         .stdout(predicate::str::contains("a.txt"));
-    let report: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    let report = json_report(&json);
     assert!(
         report["problems"][0]["path"]
             .as_str()
@@ -633,8 +635,7 @@ fn a_mixed_batch_is_compared_one_language_at_a_time() {
             )),
         );
 
-    let report: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    let report = json_report(&json);
     let language: std::collections::HashMap<&str, &str> = report["units"]
         .as_array()
         .unwrap()
@@ -678,8 +679,7 @@ fn a_mixed_batch_is_compared_one_language_at_a_time() {
         .arg(&json)
         .assert()
         .success();
-    let report: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    let report = json_report(&json);
     assert_eq!(report["parameters"]["language"], "text");
     assert_eq!(report["units"].as_array().unwrap().len(), 7);
 }
@@ -713,8 +713,7 @@ fn a_multi_file_unit_is_compared_in_the_language_of_most_of_its_files() {
                 "skipped: read as java, but most files of chloe are python",
             )),
         );
-    let report: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    let report = json_report(&json);
     let chloe = &report["units"][1];
     assert_eq!(chloe["path"], "chloe");
     assert_eq!(chloe["language"], "python");
@@ -775,8 +774,7 @@ fn same_named_units_under_several_paths_get_distinct_names() {
         pair_set(&rows),
         vec![("insert/subm0".into(), "refactor/subm0".into())]
     );
-    let report: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    let report = json_report(&json);
     let units = report["units"].as_array().unwrap();
     assert_eq!(units[0]["path"], "insert/subm0");
     assert_eq!(units[0]["documents"][0]["path"], "subm0/a.txt");
