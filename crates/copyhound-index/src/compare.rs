@@ -1,11 +1,13 @@
 //! The batch comparison: prepare → index → candidate pairs → fragments and
 //! scores, each step parallel over units or pairs.
 
+use std::sync::Arc;
+
 use rayon::prelude::*;
 
 use crate::candidates::{PairingRules, candidate_pairs};
 use crate::fragments::{Match, Side, find_fragments};
-use crate::prepare::{UnitSummary, prepare};
+use crate::prepare::{PreparedUnit, UnitSummary, prepare};
 use crate::rarity::unit_weights;
 use crate::score::score;
 use crate::{
@@ -49,6 +51,10 @@ impl Progress for () {
 }
 
 /// The result of comparing a batch of units.
+///
+/// Pairs carry their scores only; [`Comparison::fragments`] recomputes a
+/// pair's fragments from the index the comparison keeps, so memory is
+/// bounded by the index and not by the number of pairs.
 #[derive(Clone, Debug, Default)]
 pub struct Comparison {
     /// Scored pairs with at least one fragment, by similarity (highest
@@ -64,12 +70,63 @@ pub struct Comparison {
     pub candidate_pairs: usize,
     /// Candidates actually scored (fewer when the pair cap applied).
     pub scored_pairs: usize,
+    /// What finding a pair's fragments again needs.
+    detail: Arc<Detail>,
+}
+
+/// The index and per-unit facts fragments are found from, kept after
+/// scoring.
+#[derive(Debug, Default)]
+struct Detail {
+    index: FingerprintIndex,
+    prepared: Vec<PreparedUnit>,
+    k: usize,
+    min_fragment: usize,
+}
+
+impl Detail {
+    /// The fragments of units `a` (first side) and `b`, with `matches` as
+    /// scratch space; also how many distinct hashes they share.
+    fn fragments(
+        &self,
+        units: &[Unit],
+        a: u32,
+        b: u32,
+        matches: &mut Vec<Match>,
+    ) -> (usize, Vec<Fragment>) {
+        let shared = collect_matches(&self.index, a, b, matches);
+        let side = |u: u32| Side {
+            unit: &units[u as usize],
+            prepared: &self.prepared[u as usize],
+        };
+        let mut fragments = find_fragments(side(a), side(b), matches, self.k);
+        fragments.retain(|f| f.len() as usize >= self.min_fragment);
+        (shared, fragments)
+    }
 }
 
 impl Comparison {
     /// Whether the pair cap left candidates unscored.
     pub fn truncated(&self) -> bool {
         self.scored_pairs < self.candidate_pairs
+    }
+
+    /// The fragments of the pair of units `a` and `b` (indices into
+    /// `units`, `a` the first side as in [`PairScore`]), sorted by position
+    /// in `a`: found again exactly as when the pair was scored, so their
+    /// count, longest length and overlap are the pair's.
+    ///
+    /// # Panics
+    /// If `units` are not the units this comparison was made from.
+    pub fn fragments(&self, units: &[Unit], a: usize, b: usize) -> Vec<Fragment> {
+        assert_eq!(
+            units.len(),
+            self.detail.prepared.len(),
+            "the units of this comparison"
+        );
+        self.detail
+            .fragments(units, a as u32, b as u32, &mut Vec::new())
+            .1
     }
 }
 
@@ -106,13 +163,11 @@ pub fn shared_fragments(
         &CompareOptions::new(hasher.clone()),
     )
     .ok()
-    .and_then(|comparison| comparison.pairs.into_iter().next())
-    .map(|pair| {
-        pair.fragments
-            .into_iter()
-            .filter(|f| !f.is_empty())
-            .collect()
+    .and_then(|comparison| {
+        let pair = comparison.pairs.first()?;
+        Some(comparison.fragments(&units, pair.a, pair.b))
     })
+    .map(|fragments| fragments.into_iter().filter(|f| !f.is_empty()).collect())
     .unwrap_or_default()
 }
 
@@ -203,6 +258,12 @@ pub fn compare_with_progress(
     );
     progress.advance(1);
 
+    let detail = Detail {
+        index,
+        prepared,
+        k,
+        min_fragment,
+    };
     progress.start(Stage::Score, candidates.pairs.len() as u64);
     let mut pairs: Vec<PairScore> = candidates
         .pairs
@@ -216,23 +277,18 @@ pub fn compare_with_progress(
             } else {
                 (low, high)
             };
-            let shared = collect_matches(&index, a, b, matches);
-            let side = |u: u32| Side {
-                unit: &units[u as usize],
-                prepared: &prepared[u as usize],
-            };
-            let mut fragments = find_fragments(side(a), side(b), matches, k);
-            fragments.retain(|f| f.len() as usize >= min_fragment);
+            let (shared, fragments) = detail.fragments(units, a, b, matches);
             progress.advance(1);
             let (a, b) = (a as usize, b as usize);
+            let prepared = &detail.prepared;
             score(
                 (a, &units[a], &prepared[a], &weights[a]),
                 (b, &units[b], &prepared[b], &weights[b]),
                 shared,
-                fragments,
+                &fragments,
             )
         })
-        .filter(|pair| !pair.fragments.is_empty())
+        .filter(|pair| pair.fragment_count > 0)
         .collect();
     pairs.sort_by(|p, q| {
         q.similarity
@@ -244,11 +300,12 @@ pub fn compare_with_progress(
 
     Ok(Comparison {
         pairs,
-        units: prepared.into_iter().map(|p| p.summary).collect(),
-        index: index.stats().clone(),
+        units: detail.prepared.iter().map(|p| p.summary.clone()).collect(),
+        index: detail.index.stats().clone(),
         max_units_per_fingerprint: max_units,
         candidate_pairs: candidates.qualified,
         scored_pairs: candidates.pairs.len(),
+        detail: Arc::new(detail),
     })
 }
 

@@ -82,8 +82,11 @@ pub struct PairScore {
     pub total_overlap: usize,
     /// The symmetric score the pairs are ranked by, in `[0, 1]`.
     pub similarity: f64,
-    /// The fragments, sorted by position in the first unit.
-    pub fragments: Vec<Fragment>,
+    /// Number of fragments. The fragments themselves are not kept (a batch
+    /// scores up to [`crate::DEFAULT_MAX_PAIRS`] pairs, and their fragments
+    /// would dwarf the index): [`crate::Comparison::fragments`] recomputes
+    /// them for the pairs an output shows.
+    pub fragment_count: usize,
 }
 
 /// Which side of a fragment to read.
@@ -97,7 +100,7 @@ pub(crate) fn score(
     (a, unit_a, prep_a, weights_a): (usize, &Unit, &PreparedUnit, &UnitWeights),
     (b, unit_b, prep_b, weights_b): (usize, &Unit, &PreparedUnit, &UnitWeights),
     shared_fingerprints: usize,
-    fragments: Vec<Fragment>,
+    fragments: &[Fragment],
 ) -> PairScore {
     let total_overlap: usize = fragments.iter().map(|f| f.len() as usize).sum();
     let longest_fragment = fragments
@@ -105,9 +108,9 @@ pub(crate) fn score(
         .map(|f| f.len() as usize)
         .max()
         .unwrap_or(0);
-    let coverage_a = coverage(unit_a, prep_a, &fragments, total_overlap, Which::A);
-    let coverage_b = coverage(unit_b, prep_b, &fragments, total_overlap, Which::B);
-    let similarity = mean_weighted_coverage(&fragments, weights_a, weights_b);
+    let coverage_a = coverage(unit_a, prep_a, fragments, total_overlap, Which::A);
+    let coverage_b = coverage(unit_b, prep_b, fragments, total_overlap, Which::B);
+    let similarity = mean_weighted_coverage(fragments, weights_a, weights_b);
     PairScore {
         a,
         b,
@@ -117,7 +120,7 @@ pub(crate) fn score(
         longest_fragment,
         total_overlap,
         similarity,
-        fragments,
+        fragment_count: fragments.len(),
     }
 }
 

@@ -66,7 +66,15 @@ fn check_invariants(units: &[Unit], base: &[Vec<u32>], result: &Comparison, hash
         let mut taken_a = HashSet::new();
         let mut taken_b = HashSet::new();
         let mut previous = None;
-        for f in &pair.fragments {
+        // The fragments found again on demand are the ones the pair was
+        // scored with: same count, longest and overlap.
+        let fragments = result.fragments(units, pair.a, pair.b);
+        assert_eq!(fragments.len(), pair.fragment_count);
+        assert_eq!(
+            fragments.iter().map(|f| f.len() as usize).max(),
+            Some(pair.longest_fragment)
+        );
+        for f in &fragments {
             assert!(previous <= Some((f.a.doc, f.a.start)), "sorted by side a");
             previous = Some((f.a.doc, f.a.start));
             assert_eq!(f.a.len(), f.b.len());
@@ -180,7 +188,8 @@ proptest! {
             .collect();
         let result = run(&units, &hasher);
         for pair in &result.pairs {
-            check_passages(&pair.fragments, &merge_passages(&pair.fragments, max_gap), max_gap);
+            let fragments = result.fragments(&units, pair.a, pair.b);
+            check_passages(&fragments, &merge_passages(&fragments, max_gap), max_gap);
         }
     }
 
@@ -209,7 +218,7 @@ proptest! {
         check_invariants(&units, &[], &result, &hasher);
         let (start_a, start_b) = (prefix_a.len() as u32, prefix_b.len() as u32);
         let end_a = start_a + run_len as u32;
-        let found = result.pairs.iter().flat_map(|p| &p.fragments).any(|f| {
+        let found = result.pairs.iter().flat_map(|p| result.fragments(&units, p.a, p.b)).any(|f| {
             f.a.doc == 1 && f.b.doc == 0
                 && f.a.start <= start_a && f.a.end >= end_a
                 && f.b.start + start_a == f.a.start + start_b
@@ -294,7 +303,7 @@ proptest! {
         shuffled.swap(0, last);
         let named = |units: &[Unit], result: &Comparison| {
             result.pairs.iter().map(|p| {
-                (units[p.a].name.clone(), units[p.b].name.clone(), p.similarity, p.fragments.clone())
+                (units[p.a].name.clone(), units[p.b].name.clone(), p.similarity, result.fragments(units, p.a, p.b))
             }).collect::<Vec<_>>()
         };
         let first = named(&units, &run(&units, &hasher));
@@ -372,7 +381,7 @@ fn base_code_is_left_out_of_the_similarity_of_real_copies() {
     let pair = &result.pairs[0];
     assert_eq!(pair.total_overlap, 40);
     assert_eq!(pair.similarity, 1.0);
-    assert_eq!(pair.fragments[0].a.start, 60);
+    assert_eq!(result.fragments(&units, pair.a, pair.b)[0].a.start, 60);
 }
 
 #[test]
@@ -456,7 +465,8 @@ fn fragments_shorter_than_the_minimum_are_dropped() {
         };
         let result = compare(&units, &BaseCode::none(), &options).unwrap();
         result.pairs.first().map(|p| {
-            p.fragments
+            result
+                .fragments(&units, p.a, p.b)
                 .iter()
                 .map(copyhound_index::Fragment::len)
                 .collect::<Vec<_>>()
@@ -508,13 +518,10 @@ fn a_reordered_copy_is_found_in_pieces() {
     assert_eq!(units[pair.a].name, "moved");
     // Each moved block is one fragment, ending exactly where the
     // neighbours differ; all of "orig" is covered.
-    let ranges: Vec<(u32, u32)> = pair
-        .fragments
-        .iter()
-        .map(|f| (f.a.start, f.b.start))
-        .collect();
+    let fragments = result.fragments(&units, pair.a, pair.b);
+    let ranges: Vec<(u32, u32)> = fragments.iter().map(|f| (f.a.start, f.b.start)).collect();
     assert_eq!(ranges, vec![(0, 80), (40, 0), (90, 40)]);
-    assert!(pair.fragments.iter().all(|f| f.len() == 40));
+    assert!(fragments.iter().all(|f| f.len() == 40));
     assert_eq!(pair.coverage_b.symbol_share(), 1.0);
     assert_eq!(pair.coverage_a.covered_symbols, 120);
     assert_eq!(pair.coverage_a.compared_symbols, 130);

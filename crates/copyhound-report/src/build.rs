@@ -1,8 +1,17 @@
 //! From a [`Comparison`] of units to a [`Report`].
+//!
+//! A comparison keeps only the scores of its pairs; their fragments and
+//! passages are found again on demand ([`PairDetails`]). A report is built
+//! either complete ([`Report::build`]) or with the scores only
+//! ([`Report::build_without_details`]), which is what the CSV and the
+//! table need: the JSON writer then fills in each pair's details as it
+//! writes it, and the HTML page those of the pairs it embeds, so memory
+//! stays bounded however many pairs were scored.
 
 use copyhound_index::{
     Comparison, Document, Fragment, PairScore, Role, SymbolRange, Unit, merge_passages,
 };
+use rayon::prelude::*;
 
 use crate::model::{
     DocumentReport, FragmentReport, Location, PairReport, PairSide, Parameters, PassageReport,
@@ -30,12 +39,24 @@ pub struct ReportInput<'a> {
 }
 
 impl Report {
-    /// The report of a comparison.
+    /// The complete report of a comparison: every listed pair with its
+    /// fragments and passages.
     ///
     /// # Panics
     /// If `roots` and `units` differ in length or the comparison was not
     /// made from these units.
     pub fn build(input: ReportInput<'_>) -> Self {
+        let mut report = Self::build_without_details(input);
+        PairDetails::new(&input).fill(&mut report.pairs);
+        report
+    }
+
+    /// The report of a comparison with every listed pair's scores and
+    /// fragment count but no fragments or passages: see [`PairDetails`].
+    ///
+    /// # Panics
+    /// As [`Report::build`].
+    pub fn build_without_details(input: ReportInput<'_>) -> Self {
         let ReportInput {
             tool,
             parameters,
@@ -54,7 +75,7 @@ impl Report {
         let listed = pair_limit.unwrap_or(usize::MAX).min(comparison.pairs.len());
         let pairs: Vec<PairReport> = comparison.pairs[..listed]
             .iter()
-            .map(|pair| pair_report(units, pair, parameters))
+            .map(|pair| pair_summary(units, pair))
             .collect();
         let index = &comparison.index;
         Self {
@@ -109,11 +130,114 @@ impl Report {
     }
 }
 
-fn pair_report(units: &[Unit], pair: &PairScore, parameters: &Parameters) -> PairReport {
-    let (unit_a, unit_b) = (&units[pair.a], &units[pair.b]);
-    let side = |id: usize, unit: &Unit, coverage: &copyhound_index::SideCoverage| PairSide {
+/// Finds the fragments and passages of a report's pairs again, from the
+/// comparisons and units the report was built from.
+#[derive(Clone, Debug)]
+pub struct PairDetails<'a> {
+    /// One per comparison, in the order [`Report::merge`] numbers their
+    /// units.
+    parts: Vec<DetailPart<'a>>,
+}
+
+/// The details of the pairs of one comparison, whose units are numbered
+/// from `offset` in the report.
+#[derive(Clone, Copy, Debug)]
+struct DetailPart<'a> {
+    offset: usize,
+    units: &'a [Unit],
+    comparison: &'a Comparison,
+    parameters: &'a Parameters,
+}
+
+/// Pairs detailed at once by [`PairDetails::fill_each`]: enough to keep
+/// every core busy, few enough that their fragments take little memory.
+const DETAIL_CHUNK: usize = 256;
+
+impl<'a> PairDetails<'a> {
+    /// The details of the pairs of a report built from `input`.
+    pub fn new(input: &ReportInput<'a>) -> Self {
+        Self {
+            parts: vec![DetailPart {
+                offset: 0,
+                units: input.units,
+                comparison: input.comparison,
+                parameters: input.parameters,
+            }],
+        }
+    }
+
+    /// The details of the report [`Report::merge`] makes of the reports
+    /// these details belong to, given in the same order.
+    pub fn merge(parts: impl IntoIterator<Item = Self>) -> Self {
+        let mut merged = Vec::new();
+        let mut offset = 0;
+        for details in parts {
+            let units: usize = details.parts.iter().map(|p| p.units.len()).sum();
+            merged.extend(details.parts.into_iter().map(|part| DetailPart {
+                offset: part.offset + offset,
+                ..part
+            }));
+            offset += units;
+        }
+        Self { parts: merged }
+    }
+
+    /// Fills in the fragments and passages of `pairs`, in parallel.
+    ///
+    /// # Panics
+    /// If a pair is not one of the comparison's units.
+    pub fn fill(&self, pairs: &mut [PairReport]) {
+        pairs.par_iter_mut().for_each(|pair| self.fill_one(pair));
+    }
+
+    /// Calls `each` on every pair of `pairs`, in order, as a copy with its
+    /// details filled in; they are found in parallel a chunk at a time, so
+    /// only one chunk's fragments are in memory at once.
+    ///
+    /// # Errors
+    /// The first error `each` returns, after which no more pairs are
+    /// detailed.
+    pub fn fill_each<E>(
+        &self,
+        pairs: &[PairReport],
+        mut each: impl FnMut(&PairReport) -> Result<(), E>,
+    ) -> Result<(), E> {
+        for chunk in pairs.chunks(DETAIL_CHUNK) {
+            let mut detailed = chunk.to_vec();
+            self.fill(&mut detailed);
+            detailed.iter().try_for_each(&mut each)?;
+        }
+        Ok(())
+    }
+
+    /// Fills in one pair, found in the comparison its units belong to.
+    fn fill_one(&self, pair: &mut PairReport) {
+        let part = self
+            .parts
+            .iter()
+            .find(|part| (part.offset..part.offset + part.units.len()).contains(&pair.a.unit))
+            .expect("a pair of the report's units");
+        let (a, b) = (pair.a.unit - part.offset, pair.b.unit - part.offset);
+        let fragments = part.comparison.fragments(part.units, a, b);
+        debug_assert_eq!(fragments.len(), pair.fragment_count, "the scored fragments");
+        let (unit_a, unit_b) = (&part.units[a], &part.units[b]);
+        pair.passages = passage_reports(unit_a, unit_b, &fragments, part.parameters);
+        pair.fragments = fragments
+            .iter()
+            .map(|f| FragmentReport {
+                symbols: f.len(),
+                a: location(unit_a, f.a),
+                b: location(unit_b, f.b),
+            })
+            .collect();
+    }
+}
+
+/// A pair's scores, without its fragments and passages.
+fn pair_summary(units: &[Unit], pair: &PairScore) -> PairReport {
+    let side = |id: usize, coverage: &copyhound_index::SideCoverage| PairSide {
         unit: id,
-        path: unit.name.clone(),
+        path: units[id].name.clone(),
         coverage: coverage.symbol_share(),
         line_coverage: coverage.line_share(),
         covered_symbols: coverage.covered_symbols,
@@ -121,21 +245,14 @@ fn pair_report(units: &[Unit], pair: &PairScore, parameters: &Parameters) -> Pai
     };
     PairReport {
         similarity: pair.similarity,
-        a: side(pair.a, unit_a, &pair.coverage_a),
-        b: side(pair.b, unit_b, &pair.coverage_b),
+        a: side(pair.a, &pair.coverage_a),
+        b: side(pair.b, &pair.coverage_b),
         shared_fingerprints: pair.shared_fingerprints,
         longest_fragment: pair.longest_fragment,
         total_overlap: pair.total_overlap,
-        fragments: pair
-            .fragments
-            .iter()
-            .map(|f| FragmentReport {
-                symbols: f.len(),
-                a: location(unit_a, f.a),
-                b: location(unit_b, f.b),
-            })
-            .collect(),
-        passages: passage_reports(unit_a, unit_b, &pair.fragments, parameters),
+        fragment_count: pair.fragment_count,
+        fragments: Vec::new(),
+        passages: Vec::new(),
     }
 }
 

@@ -6,7 +6,9 @@
 //!   [`Report::build`]; the reports of a batch's languages are joined by
 //!   [`Report::merge`].
 //! - [`write_json`] / [`read_json`]: the complete report as JSON with a
-//!   [`SCHEMA_VERSION`].
+//!   [`SCHEMA_VERSION`]; [`write_json_with_details`] writes the same from
+//!   a report built without details ([`Report::build_without_details`]),
+//!   finding each pair's fragments ([`PairDetails`]) as it goes.
 //! - [`write_csv`]: one row per pair, starting `a,b,similarity`.
 //! - [`write_table`]: the top pairs for the terminal.
 //! - [`write_html`]: one self-contained page to browse the pairs and their
@@ -37,12 +39,12 @@ mod merge;
 mod model;
 mod write;
 
-pub use build::ReportInput;
+pub use build::{PairDetails, ReportInput};
 pub use model::{
     DocumentReport, FragmentReport, LanguageParameters, Location, PairReport, PairSide, Parameters,
     PassageReport, Problem, Report, SCHEMA_VERSION, Summary, Tool, UnitReport, UnitRole,
 };
 pub use write::{
     CSV_HEADER, DEFAULT_HTML_MAX_DOCUMENT_BYTES, DEFAULT_HTML_MAX_PAIRS, HtmlOptions, ReportError,
-    read_json, write_csv, write_html, write_json, write_table,
+    read_json, write_csv, write_html, write_json, write_json_with_details, write_table,
 };

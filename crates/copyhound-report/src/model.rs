@@ -197,7 +197,14 @@ pub struct PairReport {
     pub longest_fragment: usize,
     /// Symbols in all fragments.
     pub total_overlap: usize,
-    /// The fragments, by position in `a`.
+    /// Number of fragments: `fragments.len()` once the details are in.
+    /// Not written to JSON, where it is the length of `fragments`;
+    /// [`read_json`](crate::read_json) sets it from them.
+    #[serde(skip)]
+    pub fragment_count: usize,
+    /// The fragments, by position in `a`; empty in a report built without
+    /// details ([`Report::build_without_details`]) until
+    /// [`PairDetails`](crate::PairDetails) fills them in.
     pub fragments: Vec<FragmentReport>,
     /// The fragments grouped into passages: chains that follow each other
     /// on both sides with small gaps (noise cuts one copied stretch into

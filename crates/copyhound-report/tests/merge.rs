@@ -5,8 +5,11 @@
 mod common;
 
 use copyhound_fingerprint::KGramHasher;
-use copyhound_index::{BaseCode, CompareOptions, Unit, compare};
-use copyhound_report::{Problem, Report, ReportInput, read_json, write_json};
+use copyhound_index::{BaseCode, CompareOptions, Comparison, Unit, compare};
+use copyhound_report::{
+    PairDetails, Parameters, Problem, Report, ReportInput, Tool, read_json, write_json,
+    write_json_with_details,
+};
 
 const FOX: &str = "The quick brown fox jumps over the lazy dog near the river bank.";
 const FOX_COPY: &str = "Look: the quick brown fox jumps over the lazy dog near the river.";
@@ -14,36 +17,58 @@ const RAIN: &str = "Rain falls softly on the old tin roof all through the night.
 const RAIN_COPY: &str = "rain falls softly on the old tin roof all night long, again";
 const RAIN_PART: &str = "Falls softly on the old tin roof, says the poem.";
 
-/// A report of one language over `(name, text)` units, with k-grams of
-/// `k` characters.
-fn part(language: &str, k: usize, units: &[(&str, &str)], problem: &str) -> Report {
-    let units: Vec<Unit> = units
-        .iter()
-        .map(|(name, text)| Unit::new(*name, vec![common::document(name, text, k, 4, 3)]))
-        .collect();
-    let roots = vec!["subs".to_string(); units.len()];
-    let options = CompareOptions::new(KGramHasher::new(k, 3));
-    let comparison = compare(&units, &BaseCode::none(), &options).unwrap();
-    let mut parameters = common::parameters(&options, 4);
-    parameters.language = Some(language.into());
-    Report::build(ReportInput {
-        tool: &common::tool("copyhound"),
-        parameters: &parameters,
-        units: &units,
-        roots: &roots,
-        comparison: &comparison,
-        problems: &[Problem {
-            path: problem.into(),
-            message: format!("{problem}: unreadable"),
-        }],
-        pair_limit: None,
-    })
+/// One language's units, compared with k-grams of `k` characters, and
+/// what its report is built from.
+struct Compared {
+    units: Vec<Unit>,
+    roots: Vec<String>,
+    comparison: Comparison,
+    parameters: Parameters,
+    tool: Tool,
+    problems: Vec<Problem>,
 }
 
-fn parts() -> Vec<Report> {
-    vec![
-        part("prose", 6, &[("fox", FOX), ("fox-copy", FOX_COPY)], "x"),
-        part(
+impl Compared {
+    fn new(language: &str, k: usize, units: &[(&str, &str)], problem: &str) -> Self {
+        let units: Vec<Unit> = units
+            .iter()
+            .map(|(name, text)| Unit::new(*name, vec![common::document(name, text, k, 4, 3)]))
+            .collect();
+        let roots = vec!["subs".to_string(); units.len()];
+        let options = CompareOptions::new(KGramHasher::new(k, 3));
+        let comparison = compare(&units, &BaseCode::none(), &options).unwrap();
+        let mut parameters = common::parameters(&options, 4);
+        parameters.language = Some(language.into());
+        Self {
+            units,
+            roots,
+            comparison,
+            parameters,
+            tool: common::tool("copyhound"),
+            problems: vec![Problem {
+                path: problem.into(),
+                message: format!("{problem}: unreadable"),
+            }],
+        }
+    }
+
+    fn input(&self) -> ReportInput<'_> {
+        ReportInput {
+            tool: &self.tool,
+            parameters: &self.parameters,
+            units: &self.units,
+            roots: &self.roots,
+            comparison: &self.comparison,
+            problems: &self.problems,
+            pair_limit: None,
+        }
+    }
+}
+
+fn compared_parts() -> [Compared; 2] {
+    [
+        Compared::new("prose", 6, &[("fox", FOX), ("fox-copy", FOX_COPY)], "x"),
+        Compared::new(
             "poetry",
             8,
             &[
@@ -54,6 +79,13 @@ fn parts() -> Vec<Report> {
             "y",
         ),
     ]
+}
+
+fn parts() -> Vec<Report> {
+    compared_parts()
+        .iter()
+        .map(|part| Report::build(part.input()))
+        .collect()
 }
 
 #[test]
@@ -131,4 +163,28 @@ fn one_part_is_the_report_itself_and_none_is_nothing() {
     let only = parts().remove(1);
     assert_eq!(Report::merge(vec![only.clone()]), Some(only));
     assert_eq!(Report::merge(Vec::new()), None);
+}
+
+#[test]
+fn merged_details_are_found_in_each_part() {
+    let compared = compared_parts();
+    let complete = Report::merge(parts()).unwrap();
+    let outline = Report::merge(
+        compared
+            .iter()
+            .map(|part| Report::build_without_details(part.input()))
+            .collect(),
+    )
+    .unwrap();
+    let details = PairDetails::merge(compared.iter().map(|part| PairDetails::new(&part.input())));
+    let mut streamed = Vec::new();
+    write_json_with_details(&outline, &details, &mut streamed).unwrap();
+    let mut written = Vec::new();
+    write_json(&complete, &mut written).unwrap();
+    assert_eq!(String::from_utf8(streamed), String::from_utf8(written));
+
+    let mut filled = outline.clone();
+    details.fill(&mut filled.pairs);
+    assert_eq!(filled, complete);
+    assert!(complete.pairs.iter().all(|p| !p.fragments.is_empty()));
 }

@@ -4,10 +4,10 @@
 mod common;
 
 use copyhound_fingerprint::KGramHasher;
-use copyhound_index::{BaseCode, CompareOptions, Document, Role, Unit, compare};
+use copyhound_index::{BaseCode, CompareOptions, Comparison, Document, Role, Unit, compare};
 use copyhound_report::{
-    Problem, Report, ReportError, ReportInput, SCHEMA_VERSION, read_json, write_csv, write_json,
-    write_table,
+    PairDetails, Parameters, Problem, Report, ReportError, ReportInput, SCHEMA_VERSION, Tool,
+    read_json, write_csv, write_json, write_json_with_details, write_table,
 };
 
 const K: usize = 8;
@@ -23,7 +23,47 @@ const SUM_RENAMED: &str = "# my work\ndef total(xs):\n    s = 0\n    for x in xs
 const MAX: &str = "def biggest(v):\n    best = v[0]\n    for x in v:\n        if x > best:\n            best = x\n    return best\n";
 const MAX_OLD: &str = "def biggest(v):\n    best = v[0]\n    for y in v:\n        if y > best:\n            best = y\n    return best\n";
 
-fn report(pair_limit: Option<usize>) -> Report {
+/// A compared batch and everything a report of it is built from.
+struct Fixture {
+    units: Vec<Unit>,
+    roots: Vec<String>,
+    comparison: Comparison,
+    tool: Tool,
+    parameters: Parameters,
+    problems: Vec<Problem>,
+}
+
+impl Fixture {
+    fn new(units: Vec<Unit>, roots: Vec<String>) -> Self {
+        let options = CompareOptions::new(KGramHasher::new(K, SEED));
+        let comparison = compare(&units, &BaseCode::none(), &options).unwrap();
+        Self {
+            units,
+            roots,
+            comparison,
+            tool: common::tool("copyhound"),
+            parameters: common::parameters(&options, W),
+            problems: vec![Problem {
+                path: "subs/erin/notes.bin".into(),
+                message: "not UTF-8 text".into(),
+            }],
+        }
+    }
+
+    fn input(&self, pair_limit: Option<usize>) -> ReportInput<'_> {
+        ReportInput {
+            tool: &self.tool,
+            parameters: &self.parameters,
+            units: &self.units,
+            roots: &self.roots,
+            comparison: &self.comparison,
+            problems: &self.problems,
+            pair_limit,
+        }
+    }
+}
+
+fn fixture() -> Fixture {
     let units = vec![
         Unit::new(
             "alice",
@@ -34,20 +74,38 @@ fn report(pair_limit: Option<usize>) -> Report {
         Unit::new("2024/dave", vec![document("2024/dave/max.py", MAX_OLD)]).with_role(Role::Old),
     ];
     let roots: Vec<String> = ["subs", "subs", "subs", "old"].map(String::from).to_vec();
-    let options = CompareOptions::new(KGramHasher::new(K, SEED));
-    let comparison = compare(&units, &BaseCode::none(), &options).unwrap();
-    Report::build(ReportInput {
-        tool: &common::tool("copyhound"),
-        parameters: &common::parameters(&options, W),
-        units: &units,
-        roots: &roots,
-        comparison: &comparison,
-        problems: &[Problem {
-            path: "subs/erin/notes.bin".into(),
-            message: "not UTF-8 text".into(),
-        }],
-        pair_limit,
-    })
+    Fixture::new(units, roots)
+}
+
+fn report(pair_limit: Option<usize>) -> Report {
+    Report::build(fixture().input(pair_limit))
+}
+
+/// Enough units sharing lines in different combinations to make more
+/// pairs than the JSON writer details at once.
+fn many_pairs() -> Fixture {
+    const LINES: [&str; 6] = [
+        SUM,
+        MAX,
+        MAX_OLD,
+        SUM_RENAMED,
+        "while n > 1:\n    n //= 2\n",
+        "x = [i * i for i in range(10)]\n",
+    ];
+    let units: Vec<Unit> = (0..30)
+        .map(|i: usize| {
+            let text: String = LINES
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| (i + 1) * (j + 3) % 5 < 3)
+                .map(|(_, line)| *line)
+                .collect();
+            let name = format!("u{i:02}");
+            Unit::new(&name, vec![document(&format!("{name}/a.py"), &text)])
+        })
+        .collect();
+    let roots = vec!["subs".to_string(); units.len()];
+    Fixture::new(units, roots)
 }
 
 fn text(write: impl FnOnce(&mut Vec<u8>)) -> String {
@@ -143,4 +201,48 @@ fn short_passages_are_left_out_of_the_report_but_still_scored() {
     // Fragments and the similarity do not depend on what is reported.
     assert_eq!(long_only.fragments, every.fragments);
     assert_eq!(long_only.similarity.to_bits(), every.similarity.to_bits());
+}
+
+#[test]
+fn json_detailed_while_written_is_the_complete_report() {
+    for fixture in [fixture(), many_pairs()] {
+        let input = fixture.input(None);
+        let complete = Report::build(input);
+        let outline = Report::build_without_details(input);
+        let details = PairDetails::new(&input);
+        let streamed = text(|out| write_json_with_details(&outline, &details, out).unwrap());
+        assert_eq!(streamed, text(|out| write_json(&complete, out).unwrap()));
+    }
+    assert!(
+        many_pairs().comparison.pairs.len() > 300,
+        "more than one chunk"
+    );
+}
+
+#[test]
+fn pair_scores_agree_with_the_details_found_again() {
+    let fixture = many_pairs();
+    let input = fixture.input(None);
+    let complete = Report::build(input);
+    let outline = Report::build_without_details(input);
+    assert_eq!(complete.pairs.len(), outline.pairs.len());
+    for (full, summary) in complete.pairs.iter().zip(&outline.pairs) {
+        assert!(summary.fragments.is_empty() && summary.passages.is_empty());
+        assert_eq!(summary.fragment_count, full.fragments.len());
+        let lengths = full.fragments.iter().map(|f| f.symbols as usize);
+        assert_eq!(Some(summary.longest_fragment), lengths.clone().max());
+        assert_eq!(summary.total_overlap, lengths.sum::<usize>());
+        assert_eq!(summary.a.covered_symbols, summary.total_overlap);
+        let passages: u32 = full.passages.iter().map(|p| p.matched_symbols).sum();
+        assert_eq!(passages as usize, summary.total_overlap);
+    }
+    // The CSV and the table need no details.
+    assert_eq!(
+        text(|out| write_csv(&outline, out).unwrap()),
+        text(|out| write_csv(&complete, out).unwrap())
+    );
+    assert_eq!(
+        text(|out| write_table(&outline, 50, out).unwrap()),
+        text(|out| write_table(&complete, 50, out).unwrap())
+    );
 }

@@ -23,13 +23,13 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Selector};
 use copyhound_index::{
-    BaseCode, CompareOptions, DEFAULT_MAX_PAIRS, Document, LineIndex, MaxOccurrences, Role, Unit,
-    compare_with_progress,
+    BaseCode, CompareOptions, Comparison, DEFAULT_MAX_PAIRS, Document, LineIndex, MaxOccurrences,
+    Role, Unit, compare_with_progress,
 };
 use copyhound_normalize::{LoadError, LoadOptions, LoadedDocument};
 use copyhound_report::{
-    DEFAULT_HTML_MAX_PAIRS, HtmlOptions, Parameters, Problem, Report, ReportInput, Tool, write_csv,
-    write_html, write_json, write_table,
+    DEFAULT_HTML_MAX_PAIRS, HtmlOptions, PairDetails, Parameters, Problem, Report, ReportInput,
+    Tool, write_csv, write_html, write_json_with_details, write_table,
 };
 use rayon::prelude::*;
 use regex::Regex;
@@ -180,40 +180,60 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
         name: env!("CARGO_PKG_NAME").into(),
         version: env!("CARGO_PKG_VERSION").into(),
     };
-    let mut parts = Vec::with_capacity(batch.families.len());
+    let mut compared = Vec::with_capacity(batch.families.len());
     for family in &batch.families {
-        parts.push(compare_family(&args, family, &tool, &bar)?);
+        compared.push(compare_family(&args, family, &bar)?);
     }
     bar.finish();
-    let mut report = Report::merge(parts).context("no language to compare")?;
+    let inputs: Vec<ReportInput> = batch
+        .families
+        .iter()
+        .zip(&compared)
+        .map(|(family, (comparison, parameters))| ReportInput {
+            tool: &tool,
+            parameters,
+            units: &family.units,
+            roots: &family.roots,
+            comparison,
+            problems: &[],
+            pair_limit: None,
+        })
+        .collect();
+    // Fragments are found again only for what an output shows: the JSON
+    // as it writes each pair, the HTML page for the pairs it embeds.
+    let details = PairDetails::merge(inputs.iter().map(PairDetails::new));
+    let parts = inputs.into_iter().map(Report::build_without_details);
+    let mut report = Report::merge(parts.collect()).context("no language to compare")?;
     report.problems = batch.problems;
 
     if let Some(path) = args.json {
-        write_to(&path, |out| write_json(&report, out))?;
+        write_to(&path, |out| write_json_with_details(&report, &details, out))?;
     }
     if let Some(path) = args.csv {
         write_to(&path, |out| write_csv(&report, out))?;
     }
     if let Some(path) = args.report {
-        let options = args.front_end.load_options()?;
-        let source = |unit, document| reload_text(&report, &options, unit, document);
         let html_options = HtmlOptions {
             max_pairs: args.report_pairs,
             ..HtmlOptions::default()
         };
+        let embedded = html_options.max_pairs.min(report.pairs.len());
+        details.fill(&mut report.pairs[..embedded]);
+        let options = args.front_end.load_options()?;
+        let source = |unit, document| reload_text(&report, &options, unit, document);
         write_to(&path, |out| write_html(&report, source, &html_options, out))?;
     }
     write_table(&report, args.top, io::stdout().lock()).context("cannot write to stdout")?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// Compares the units of one language family and reports on them.
+/// Compares the units of one language family, with the parameters its
+/// report states.
 fn compare_family(
     args: &CompareArgs,
     family: &FamilyBatch,
-    tool: &Tool,
     bar: &Bar,
-) -> Result<Report> {
+) -> Result<(Comparison, Parameters)> {
     let options = CompareOptions {
         max_occurrences: args.max_occurrences.unwrap_or_default(),
         min_shared: args.min_shared,
@@ -246,15 +266,7 @@ fn compare_family(
             .unwrap_or_else(|| default_min_passage(family.family, args.front_end.text_mode())),
         languages: Vec::new(),
     };
-    Ok(Report::build(ReportInput {
-        tool,
-        parameters: &parameters,
-        units: &family.units,
-        roots: &family.roots,
-        comparison: &comparison,
-        problems: &[],
-        pair_limit: None,
-    }))
+    Ok((comparison, parameters))
 }
 
 /// The shortest passage reported by default: about 100 letters of text

@@ -41,7 +41,7 @@ pub fn write_csv(report: &Report, out: impl Write) -> Result<(), ReportError> {
             pair.longest_fragment.to_string(),
             pair.total_overlap.to_string(),
             pair.shared_fingerprints.to_string(),
-            pair.fragments.len().to_string(),
+            pair.fragment_count.to_string(),
             report.units[pair.a.unit]
                 .language
                 .clone()

@@ -36,7 +36,7 @@ pub fn write_table(report: &Report, limit: usize, mut out: impl Write) -> Result
                 percent(pair.a.coverage),
                 percent(pair.b.coverage),
                 pair.longest_fragment.to_string(),
-                pair.fragments.len().to_string(),
+                pair.fragment_count.to_string(),
             ]
         })
         .collect();

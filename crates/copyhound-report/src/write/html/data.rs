@@ -316,6 +316,7 @@ mod tests {
             shared_fingerprints: 0,
             longest_fragment: 0,
             total_overlap: 0,
+            fragment_count: 0,
             fragments: vec![],
             passages: vec![],
         };
