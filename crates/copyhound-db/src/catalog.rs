@@ -1,5 +1,6 @@
-//! The catalogue: redb tables for document records, staged postings, the
-//! cold prints, tombstones and the manifest, with their record encodings.
+//! The catalogue: redb tables for staged postings, the staged prints,
+//! tombstones and the manifest, with their encodings (document records are
+//! in [`crate::records`]).
 //!
 //! Every write of the database is one redb transaction over these tables,
 //! so a document is either fully registered (record, staged stored subset,
@@ -8,14 +9,10 @@
 
 use redb::TableDefinition;
 
-use crate::codec::{
-    BitReader, BitWriter, get_bytes, get_sorted, get_varint, put_bytes, put_sorted, put_varint,
-};
+use crate::codec::{BitReader, BitWriter, get_sorted, get_varint, put_sorted, put_varint};
 
 /// Database-wide values, by name (see the `META_*` keys).
 pub(crate) const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
-/// Document id → [`DocumentRecord`].
-pub(crate) const DOCUMENTS: TableDefinition<u32, &[u8]> = TableDefinition::new("documents");
 /// Document id → stored keys not yet in a segment ([`encode_keys`]).
 pub(crate) const STAGED: TableDefinition<u32, &[u8]> = TableDefinition::new("staged");
 /// Document id → the print ([`encode_print`]) of a document whose print
@@ -38,9 +35,12 @@ pub(crate) const META_STAGED_DOCS: &str = "staged_docs";
 pub(crate) const META_CHANGE: &str = "change";
 /// The [`Manifest`].
 pub(crate) const META_MANIFEST: &str = "manifest";
+/// Number of registered documents (u64 LE).
+pub(crate) const META_DOCUMENTS: &str = "documents";
 
-/// The catalogue format this build reads and writes.
-pub(crate) const CATALOG_FORMAT: u32 = 1;
+/// The catalogue format this build reads and writes. Version 2 keeps the
+/// records in blocks ([`crate::records`]) and counts documents in `meta`.
+pub(crate) const CATALOG_FORMAT: u32 = 2;
 
 /// A document id. Ids are allocated in increasing order and never reused.
 pub type DocId = u32;
@@ -75,50 +75,6 @@ pub struct DocumentRecord {
     pub stored: u32,
     /// Size of its print (search set).
     pub print: u32,
-}
-
-const RECORD_VERSION: u64 = 1;
-
-impl DocumentRecord {
-    /// The stored form.
-    pub(crate) fn encode(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(32 + self.meta.title.len() + self.meta.location.len());
-        put_varint(&mut out, RECORD_VERSION);
-        put_bytes(&mut out, self.meta.title.as_bytes());
-        put_bytes(&mut out, self.meta.location.as_bytes());
-        put_bytes(&mut out, self.meta.email.as_bytes());
-        put_varint(&mut out, self.meta.size);
-        put_varint(&mut out, self.added);
-        put_varint(&mut out, self.selection);
-        put_varint(&mut out, u64::from(self.stored));
-        put_varint(&mut out, u64::from(self.print));
-        out
-    }
-
-    /// Reads the stored form; `None` if it is damaged.
-    pub(crate) fn decode(id: DocId, bytes: &[u8]) -> Option<Self> {
-        let pos = &mut 0;
-        if get_varint(bytes, pos)? != RECORD_VERSION {
-            return None;
-        }
-        let text = |pos: &mut usize| {
-            get_bytes(bytes, pos).and_then(|b| String::from_utf8(b.to_vec()).ok())
-        };
-        let record = Self {
-            id,
-            meta: DocumentMeta {
-                title: text(pos)?,
-                location: text(pos)?,
-                email: text(pos)?,
-                size: get_varint(bytes, pos)?,
-            },
-            added: get_varint(bytes, pos)?,
-            selection: get_varint(bytes, pos)?,
-            stored: u32::try_from(get_varint(bytes, pos)?).ok()?,
-            print: u32::try_from(get_varint(bytes, pos)?).ok()?,
-        };
-        (*pos == bytes.len()).then_some(record)
-    }
 }
 
 /// Stored keys (strictly increasing) as varint gaps.
@@ -302,25 +258,7 @@ mod tests {
     }
 
     #[test]
-    fn records_and_manifests_round_trip() {
-        let record = DocumentRecord {
-            id: 9,
-            meta: DocumentMeta {
-                title: "Ünïcode title".into(),
-                location: "https://example.org/a.pdf".into(),
-                email: "a@example.org".into(),
-                size: 123_456,
-            },
-            added: 1_700_000_000,
-            selection: 3,
-            stored: 100,
-            print: 1000,
-        };
-        assert_eq!(
-            DocumentRecord::decode(9, &record.encode()),
-            Some(record.clone())
-        );
-        assert_eq!(DocumentRecord::decode(9, &record.encode()[..10]), None);
+    fn manifests_round_trip() {
         let manifest = Manifest {
             generation: 4,
             next_number: 12,

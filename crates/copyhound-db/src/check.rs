@@ -12,12 +12,15 @@ use std::path::Path;
 use redb::{ReadableDatabase, ReadableTable};
 
 use crate::catalog::{
-    DOCUMENTS, DocId, DocumentRecord, META, PRINTS, REMOVED, STAGED, decode_keys, decode_print,
+    DocId, DocumentRecord, META, META_DOCUMENTS, PRINTS, REMOVED, STAGED, decode_keys, decode_print,
 };
-use crate::database::{CATALOG_FILE, InCatalog, SEGMENTS_DIR, read_manifest, read_params};
+use crate::database::{
+    CATALOG_FILE, InCatalog, SEGMENTS_DIR, meta_u64, read_manifest, read_params,
+};
 use crate::error::{DbError, Result};
 use crate::params::Mode;
 use crate::prints::read_print_file;
+use crate::records::{BLOCK_RECORDS, RECORDS, decode_block};
 use crate::segment::Segment;
 
 /// What `check` found.
@@ -150,22 +153,34 @@ fn read_records(
 ) -> Result<HashMap<DocId, DocumentRecord>> {
     let mut records = HashMap::new();
     for entry in txn
-        .open_table(DOCUMENTS)
+        .open_table(RECORDS)
         .in_catalog(path)?
         .iter()
         .in_catalog(path)?
     {
-        let (id, bytes) = entry.in_catalog(path)?;
-        match DocumentRecord::decode(id.value(), bytes.value()) {
-            Some(record) => {
-                records.insert(id.value(), record);
-            }
+        let (block, bytes) = entry.in_catalog(path)?;
+        let block = block.value();
+        match decode_block(block, bytes.value()) {
+            Some(members) => records.extend(members.into_iter().map(|r| (r.id, r))),
             None => report.problems.push(format!(
-                "{}: the record of document {} is damaged",
+                "{}: the record block of documents {}..{} is damaged",
                 path.display(),
-                id.value()
+                u64::from(block) * u64::from(BLOCK_RECORDS),
+                (u64::from(block) + 1) * u64::from(BLOCK_RECORDS)
             )),
         }
+    }
+    let counted = meta_u64(
+        path,
+        &txn.open_table(META).in_catalog(path)?,
+        META_DOCUMENTS,
+    )?;
+    if counted != records.len() as u64 {
+        report.problems.push(format!(
+            "{}: the catalogue counts {counted} documents, its records are {}",
+            path.display(),
+            records.len()
+        ));
     }
     Ok(records)
 }

@@ -35,21 +35,6 @@ pub(crate) fn get_varint(bytes: &[u8], pos: &mut usize) -> Option<u64> {
     None
 }
 
-/// Appends a length-prefixed byte string.
-pub(crate) fn put_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
-    put_varint(out, bytes.len() as u64);
-    out.extend_from_slice(bytes);
-}
-
-/// Reads a length-prefixed byte string.
-pub(crate) fn get_bytes<'a>(bytes: &'a [u8], pos: &mut usize) -> Option<&'a [u8]> {
-    let len = usize::try_from(get_varint(bytes, pos)?).ok()?;
-    let end = pos.checked_add(len)?;
-    let out = bytes.get(*pos..end)?;
-    *pos = end;
-    Some(out)
-}
-
 /// Appends a strictly increasing sequence as its first value and then the
 /// gaps, each a varint.
 pub(crate) fn put_sorted(out: &mut Vec<u8>, sorted: &[u64]) {
@@ -119,6 +104,11 @@ impl BitWriter {
         if k > 0 {
             self.write_bits(value & ((1 << k) - 1), k);
         }
+    }
+
+    /// Bits written since the last [`Self::take_bytes`].
+    pub(crate) fn bit_len(&self) -> u64 {
+        self.bytes.len() as u64 * 8 + u64::from(self.pending_bits)
     }
 
     /// Pads to a byte boundary with zeros and hands out the bytes, leaving

@@ -18,14 +18,17 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use redb::{ReadableDatabase, ReadableTable, ReadableTableMetadata, Table, TableDefinition};
 
 use crate::catalog::{
-    CATALOG_FORMAT, DOCUMENTS, DocId, DocumentMeta, DocumentRecord, META, META_CHANGE, META_EPOCH,
-    META_FORMAT, META_MANIFEST, META_NEXT_DOC, META_PARAMS, META_STAGED_DOCS, Manifest, PRINTS,
-    REMOVED, STAGED, SegmentEntry, decode_keys, decode_print, encode_keys, encode_print,
+    CATALOG_FORMAT, DocId, DocumentMeta, DocumentRecord, META, META_CHANGE, META_DOCUMENTS,
+    META_EPOCH, META_FORMAT, META_MANIFEST, META_NEXT_DOC, META_PARAMS, META_STAGED_DOCS, Manifest,
+    PRINTS, REMOVED, STAGED, SegmentEntry, decode_keys, decode_print, encode_keys, encode_print,
 };
 use crate::error::{DbError, Result};
 use crate::params::{Mode, Params};
 use crate::print::{DocumentPrint, Fingerprinter};
 use crate::prints::{read_print_file, write_print_file};
+use crate::records::{
+    RECORDS, for_each_record, insert_records, read_record, remove_record, update_records,
+};
 use crate::segment::{Posting, Segment, merge_segments, write_postings};
 
 /// The catalogue file inside a database directory.
@@ -224,10 +227,16 @@ impl Database {
                 .in_catalog(&catalog_path)?;
             meta.insert(META_MANIFEST, Manifest::default().encode().as_slice())
                 .in_catalog(&catalog_path)?;
-            for key in [META_EPOCH, META_NEXT_DOC, META_STAGED_DOCS, META_CHANGE] {
+            for key in [
+                META_EPOCH,
+                META_NEXT_DOC,
+                META_STAGED_DOCS,
+                META_CHANGE,
+                META_DOCUMENTS,
+            ] {
                 put_meta_u64(&catalog_path, &mut meta, key, 0)?;
             }
-            txn.open_table(DOCUMENTS).in_catalog(&catalog_path)?;
+            txn.open_table(RECORDS).in_catalog(&catalog_path)?;
             txn.open_table(STAGED).in_catalog(&catalog_path)?;
             txn.open_table(PRINTS).in_catalog(&catalog_path)?;
             txn.open_table(REMOVED).in_catalog(&catalog_path)?;
@@ -320,9 +329,9 @@ impl Database {
         let staged_docs;
         {
             let mut meta = txn.open_table(META).in_catalog(path)?;
-            let mut documents = txn.open_table(DOCUMENTS).in_catalog(path)?;
             let mut staged = txn.open_table(STAGED).in_catalog(path)?;
             let mut prints = txn.open_table(PRINTS).in_catalog(path)?;
+            let mut records = Vec::with_capacity(prepared.len());
             let epoch = meta_u64(path, &meta, META_EPOCH)?;
             if epoch != seen_epoch {
                 for doc in &mut prepared {
@@ -336,17 +345,14 @@ impl Database {
                     problem: "the database holds 2^32 document ids".into(),
                 })?;
                 next += 1;
-                let record = DocumentRecord {
+                records.push(DocumentRecord {
                     id,
                     meta: doc.meta,
                     added,
                     selection: epoch,
                     stored: doc.keys.len() as u32,
                     print: doc.hashes.len() as u32,
-                };
-                documents
-                    .insert(id, record.encode().as_slice())
-                    .in_catalog(path)?;
+                });
                 staged
                     .insert(id, encode_keys(&doc.keys).as_slice())
                     .in_catalog(path)?;
@@ -355,7 +361,14 @@ impl Database {
                 }
                 ids.push(id);
             }
+            insert_records(
+                path,
+                &mut txn.open_table(RECORDS).in_catalog(path)?,
+                records,
+            )?;
             staged_docs = meta_u64(path, &meta, META_STAGED_DOCS)? + ids.len() as u64;
+            let documents = meta_u64(path, &meta, META_DOCUMENTS)? + ids.len() as u64;
+            put_meta_u64(path, &mut meta, META_DOCUMENTS, documents)?;
             put_meta_u64(path, &mut meta, META_NEXT_DOC, next)?;
             put_meta_u64(path, &mut meta, META_STAGED_DOCS, staged_docs)?;
             bump_change(path, &mut meta)?;
@@ -457,23 +470,24 @@ impl Database {
     pub fn document(&self, id: DocId) -> Result<Option<DocumentRecord>> {
         let path = &self.catalog_path;
         let txn = self.catalog.begin_read().in_catalog(path)?;
-        let documents = txn.open_table(DOCUMENTS).in_catalog(path)?;
-        read_record(path, &documents, id)
+        let records = txn.open_table(RECORDS).in_catalog(path)?;
+        read_record(path, &records, id)
     }
 
     /// Every record, in id order.
     pub fn documents(&self) -> Result<Vec<DocumentRecord>> {
         let path = &self.catalog_path;
         let txn = self.catalog.begin_read().in_catalog(path)?;
-        let documents = txn.open_table(DOCUMENTS).in_catalog(path)?;
+        let records = txn.open_table(RECORDS).in_catalog(path)?;
         let mut out = Vec::new();
-        for entry in documents.iter().in_catalog(path)? {
-            let (id, bytes) = entry.in_catalog(path)?;
+        for_each_record(path, &records, 0, |cursor| {
             out.push(
-                DocumentRecord::decode(id.value(), bytes.value())
-                    .ok_or_else(|| damaged_record(path, id.value()))?,
+                cursor
+                    .record()
+                    .ok_or_else(|| damaged_record(path, cursor.id()))?,
             );
-        }
+            Ok(())
+        })?;
         Ok(out)
     }
 
@@ -485,14 +499,14 @@ impl Database {
         let txn = self.catalog.begin_write().in_catalog(path)?;
         let record;
         {
-            let mut documents = txn.open_table(DOCUMENTS).in_catalog(path)?;
-            let Some(bytes) = documents.remove(id).in_catalog(path)? else {
+            let mut records = txn.open_table(RECORDS).in_catalog(path)?;
+            let Some(removed) = remove_record(path, &mut records, id)? else {
                 return Ok(None);
             };
-            record = DocumentRecord::decode(id, bytes.value())
-                .ok_or_else(|| damaged_record(path, id))?;
-            drop(bytes);
+            record = removed;
             let mut meta = txn.open_table(META).in_catalog(path)?;
+            let documents = meta_u64(path, &meta, META_DOCUMENTS)?;
+            put_meta_u64(path, &mut meta, META_DOCUMENTS, documents.saturating_sub(1))?;
             let mut staged = txn.open_table(STAGED).in_catalog(path)?;
             if staged.remove(id).in_catalog(path)?.is_some() {
                 let count = meta_u64(path, &meta, META_STAGED_DOCS)?;
@@ -857,21 +871,23 @@ impl Database {
             let mut manifest = read_manifest(path, &meta)?;
             old = std::mem::take(&mut manifest.segments);
             let staged_prints = txn.open_table(PRINTS).in_catalog(path)?;
-            let mut documents = txn.open_table(DOCUMENTS).in_catalog(path)?;
+            let mut records = txn.open_table(RECORDS).in_catalog(path)?;
+            let mut registered = HashSet::new();
+            for_each_record(path, &records, 0, |cursor| {
+                registered.insert(cursor.id());
+                Ok(())
+            })?;
+            let mut stored: HashMap<DocId, u32> = HashMap::with_capacity(registered.len());
             let mut postings = Vec::new();
             let mut fresh = Vec::new();
             let listed = manifest.clone();
             self.for_each_print(&listed, &staged_prints, |id, print| {
                 // Prints of removed documents stay in their files.
-                let Some(mut record) = read_record(path, &documents, id)? else {
+                if !registered.contains(&id) {
                     return Ok(());
-                };
+                }
                 let keys = self.stored_keys(&print, epoch);
-                record.selection = epoch;
-                record.stored = keys.len() as u32;
-                documents
-                    .insert(id, record.encode().as_slice())
-                    .in_catalog(path)?;
+                stored.insert(id, keys.len() as u32);
                 postings.extend(keys.into_iter().map(|key| Posting { key, doc: id }));
                 if postings.len() >= ROTATION_SEGMENT_POSTINGS {
                     fresh.push(self.publish_segment(&mut manifest, |tmp| {
@@ -886,6 +902,12 @@ impl Database {
                     write_postings(tmp, self.params.hash_bits, &mut postings)
                 })?);
             }
+            update_records(path, &mut records, 0, DocId::MAX, |record| {
+                if let Some(&size) = stored.get(&record.id) {
+                    record.selection = epoch;
+                    record.stored = size;
+                }
+            })?;
             manifest.segments = fresh;
             manifest.generation += 1;
             meta.insert(META_MANIFEST, manifest.encode().as_slice())
@@ -1025,18 +1047,18 @@ impl Database {
         } else {
             current.stored_sizes.to_vec()
         };
-        let documents = txn.open_table(DOCUMENTS).in_catalog(path)?;
+        let records = txn.open_table(RECORDS).in_catalog(path)?;
         let start = DocId::try_from(sizes.len()).unwrap_or(DocId::MAX);
-        for entry in documents.range(start..).in_catalog(path)? {
-            let (id, bytes) = entry.in_catalog(path)?;
-            let record = DocumentRecord::decode(id.value(), bytes.value())
-                .ok_or_else(|| damaged_record(path, id.value()))?;
-            let at = id.value() as usize;
+        for_each_record(path, &records, start, |cursor| {
+            let at = cursor.id() as usize;
             if sizes.len() <= at {
                 sizes.resize(at + 1, 0);
             }
-            sizes[at] = record.stored;
-        }
+            sizes[at] = cursor
+                .stored()
+                .ok_or_else(|| damaged_record(path, cursor.id()))?;
+            Ok(())
+        })?;
         if !fresh && sizes.len() == current.stored_sizes.len() {
             return Ok(Arc::clone(&current.stored_sizes));
         }
@@ -1051,20 +1073,6 @@ fn bump_change(path: &Path, meta: &mut Table<&str, &[u8]>) -> Result<()> {
 
 fn damaged_record(path: &Path, id: DocId) -> DbError {
     DbError::corrupt(path, format!("the record of document {id} is damaged"))
-}
-
-/// The record of `id`, if present.
-pub(crate) fn read_record(
-    path: &Path,
-    documents: &impl ReadableTable<u32, &'static [u8]>,
-    id: DocId,
-) -> Result<Option<DocumentRecord>> {
-    match documents.get(id).in_catalog(path)? {
-        None => Ok(None),
-        Some(bytes) => DocumentRecord::decode(id, bytes.value())
-            .map(Some)
-            .ok_or_else(|| damaged_record(path, id)),
-    }
 }
 
 fn read_removed(path: &Path, txn: &redb::ReadTransaction) -> Result<HashSet<DocId>> {

@@ -36,7 +36,8 @@ pub enum DbError {
     },
     /// The file was written in a format version this build cannot read.
     #[error(
-        "{path}: format version {found} is not supported (this build reads version {supported})"
+        "{path}: format version {found} is not supported (this build reads version \
+         {supported}); create a new database with this build and add the documents again"
     )]
     UnsupportedVersion {
         /// The file.

@@ -57,6 +57,7 @@ mod error;
 mod params;
 mod print;
 mod prints;
+mod records;
 mod search;
 pub mod segment;
 mod stats;

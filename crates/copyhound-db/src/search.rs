@@ -9,11 +9,12 @@
 
 use std::collections::HashMap;
 
-use crate::catalog::{DOCUMENTS, DocId, DocumentRecord};
-use crate::database::{Database, InCatalog, keys_of, read_record};
+use crate::catalog::{DocId, DocumentRecord};
+use crate::database::{Database, InCatalog, keys_of};
 use crate::error::Result;
 use crate::params::Mode;
 use crate::print::DocumentPrint;
+use crate::records::{RECORDS, read_record};
 
 /// What to return.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -232,13 +233,13 @@ impl Database {
     fn matches(&self, ranked: &[Scored], limit: usize) -> Result<Vec<SearchMatch>> {
         let path = &self.catalog_path;
         let txn = redb::ReadableDatabase::begin_read(&self.catalog).in_catalog(path)?;
-        let documents = txn.open_table(DOCUMENTS).in_catalog(path)?;
+        let records = txn.open_table(RECORDS).in_catalog(path)?;
         let mut out = Vec::with_capacity(limit.min(ranked.len()));
         for candidate in ranked {
             if out.len() == limit {
                 break;
             }
-            let Some(document) = read_record(path, &documents, candidate.doc)? else {
+            let Some(document) = read_record(path, &records, candidate.doc)? else {
                 continue;
             };
             out.push(SearchMatch {

@@ -5,7 +5,7 @@ use std::fs;
 
 use redb::{ReadableDatabase, ReadableTable};
 
-use crate::catalog::{DOCUMENTS, META, META_EPOCH, PRINTS, REMOVED, STAGED};
+use crate::catalog::{META, META_DOCUMENTS, META_EPOCH, PRINTS, REMOVED, STAGED};
 use crate::database::{CATALOG_FILE, Database, InCatalog, count_table, meta_u64, read_manifest};
 use crate::error::Result;
 use crate::params::Mode;
@@ -56,7 +56,7 @@ impl Database {
         Ok(Stats {
             mode: self.params.mode,
             epoch: meta_u64(path, &meta, META_EPOCH)?,
-            documents: count_table(path, &txn, DOCUMENTS)?,
+            documents: meta_u64(path, &meta, META_DOCUMENTS)?,
             staged_documents: count_table(path, &txn, STAGED)?,
             removed_pending: count_table(path, &txn, REMOVED)?,
             segments: manifest.segments.len(),

@@ -5,8 +5,14 @@
 //! (the top `bucket_bits`) and a *residual* (the rest). The file is
 //!
 //! ```text
-//! header (64 bytes) │ data: one byte-aligned bit run per bucket │ directory: 2^B + 1 u32 offsets
+//! header (64 bytes) │ data: one byte-aligned bit run per group of 16 buckets │ directory
 //! ```
+//!
+//! The directory is two-level: a u32 byte offset per group of
+//! [`GROUP_BUCKETS`] buckets, then per bucket its bit offset inside its
+//! group, in 16 bits (32 if some group is larger than 2^16 bits). That is
+//! 2.25 bytes per bucket instead of a u32 each plus the padding of a
+//! byte-aligned bucket: about 5 bytes per document less at a million.
 //!
 //! Within a bucket the entries are sorted by document id and then residual;
 //! each is the gap from the previous id, Rice-coded, followed by the raw
@@ -26,8 +32,12 @@ pub(crate) use writer::write_postings;
 
 /// First bytes of every segment file.
 pub(crate) const MAGIC: &[u8; 8] = b"CHDBSEG\0";
-/// The segment format this build reads and writes.
-pub(crate) const FORMAT_VERSION: u32 = 1;
+/// The segment format this build reads and writes. Version 2: buckets
+/// bit-packed in byte-aligned groups under a two-level directory (version 1
+/// had byte-aligned buckets under u32 offsets).
+pub(crate) const FORMAT_VERSION: u32 = 2;
+/// Buckets per group: the unit of the directory's first level.
+pub(crate) const GROUP_BUCKETS: u64 = 16;
 /// Size of the fixed header.
 pub(crate) const HEADER_LEN: usize = 64;
 /// Fewest bucket bits. Merges gather postings in 2^8 key ranges, which must
@@ -107,6 +117,11 @@ impl SegmentShape {
     /// Number of buckets.
     pub(crate) fn bucket_count(self) -> u64 {
         1 << self.bucket_bits
+    }
+
+    /// Number of bucket groups.
+    pub(crate) fn group_count(self) -> u64 {
+        self.bucket_count() / GROUP_BUCKETS
     }
 
     /// The bucket of a key.

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use memmap2::Mmap;
 
 use super::writer::Header;
-use super::{FORMAT_VERSION, HEADER_LEN, MAGIC, MIN_BUCKET_BITS, SegmentShape};
+use super::{FORMAT_VERSION, GROUP_BUCKETS, HEADER_LEN, MAGIC, MIN_BUCKET_BITS, SegmentShape};
 use crate::codec::BitReader;
 use crate::error::{DbError, Result};
 
@@ -51,6 +51,12 @@ impl Segment {
         self.map.len() as u64
     }
 
+    /// Bytes per in-group bucket offset in the directory (2 or 4).
+    #[cfg(test)]
+    pub(crate) fn offset_width(&self) -> u8 {
+        self.header.offset_width
+    }
+
     /// The layout recorded in the header.
     pub(crate) fn shape(&self) -> SegmentShape {
         self.header.shape
@@ -64,18 +70,35 @@ impl Segment {
         &self.map[HEADER_LEN..HEADER_LEN + self.header.data_len as usize]
     }
 
-    /// The byte range of bucket `bucket` within the data.
+    /// The bit range of bucket `bucket` within the data: its group's start
+    /// plus its offset inside the group, up to the next bucket's offset or,
+    /// for a group's last bucket, the next group's start.
     fn bucket_range(&self, bucket: u64) -> Result<(usize, usize)> {
         let directory = self.directory_bytes();
-        let slot = |i: u64| {
-            let at = i as usize * 4;
-            u32::from_le_bytes(directory[at..at + 4].try_into().expect("4 bytes")) as usize
+        let groups = (self.header.shape.group_count() + 1) as usize;
+        let group_start = |g: u64| {
+            let at = g as usize * 4;
+            u32::from_le_bytes(directory[at..at + 4].try_into().expect("4 bytes")) as usize * 8
         };
-        let (start, end) = (slot(bucket), slot(bucket + 1));
-        if start > end || end > self.header.data_len as usize {
+        let within = |b: u64| {
+            let width = usize::from(self.header.offset_width);
+            let at = groups * 4 + b as usize * width;
+            let mut word = [0u8; 4];
+            word[..width].copy_from_slice(&directory[at..at + width]);
+            u32::from_le_bytes(word) as usize
+        };
+        let group = bucket / GROUP_BUCKETS;
+        let base = group_start(group);
+        let start = base + within(bucket);
+        let end = if (bucket + 1).is_multiple_of(GROUP_BUCKETS) {
+            group_start(group + 1)
+        } else {
+            base + within(bucket + 1)
+        };
+        if start > end || end > self.header.data_len as usize * 8 {
             return Err(DbError::corrupt(
                 &self.path,
-                format!("directory slot {bucket} points outside the data ({start}..{end})"),
+                format!("directory slot {bucket} points outside the data (bits {start}..{end})"),
             ));
         }
         Ok((start, end))
@@ -98,7 +121,7 @@ impl Segment {
     fn decode_range(
         &self,
         bucket: u64,
-        (start, end): (usize, usize),
+        (start_bit, end_bit): (usize, usize),
         mut visit: impl FnMut(u64, u32),
     ) -> Result<()> {
         let shape = self.header.shape;
@@ -108,8 +131,7 @@ impl Segment {
         let residual_mask = (1u64 << residual_bits) - 1;
         let fixed = k + residual_bits;
         let min_bits = shape.min_entry_bits();
-        let end_bit = end * 8;
-        let mut bit = start * 8;
+        let mut bit = start_bit;
         let mut doc = u64::from(shape.min_doc);
         let corrupt =
             || DbError::corrupt(&self.path, format!("undecodable entry in bucket {bucket}"));
@@ -123,11 +145,11 @@ impl Segment {
                 (gap, residual, bit + (zeros + 1 + fixed) as usize)
             } else {
                 // A long unary run or wide fields: the checked reader.
-                let mut reader = BitReader::new(&tail[bit / 8..end]);
+                let mut reader = BitReader::new(&tail[bit / 8..end_bit.div_ceil(8)]);
                 reader.skip(bit % 8).ok_or_else(corrupt)?;
                 let gap = reader.read_rice(k).ok_or_else(corrupt)?;
                 let residual = reader.read_bits(residual_bits).ok_or_else(corrupt)?;
-                (gap, residual, end_bit - reader.remaining())
+                (gap, residual, end_bit.div_ceil(8) * 8 - reader.remaining())
             };
             if next_bit > end_bit {
                 return Err(corrupt());
@@ -169,7 +191,7 @@ impl Segment {
         let mut touched = 0u8;
         for &(start, end) in &ranges {
             if start < end {
-                touched ^= data[start] ^ data[end - 1];
+                touched ^= data[start / 8] ^ data[(end - 1) / 8];
             }
         }
         std::hint::black_box(touched);
@@ -307,19 +329,21 @@ fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header> {
         data_len: u64_at(32),
         data_crc: u32_at(40),
         directory_crc: u32_at(44),
+        offset_width: bytes[15],
     };
     if !(MIN_BUCKET_BITS..=24).contains(&shape.bucket_bits)
         || shape.residual_bits > 40
         || shape.rice_k > 32
         || shape.min_doc > shape.max_doc
         || shape.min_entry_bits() < 8
+        || !matches!(header.offset_width, 2 | 4)
     {
         return Err(DbError::corrupt(
             path,
             format!("impossible layout {shape:?}"),
         ));
     }
-    let directory_len = (shape.bucket_count() + 1) * 4;
+    let directory_len = header.directory_len();
     let expected = (HEADER_LEN as u64)
         .checked_add(header.data_len)
         .map(|n| n + directory_len);

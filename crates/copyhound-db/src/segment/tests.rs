@@ -148,3 +148,60 @@ fn damage_is_reported_with_the_file_name() {
     let error = Segment::open(&path).unwrap_err().to_string();
     assert!(error.contains("header checksum"), "{error}");
 }
+
+#[test]
+fn a_segment_of_an_older_format_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.seg");
+    let mut postings: Vec<Posting> = (0..500)
+        .map(|i| Posting {
+            key: i * 7919 % (1 << HASH_BITS),
+            doc: i as u32 % 31,
+        })
+        .collect();
+    write_postings(&path, HASH_BITS, &mut postings).unwrap();
+    let mut bytes = std::fs::read(&path).unwrap();
+    // Version 1 (byte-aligned buckets, u32 offsets), with a valid header CRC.
+    bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
+    let crc = crc32fast::hash(&bytes[..60]);
+    bytes[60..64].copy_from_slice(&crc.to_le_bytes());
+    std::fs::write(&path, &bytes).unwrap();
+    let error = Segment::open(&path).unwrap_err();
+    assert!(
+        matches!(
+            error,
+            crate::DbError::UnsupportedVersion {
+                found: 1,
+                supported: FORMAT_VERSION,
+                ..
+            }
+        ),
+        "{error}"
+    );
+    assert!(error.to_string().contains("old.seg"), "{error}");
+}
+
+#[test]
+fn groups_too_large_for_16_bit_offsets_use_32_bit_ones() {
+    // One key held by 20,000 documents: its bucket alone exceeds 2^16 bits.
+    let mut postings: Vec<Posting> = (0..20_000)
+        .map(|doc| Posting { key: 12_345, doc })
+        .chain((0..3000).map(|i| Posting {
+            key: (i * 104_729) % (1 << HASH_BITS),
+            doc: i as u32,
+        }))
+        .collect();
+    let expected = index_of(&postings);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("wide.seg");
+    write_postings(&path, HASH_BITS, &mut postings).unwrap();
+    let segment = Segment::open(&path).unwrap();
+    assert_eq!(segment.offset_width(), 4);
+    for (&key, docs) in &expected {
+        assert_eq!(
+            lookup(&segment, key),
+            docs.iter().copied().collect::<Vec<_>>()
+        );
+    }
+    segment.verify().unwrap();
+}

@@ -1,11 +1,13 @@
-//! Writing a segment: buckets in increasing order, streamed to a file, the
-//! directory and the header last, then an fsync.
+//! Writing a segment: buckets in increasing order, streamed to a file a
+//! group at a time, the directory and the header last, then an fsync.
 
 use std::fs::File;
 use std::io::{BufWriter, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use super::{FORMAT_VERSION, HEADER_LEN, MAGIC, Posting, SegmentShape, SegmentSummary};
+use super::{
+    FORMAT_VERSION, GROUP_BUCKETS, HEADER_LEN, MAGIC, Posting, SegmentShape, SegmentSummary,
+};
 use crate::codec::BitWriter;
 use crate::error::{DbError, Result};
 
@@ -30,9 +32,11 @@ pub(crate) struct SegmentWriter {
     path: PathBuf,
     file: BufWriter<File>,
     shape: SegmentShape,
-    /// `directory[b]` is where bucket `b` starts in the data area.
-    directory: Vec<u32>,
-    /// Buckets below this one have their directory slot set.
+    /// `groups[g]` is where group `g` starts in the data area, in bytes.
+    groups: Vec<u32>,
+    /// `within[b]` is where bucket `b` starts inside its group, in bits.
+    within: Vec<u32>,
+    /// Buckets below this one have their directory slots set.
     next_bucket: u64,
     data_len: u64,
     data_crc: crc32fast::Hasher,
@@ -56,7 +60,8 @@ impl SegmentWriter {
             path: path.to_owned(),
             file,
             shape,
-            directory: vec![0; shape.bucket_count() as usize + 1],
+            groups: vec![0; shape.group_count() as usize + 1],
+            within: vec![0; shape.bucket_count() as usize],
             next_bucket: 0,
             data_len: 0,
             data_crc: crc32fast::Hasher::new(),
@@ -84,17 +89,42 @@ impl SegmentWriter {
         Ok(())
     }
 
+    /// Sets the directory slots of the buckets up to `bucket` (exclusive):
+    /// the ones skipped are empty. A bucket that starts a group first closes
+    /// the previous group.
+    fn advance_to(&mut self, bucket: u64) -> Result<()> {
+        for b in self.next_bucket..bucket {
+            if b.is_multiple_of(GROUP_BUCKETS) {
+                self.close_group()?;
+                self.groups[(b / GROUP_BUCKETS) as usize] = self.offset()?;
+            }
+            self.within[b as usize] =
+                u32::try_from(self.bits.bit_len()).map_err(|_| DbError::SegmentTooLarge {
+                    path: self.path.clone(),
+                })?;
+        }
+        self.next_bucket = self.next_bucket.max(bucket);
+        Ok(())
+    }
+
+    /// Pads the current group to a byte and writes it out.
+    fn close_group(&mut self) -> Result<()> {
+        self.run.clear();
+        self.bits.take_bytes(&mut self.run);
+        self.data_crc.update(&self.run);
+        self.data_len += self.run.len() as u64;
+        self.file
+            .write_all(&self.run)
+            .map_err(|e| DbError::io(&self.path, e))
+    }
+
     /// Writes one bucket; `bucket` must be above every bucket written so far.
     fn push_bucket(&mut self, bucket: u64, entries: &[Posting]) -> Result<()> {
         assert!(
             bucket >= self.next_bucket,
             "buckets arrive in increasing order"
         );
-        let offset = self.offset()?;
-        for slot in &mut self.directory[self.next_bucket as usize..=bucket as usize] {
-            *slot = offset;
-        }
-        self.next_bucket = bucket + 1;
+        self.advance_to(bucket + 1)?;
         let shape = self.shape;
         let mut previous: Option<Posting> = None;
         let mut previous_doc = shape.min_doc;
@@ -111,13 +141,7 @@ impl SegmentWriter {
             previous = Some(posting);
             self.postings += 1;
         }
-        self.run.clear();
-        self.bits.take_bytes(&mut self.run);
-        self.data_crc.update(&self.run);
-        self.data_len += self.run.len() as u64;
-        self.file
-            .write_all(&self.run)
-            .map_err(|e| DbError::io(&self.path, e))
+        Ok(())
     }
 
     /// The current end of the data area as a directory offset.
@@ -129,24 +153,32 @@ impl SegmentWriter {
 
     /// Writes the directory and the header and syncs the file.
     pub(crate) fn finish(mut self) -> Result<SegmentSummary> {
-        let end = self.offset()?;
-        for slot in &mut self.directory[self.next_bucket as usize..] {
-            *slot = end;
-        }
+        self.advance_to(self.shape.bucket_count())?;
+        self.close_group()?;
+        let groups = self.groups.len();
+        self.groups[groups - 1] = self.offset()?;
         let io = |e| DbError::io(&self.path, e);
-        let mut directory_crc = crc32fast::Hasher::new();
-        let mut directory_bytes = Vec::with_capacity(self.directory.len() * 4);
-        for &slot in &self.directory {
-            directory_bytes.extend_from_slice(&slot.to_le_bytes());
+        let wide = self.within.iter().any(|&w| w > u32::from(u16::MAX));
+        let width = if wide { 4 } else { 2 };
+        let mut directory_bytes = Vec::with_capacity(groups * 4 + self.within.len() * width);
+        for &group in &self.groups {
+            directory_bytes.extend_from_slice(&group.to_le_bytes());
         }
-        directory_crc.update(&directory_bytes);
+        for &within in &self.within {
+            if wide {
+                directory_bytes.extend_from_slice(&within.to_le_bytes());
+            } else {
+                directory_bytes.extend_from_slice(&(within as u16).to_le_bytes());
+            }
+        }
         self.file.write_all(&directory_bytes).map_err(io)?;
         let header = Header {
             shape: self.shape,
             postings: self.postings,
             data_len: self.data_len,
             data_crc: self.data_crc.clone().finalize(),
-            directory_crc: directory_crc.finalize(),
+            directory_crc: crc32fast::hash(&directory_bytes),
+            offset_width: width as u8,
         };
         self.file.seek(SeekFrom::Start(0)).map_err(io)?;
         self.file.write_all(&header.encode()).map_err(io)?;
@@ -173,9 +205,18 @@ pub(crate) struct Header {
     pub data_len: u64,
     pub data_crc: u32,
     pub directory_crc: u32,
+    /// Bytes per in-group bucket offset: 2, or 4 if a group is too large.
+    pub offset_width: u8,
 }
 
 impl Header {
+    /// Bytes of the directory: a u32 per group plus one, then an offset of
+    /// `offset_width` bytes per bucket.
+    pub(crate) fn directory_len(&self) -> u64 {
+        (self.shape.group_count() + 1) * 4
+            + self.shape.bucket_count() * u64::from(self.offset_width)
+    }
+
     /// The 64 header bytes: fields little-endian, a CRC-32 of the first 60
     /// bytes at the end.
     pub(crate) fn encode(&self) -> [u8; HEADER_LEN] {
@@ -185,6 +226,7 @@ impl Header {
         bytes[12] = self.shape.bucket_bits as u8;
         bytes[13] = self.shape.residual_bits as u8;
         bytes[14] = self.shape.rice_k as u8;
+        bytes[15] = self.offset_width;
         bytes[16..24].copy_from_slice(&self.postings.to_le_bytes());
         bytes[24..28].copy_from_slice(&self.shape.min_doc.to_le_bytes());
         bytes[28..32].copy_from_slice(&self.shape.max_doc.to_le_bytes());

@@ -235,3 +235,38 @@ fn a_truncated_catalogue_is_reported_with_its_name() {
     };
     assert!(message.contains("catalog.redb"), "{message}");
 }
+
+#[test]
+fn a_catalogue_of_an_older_format_is_refused_with_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Database::create(dir.path(), small_params()).unwrap();
+    add(&db, "d", &TextGenerator::new(7).words(300));
+    drop(db);
+    // Format 1 kept one record per document; pretend this catalogue is one.
+    let catalog = redb::Database::open(dir.path().join("catalog.redb")).unwrap();
+    let meta: redb::TableDefinition<&str, &[u8]> = redb::TableDefinition::new("meta");
+    let txn = catalog.begin_write().unwrap();
+    txn.open_table(meta)
+        .unwrap()
+        .insert("format", 1u32.to_le_bytes().as_slice())
+        .unwrap();
+    txn.commit().unwrap();
+    drop(catalog);
+    let error = Database::open(dir.path()).err().expect("refused");
+    assert!(
+        matches!(
+            error,
+            DbError::UnsupportedVersion {
+                found: 1,
+                supported: 2,
+                ..
+            }
+        ),
+        "{error}"
+    );
+    let message = error.to_string();
+    assert!(
+        message.contains("catalog.redb") && message.contains("create a new database"),
+        "{message}"
+    );
+}
