@@ -311,7 +311,8 @@ fn main() {
 
     let per_doc = |bytes: u64| bytes as f64 / documents as f64;
     println!(
-        "documents: {documents} (prints of {search_size} hashes, n = 100 stored, 28-bit keys)"
+        "documents: {documents} (prints of {search_size} hashes, n = 100 stored, {}-bit keys)",
+        db.params().hash_bits
     );
     println!(
         "ingest: {ingest:.1} s including flushes and merges = {:.0} documents/s; \

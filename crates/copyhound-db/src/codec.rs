@@ -35,42 +35,6 @@ pub(crate) fn get_varint(bytes: &[u8], pos: &mut usize) -> Option<u64> {
     None
 }
 
-/// Appends a strictly increasing sequence as its first value and then the
-/// gaps, each a varint.
-pub(crate) fn put_sorted(out: &mut Vec<u8>, sorted: &[u64]) {
-    put_varint(out, sorted.len() as u64);
-    let mut previous = 0u64;
-    for (i, &value) in sorted.iter().enumerate() {
-        debug_assert!(
-            i == 0 || value > previous,
-            "values must be strictly increasing"
-        );
-        put_varint(out, value - previous);
-        previous = value;
-    }
-}
-
-/// Reads what [`put_sorted`] wrote; `None` on truncation or if the values do
-/// not increase strictly.
-pub(crate) fn get_sorted(bytes: &[u8], pos: &mut usize) -> Option<Vec<u64>> {
-    let len = usize::try_from(get_varint(bytes, pos)?).ok()?;
-    // Each value takes at least one byte: a bound against absurd lengths.
-    if len > bytes.len() - *pos {
-        return None;
-    }
-    let mut out = Vec::with_capacity(len);
-    let mut previous = 0u64;
-    for i in 0..len {
-        let gap = get_varint(bytes, pos)?;
-        if i > 0 && gap == 0 {
-            return None;
-        }
-        previous = previous.checked_add(gap)?;
-        out.push(previous);
-    }
-    Some(out)
-}
-
 /// Writes bits least-significant first into bytes.
 #[derive(Debug, Default)]
 pub(crate) struct BitWriter {
@@ -230,17 +194,6 @@ mod tests {
         }
 
         #[test]
-        fn sorted_sets_round_trip(mut values in prop::collection::vec(any::<u64>(), 0..200)) {
-            values.sort_unstable();
-            values.dedup();
-            let mut out = Vec::new();
-            put_sorted(&mut out, &values);
-            let mut pos = 0;
-            prop_assert_eq!(get_sorted(&out, &mut pos), Some(values));
-            prop_assert_eq!(pos, out.len());
-        }
-
-        #[test]
         fn rice_codes_round_trip(
             entries in prop::collection::vec((0u64..1 << 40, 0u64..1 << 20), 0..300),
             k in 0u32..=32,
@@ -277,6 +230,5 @@ mod tests {
             );
         }
         assert_eq!(get_varint(&[0x80, 0x80], &mut 0), None);
-        assert_eq!(get_sorted(&[3, 1, 0], &mut 0), None);
     }
 }
