@@ -7,8 +7,10 @@
 #
 # Environment: SIZES (synthetic sizes when no argument is given; empty to
 # skip them), SETS (default "clough-open pan-even", empty to skip),
-# KEEP_PRINTS (default true: the text databases keep prints for rotate),
-# REPEAT (default 50: each set is registered this many times, so that the
+# SYNTHETIC_PRINTS (default false: the synthetic database keeps no prints,
+# so its directory is what the storage target is about; true keeps them),
+# KEEP_PRINTS (default "false true": each text set is registered once
+# without and once with kept prints, which shows what they add), REPEAT (default 50: each set is registered this many times, so that the
 # ingest rate is not just process start-up), DATASETS (default
 # /work/shared/datasets; falls back to ../shared/datasets).
 #
@@ -19,8 +21,8 @@
 # file of the set searched in-process (`scale texts`).
 #
 # Each run builds a fresh database under $CARGO_TARGET_DIR (or target/) and
-# deletes it afterwards; 1,000,000 synthetic documents need about 7.5 GB of
-# disk for the kept prints, 0.3 GB for the postings. Timings on a shared
+# deletes it afterwards; 1,000,000 synthetic documents need about 0.3 GB
+# (7.5 GB more with SYNTHETIC_PRINTS=true). Timings on a shared
 # machine are noisy: the load average is printed, and CPU-based rates next to
 # the wall-clock ones.
 set -euo pipefail
@@ -42,20 +44,25 @@ load() { cut -d' ' -f1-3 /proc/loadavg; }
 
 for documents in "${sizes[@]+"${sizes[@]}"}"; do
     echo "== $documents synthetic documents, $(nproc) cores, load average $(load)"
-    scale "$documents" "$target/db-scale-$documents"
+    flags=()
+    [ "${SYNTHETIC_PRINTS:-false}" = true ] || flags=(--no-prints)
+    scale "$documents" "$target/db-scale-$documents" ${flags[@]+"${flags[@]}"}
     rm -rf "$target/db-scale-$documents"
 done
 
-for set in $sets; do
-    files="$datasets/$set/files"
-    db="$target/db-text-$set"
+text_set() {
+    local set=$1 keep=$2
+    local files="$datasets/$set/files"
+    local db="$target/db-text-$set"
     rm -rf "$db"
+    local count
     count=$(find "$files" -type f | wc -l)
-    echo "== $set: $count files x $repeat = $((count * repeat)) documents, $(nproc) cores, load average $(load)"
-    "$copyhound" db init "$db" --seed 1 --keep-prints "${KEEP_PRINTS:-true}" >/dev/null
-    args=()
+    echo "== $set: $count files x $repeat = $((count * repeat)) documents, kept prints $keep, $(nproc) cores, load average $(load)"
+    "$copyhound" db init "$db" --seed 1 --keep-prints "$keep" >/dev/null
+    local args=()
     for _ in $(seq "$repeat"); do args+=("$files"); done
     /usr/bin/time -f '%e %U %S' -o "$db.time" "$copyhound" db add "$db" "${args[@]}" >/dev/null 2>&1
+    local wall user sys added
     read -r wall user sys <"$db.time"
     added=$("$copyhound" db stats "$db" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["documents"])')
     python3 - "$added" "$wall" "$user" "$sys" <<'EOF'
@@ -65,7 +72,7 @@ print(f"ingest (db add, whole path): {docs} documents in {wall:.2f} s wall = {do
       f"CPU {user + sys_:.2f} s = {docs / (user + sys_):.0f} documents per CPU-second")
 EOF
     "$copyhound" db stats "$db" --json >"$db.stats"
-    python3 - "$db.stats" <<'EOF'
+    python3 - "$db.stats" "$(du -sb "$db" | cut -f1)" <<'EOF'
 import json, sys
 s = json.load(open(sys.argv[1]))
 d = max(s["documents"], 1)
@@ -74,9 +81,16 @@ for label, key in [("searched postings", "segment_bytes"),
                    ("catalogue file (records, staging)", "catalog_bytes"),
                    ("kept prints (cold files and staged)", "print_bytes")]:
     print(f"{label}: {s[key]} bytes = {s[key] / d:.1f} bytes/document")
+whole = int(sys.argv[2])
+print(f"whole directory: {whole} bytes = {whole / d:.1f} bytes/document")
 EOF
-    echo "whole directory: $(du -sb "$db" | cut -f1) bytes"
     scale texts "$db" "$files"
     rm -f "$db.time" "$db.stats"
     rm -rf "$db"
+}
+
+for set in $sets; do
+    for keep in ${KEEP_PRINTS-false true}; do
+        text_set "$set" "$keep"
+    done
 done

@@ -355,9 +355,11 @@ fn main() {
         );
         let stats = db.stats().expect("stats");
         println!(
-            "hot postings after compaction: {} bytes = {:.1} bytes/document",
+            "hot postings after compaction: {} bytes = {:.1} bytes/document; \
+             whole directory {:.1} bytes/document",
             stats.segment_bytes,
-            per_doc(stats.segment_bytes)
+            per_doc(stats.segment_bytes),
+            per_doc(disk_bytes(&dir, ""))
         );
         measure(&db, documents, "1 segment");
     }

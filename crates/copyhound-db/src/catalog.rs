@@ -37,6 +37,9 @@ pub(crate) const META_CHANGE: &str = "change";
 pub(crate) const META_MANIFEST: &str = "manifest";
 /// Number of registered documents (u64 LE).
 pub(crate) const META_DOCUMENTS: &str = "documents";
+/// Bytes of the prints in the `prints` table (u64 LE), so that `stats`
+/// need not read them.
+pub(crate) const META_STAGED_PRINT_BYTES: &str = "staged_print_bytes";
 
 /// The catalogue format this build reads and writes. Version 2 keeps the
 /// records in blocks ([`crate::records`]) and counts documents in `meta`.

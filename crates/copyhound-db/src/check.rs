@@ -12,7 +12,8 @@ use std::path::Path;
 use redb::{ReadableDatabase, ReadableTable};
 
 use crate::catalog::{
-    DocId, DocumentRecord, META, META_DOCUMENTS, PRINTS, REMOVED, STAGED, decode_keys, decode_print,
+    DocId, DocumentRecord, META, META_DOCUMENTS, META_STAGED_PRINT_BYTES, PRINTS, REMOVED, STAGED,
+    decode_keys, decode_print,
 };
 use crate::database::{
     CATALOG_FILE, InCatalog, SEGMENTS_DIR, meta_u64, read_manifest, read_params,
@@ -247,6 +248,7 @@ fn check_prints(
         }
     };
     let mut problems = Vec::new();
+    let mut staged_bytes = 0u64;
     for entry in &manifest.print_files {
         let file = dir
             .join(SEGMENTS_DIR)
@@ -266,7 +268,19 @@ fn check_prints(
         .in_catalog(path)?
     {
         let (id, bytes) = entry.in_catalog(path)?;
+        staged_bytes += bytes.value().len() as u64;
         problems.extend(examine(path, id.value(), bytes.value(), true));
+    }
+    let counted = meta_u64(
+        path,
+        &txn.open_table(META).in_catalog(path)?,
+        META_STAGED_PRINT_BYTES,
+    )?;
+    if counted != staged_bytes {
+        problems.push(format!(
+            "{}: the catalogue counts {counted} bytes of staged prints, they are {staged_bytes}",
+            path.display()
+        ));
     }
     let mut ids: Vec<&DocId> = records.keys().collect();
     ids.sort_unstable();

@@ -19,8 +19,9 @@ use redb::{ReadableDatabase, ReadableTable, ReadableTableMetadata, Table, TableD
 
 use crate::catalog::{
     CATALOG_FORMAT, DocId, DocumentMeta, DocumentRecord, META, META_CHANGE, META_DOCUMENTS,
-    META_EPOCH, META_FORMAT, META_MANIFEST, META_NEXT_DOC, META_PARAMS, META_STAGED_DOCS, Manifest,
-    PRINTS, REMOVED, STAGED, SegmentEntry, decode_keys, decode_print, encode_keys, encode_print,
+    META_EPOCH, META_FORMAT, META_MANIFEST, META_NEXT_DOC, META_PARAMS, META_STAGED_DOCS,
+    META_STAGED_PRINT_BYTES, Manifest, PRINTS, REMOVED, STAGED, SegmentEntry, decode_keys,
+    decode_print, encode_keys, encode_print,
 };
 use crate::error::{DbError, Result};
 use crate::params::{Mode, Params};
@@ -233,6 +234,7 @@ impl Database {
                 META_STAGED_DOCS,
                 META_CHANGE,
                 META_DOCUMENTS,
+                META_STAGED_PRINT_BYTES,
             ] {
                 put_meta_u64(&catalog_path, &mut meta, key, 0)?;
             }
@@ -332,6 +334,7 @@ impl Database {
             let mut staged = txn.open_table(STAGED).in_catalog(path)?;
             let mut prints = txn.open_table(PRINTS).in_catalog(path)?;
             let mut records = Vec::with_capacity(prepared.len());
+            let mut print_bytes = meta_u64(path, &meta, META_STAGED_PRINT_BYTES)?;
             let epoch = meta_u64(path, &meta, META_EPOCH)?;
             if epoch != seen_epoch {
                 for doc in &mut prepared {
@@ -357,6 +360,7 @@ impl Database {
                     .insert(id, encode_keys(&doc.keys).as_slice())
                     .in_catalog(path)?;
                 if let Some(print) = doc.print {
+                    print_bytes += print.len() as u64;
                     prints.insert(id, print.as_slice()).in_catalog(path)?;
                 }
                 ids.push(id);
@@ -369,6 +373,7 @@ impl Database {
             staged_docs = meta_u64(path, &meta, META_STAGED_DOCS)? + ids.len() as u64;
             let documents = meta_u64(path, &meta, META_DOCUMENTS)? + ids.len() as u64;
             put_meta_u64(path, &mut meta, META_DOCUMENTS, documents)?;
+            put_meta_u64(path, &mut meta, META_STAGED_PRINT_BYTES, print_bytes)?;
             put_meta_u64(path, &mut meta, META_NEXT_DOC, next)?;
             put_meta_u64(path, &mut meta, META_STAGED_DOCS, staged_docs)?;
             bump_change(path, &mut meta)?;
@@ -518,14 +523,42 @@ impl Database {
                 .in_catalog(path)?
                 .insert(id, ())
                 .in_catalog(path)?;
-            txn.open_table(PRINTS)
+            let print_len = txn
+                .open_table(PRINTS)
                 .in_catalog(path)?
                 .remove(id)
-                .in_catalog(path)?;
+                .in_catalog(path)?
+                .map_or(0, |print| print.value().len() as u64);
+            let print_bytes = meta_u64(path, &meta, META_STAGED_PRINT_BYTES)?;
+            put_meta_u64(
+                path,
+                &mut meta,
+                META_STAGED_PRINT_BYTES,
+                print_bytes.saturating_sub(print_len),
+            )?;
             bump_change(path, &mut meta)?;
         }
         txn.commit().in_catalog(path)?;
         Ok(Some(record))
+    }
+
+    /// Gives the catalogue file's free pages back to the file system. The
+    /// file keeps the high-water mark of the staging table (up to
+    /// `flush_docs` documents' keys, and their prints when kept) and of
+    /// copy-on-write pages; after a bulk load and a [`Self::flush`] most of
+    /// it is free. Returns whether the file shrank. Does nothing, and
+    /// returns false, while another handle (in any process) has a
+    /// transaction open.
+    pub fn compact_catalog(&mut self) -> Result<bool> {
+        match self.catalog.compact() {
+            Ok(shrank) => Ok(shrank),
+            Err(
+                redb::CompactionError::TransactionInProgress
+                | redb::CompactionError::EphemeralSavepointExists
+                | redb::CompactionError::PersistentSavepointExists,
+            ) => Ok(false),
+            Err(e) => Err(DbError::catalog(&self.catalog_path, e)),
+        }
     }
 
     /// Moves every staged posting into a new segment, and every staged
@@ -573,6 +606,7 @@ impl Database {
                 let entry = self.publish_prints(&mut manifest, &prints)?;
                 manifest.print_files.push(entry);
                 staged_prints.retain(|_, _| false).in_catalog(path)?;
+                put_meta_u64(path, &mut meta, META_STAGED_PRINT_BYTES, 0)?;
             }
             self.remove_orphans(&manifest);
             manifest.generation += 1;

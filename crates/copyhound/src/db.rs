@@ -293,7 +293,7 @@ fn collect_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 }
 
 fn add(args: &AddArgs) -> Result<ExitCode> {
-    let db = Database::open(&args.db)?;
+    let mut db = Database::open(&args.db)?;
     let options = load_options(db.params())?;
     let files = collect_files(&args.paths)?;
     let mut failed = false;
@@ -342,6 +342,13 @@ fn add(args: &AddArgs) -> Result<ExitCode> {
         }
         Ok(())
     })?;
+    // The staging area is the crash-safe log of the documents just added;
+    // once they are all in, a segment holds their postings in less space
+    // and the catalogue file can give its staging pages back.
+    if db.flush()? {
+        db.merge()?;
+    }
+    db.compact_catalog()?;
     Ok(if failed {
         ExitCode::from(1)
     } else {

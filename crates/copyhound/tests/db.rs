@@ -88,6 +88,11 @@ fn init_add_search_remove_rotate_and_check() {
     )
     .success()
     .stdout(predicate::str::contains("added 4\t"));
+    // `db add` ends by moving what it staged into a segment.
+    let stats = db(&["stats", "--json"], &database).success();
+    let stats: Value = serde_json::from_slice(&stats.get_output().stdout).unwrap();
+    assert_eq!(stats["staged_documents"], 0, "{stats}");
+    assert_eq!(stats["segments"], 1, "{stats}");
 
     let found = search_json(&database, &docs[2]);
     let best = &found["matches"][0];

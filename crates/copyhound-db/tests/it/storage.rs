@@ -270,3 +270,31 @@ fn a_catalogue_of_an_older_format_is_refused_with_a_clear_error() {
         "{message}"
     );
 }
+
+#[test]
+fn stats_count_documents_and_staged_prints_without_reading_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let params = Params {
+        flush_docs: 1000,
+        ..small_params()
+    };
+    let db = Database::create(dir.path(), params).unwrap();
+    let mut text = TextGenerator::new(8);
+    let ids: Vec<_> = (0..4).map(|_| add(&db, "d", &text.words(400))).collect();
+    let staged = db.stats().unwrap();
+    assert_eq!(staged.documents, 4);
+    assert!(staged.print_bytes > 0);
+    db.remove(ids[1]).unwrap();
+    let after_remove = db.stats().unwrap();
+    assert_eq!(after_remove.documents, 3);
+    assert!(after_remove.print_bytes < staged.print_bytes);
+    assert!(check(dir.path()).unwrap().is_ok());
+    db.flush().unwrap();
+    let flushed = db.stats().unwrap();
+    assert_eq!(flushed.documents, 3);
+    // The cold file keeps the removed document's print too.
+    assert!(flushed.print_bytes >= after_remove.print_bytes);
+    let report = check(dir.path()).unwrap();
+    assert!(report.is_ok(), "{report:?}");
+    assert_eq!(report.documents, 3);
+}
