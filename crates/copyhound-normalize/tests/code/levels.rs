@@ -34,6 +34,39 @@ fn exact_keeps_names_rename_does_not() {
 }
 
 #[test]
+fn java_parentheses_around_a_whole_operand_are_dropped() {
+    let plain = "class A { int f(int y) { int x = y + 1; x = y; g(x, y * 2); return x; } }";
+    let wrapped =
+        "class A { int f(int y) { int x = (y + 1); x = ((y)); g((x), (y * 2)); return (x); } }";
+    assert_eq!(
+        symbols(Language::Java, plain, Level::Rename),
+        symbols(Language::Java, wrapped, Level::Rename)
+    );
+    // Inside an expression and around a condition they say something.
+    for (a, b) in [
+        (
+            "class A { int f() { return a * (b + c); } }",
+            "class A { int f() { return a * b + c; } }",
+        ),
+        (
+            "class A { void f() { if (a) g(); } }",
+            "class A { void f() { if a g(); } }",
+        ),
+    ] {
+        assert_ne!(
+            symbols(Language::Java, a, Level::Rename),
+            symbols(Language::Java, b, Level::Rename),
+            "{a}"
+        );
+    }
+    // Other languages keep them.
+    assert_ne!(
+        symbols(Language::C, "int f(int y) { return (y); }", Level::Rename),
+        symbols(Language::C, "int f(int y) { return y; }", Level::Rename)
+    );
+}
+
+#[test]
 fn rename_keeps_literals_abstract_does_not() {
     let a = "x = 'left' + 2";
     let b = "x = 'right' + 3";
