@@ -85,7 +85,18 @@ impl Fingerprinter {
 
     /// The print of `doc`.
     pub fn print(&self, doc: &NormalizedDocument) -> DocumentPrint {
-        DocumentPrint::from_hashes(self.fingerprints(doc).iter().map(|f| f.hash).collect())
+        match self.params.mode {
+            // Only the set of hashes is kept: no positions to sort.
+            Mode::Koala => {
+                let mut hashes = Vec::with_capacity(self.params.search_size as usize);
+                self.koala(doc)
+                    .search_hashes(&self.hasher, &doc.symbols, &mut hashes);
+                DocumentPrint::from_hashes(hashes)
+            }
+            Mode::Winnow => {
+                DocumentPrint::from_hashes(self.fingerprints(doc).iter().map(|f| f.hash).collect())
+            }
+        }
     }
 
     /// The stored subset of a print under rotation key `rotation`: in Koala

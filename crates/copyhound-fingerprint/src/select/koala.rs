@@ -33,9 +33,6 @@
 //! stored set is a subset of the search set by construction. The preference
 //! for rare prefixes carries over: the search set already consists of them.
 
-use std::hash::BuildHasherDefault;
-
-use super::sketch::PremixedMap;
 use super::{Fingerprint, KGrams, Selector};
 use crate::KGramHasher;
 use crate::hash::splitmix64;
@@ -177,16 +174,40 @@ impl KoalaSelector {
     }
 }
 
-impl Selector for KoalaSelector {
-    fn name(&self) -> &'static str {
-        "koala"
+impl KoalaSelector {
+    /// Appends to `out` the hashes of the search fingerprint of `symbols`,
+    /// in no particular order: [`Selector::fingerprint`] without the
+    /// positions and their sort, for callers that keep only the set (a
+    /// database print).
+    pub fn search_hashes(&self, hasher: &KGramHasher, symbols: &[u32], out: &mut Vec<u64>) {
+        with_scratch(|scratch| {
+            let hashes = scratch.hash(hasher, symbols);
+            let kgrams = KGrams::new(symbols, &hashes, hasher.k());
+            self.select_keys(&kgrams, scratch);
+            out.extend(
+                scratch
+                    .best
+                    .iter()
+                    .map(|&key| kgrams.hashes[key_position(key)]),
+            );
+            scratch.hashes = hashes;
+        });
     }
 
-    fn select(&self, kgrams: &KGrams<'_>, out: &mut Vec<Fingerprint>) {
+    /// Leaves in `scratch.best` the packed keys of the search fingerprint,
+    /// in key order.
+    fn select_keys(&self, kgrams: &KGrams<'_>, scratch: &mut Scratch) {
         let first = self.first_selectable(kgrams.hashes.len());
-        let prefix_counts = PrefixCounts::new(kgrams, self.params.prefix, first, self.prefix_seed);
+        let prefix_counts = PrefixCounts::new(
+            kgrams,
+            self.params.prefix,
+            first,
+            self.prefix_seed,
+            &mut scratch.counting,
+        );
         let wanted = self.params.search_size;
-        let mut best = BestKeys::new(wanted, kgrams.hashes.len() - first.min(kgrams.hashes.len()));
+        let offers = kgrams.hashes.len() - first.min(kgrams.hashes.len());
+        let mut best = BestKeys::new(wanted, offers, std::mem::take(&mut scratch.best));
         for (pos, &hash) in kgrams.hashes.iter().enumerate().skip(first) {
             best.offer(pack_key(
                 prefix_counts.count(pos),
@@ -194,13 +215,78 @@ impl Selector for KoalaSelector {
                 pos,
             ));
         }
-        let start = out.len();
-        out.extend(best.into_winners().map(|key| {
-            let pos = key_position(key);
-            Fingerprint::new(kgrams.hashes[pos], pos)
-        }));
-        out[start..].sort_unstable_by_key(|f| f.pos);
+        scratch.best = best.into_winners();
     }
+}
+
+impl Selector for KoalaSelector {
+    fn name(&self) -> &'static str {
+        "koala"
+    }
+
+    fn select(&self, kgrams: &KGrams<'_>, out: &mut Vec<Fingerprint>) {
+        with_scratch(|scratch| {
+            self.select_keys(kgrams, scratch);
+            let start = out.len();
+            out.extend(scratch.best.iter().map(|&key| {
+                let pos = key_position(key);
+                Fingerprint::new(kgrams.hashes[pos], pos)
+            }));
+            out[start..].sort_unstable_by_key(|f| f.pos);
+        });
+    }
+
+    fn fingerprint(&self, hasher: &KGramHasher, symbols: &[u32], out: &mut Vec<Fingerprint>) {
+        let hashes = with_scratch(|scratch| scratch.hash(hasher, symbols));
+        self.select(&KGrams::new(symbols, &hashes, hasher.k()), out);
+        with_scratch(|scratch| scratch.hashes = hashes);
+    }
+}
+
+/// Buffers one thread reuses from document to document. Fresh vectors for
+/// every document of a few thousand symbols cost page faults and allocator
+/// time: about 12 % of `copyhound db add` on pan-even (perf), where the
+/// selection itself is linear in the symbols.
+#[derive(Default)]
+struct Scratch {
+    /// The k-gram hashes of the document ([`Scratch::hash`]).
+    hashes: Vec<u64>,
+    counting: Counting,
+    /// The [`BestKeys`] buffer; after a selection, its winners.
+    best: Vec<u128>,
+}
+
+impl Scratch {
+    /// The k-gram hashes of `symbols`, in the reused buffer (taken out of
+    /// the scratch: give it back when done).
+    fn hash(&mut self, hasher: &KGramHasher, symbols: &[u32]) -> Vec<u64> {
+        let mut hashes = std::mem::take(&mut self.hashes);
+        hashes.clear();
+        hashes.resize(hasher.kgram_count(symbols.len()), 0);
+        hasher.hash_into(symbols, &mut hashes);
+        hashes
+    }
+}
+
+/// A thread keeps its scratch buffers only up to this many positions, so
+/// that one huge document does not pin its memory for the thread's life.
+const MAX_KEPT_POSITIONS: usize = 1 << 22;
+
+std::thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::new(Scratch::default());
+}
+
+/// Runs `work` with this thread's scratch buffers.
+fn with_scratch<T>(work: impl FnOnce(&mut Scratch) -> T) -> T {
+    SCRATCH.with_borrow_mut(|scratch| {
+        let out = work(scratch);
+        if scratch.hashes.capacity() > MAX_KEPT_POSITIONS
+            || scratch.counting.counts.capacity() > MAX_KEPT_POSITIONS
+        {
+            *scratch = Scratch::default();
+        }
+        out
+    })
 }
 
 /// A position's key `(prefix count, rank, position)` packed so that integer
@@ -240,12 +326,14 @@ struct BestKeys {
 impl BestKeys {
     /// Room for `offers` keys at most; the buffer holds a few times N, so a
     /// cut happens at most once per that many admitted keys.
-    fn new(wanted: usize, offers: usize) -> Self {
+    fn new(wanted: usize, offers: usize, mut buffer: Vec<u128>) -> Self {
         let capacity = wanted.saturating_mul(4).max(64).min(offers.max(1));
+        buffer.clear();
+        buffer.reserve(capacity);
         Self {
             wanted,
             capacity,
-            buffer: Vec::with_capacity(capacity),
+            buffer,
             threshold: u128::MAX,
         }
     }
@@ -297,29 +385,42 @@ impl BestKeys {
     }
 
     /// The winning keys, in key order.
-    fn into_winners(mut self) -> impl Iterator<Item = u128> {
+    fn into_winners(mut self) -> Vec<u128> {
         self.cut();
-        self.buffer.into_iter()
+        self.buffer
     }
 }
 
 /// How often the prefix of each k-gram occurs in the document.
-enum PrefixCounts {
+enum PrefixCounts<'a> {
     /// No symbols or no prefix: every k-gram counts the same.
     Uniform,
     /// The count of the prefix at each position.
-    Counted(Vec<u32>),
+    Counted(&'a [u32]),
 }
 
-impl PrefixCounts {
-    /// Counts the prefixes that start at symbol `first` or later.
-    fn new(kgrams: &KGrams<'_>, prefix: usize, first: usize, seed: u64) -> Self {
+impl<'a> PrefixCounts<'a> {
+    /// Counts the prefixes that start at symbol `first` or later, in the
+    /// buffers of `counting`.
+    fn new(
+        kgrams: &KGrams<'_>,
+        prefix: usize,
+        first: usize,
+        seed: u64,
+        counting: &'a mut Counting,
+    ) -> Self {
         let len = prefix.min(kgrams.k);
         if len == 0 || kgrams.symbols.len() < len {
             return Self::Uniform;
         }
-        let keys = KGramHasher::new(len, seed).hashes(kgrams.symbols);
-        Self::Counted(occurrence_counts(&keys, first))
+        let hasher = KGramHasher::new(len, seed);
+        let mut keys = std::mem::take(&mut counting.keys);
+        keys.clear();
+        keys.resize(hasher.kgram_count(kgrams.symbols.len()), 0);
+        hasher.hash_into(kgrams.symbols, &mut keys);
+        counting.count(&keys, first);
+        counting.keys = keys;
+        Self::Counted(&counting.counts)
     }
 
     fn count(&self, pos: usize) -> u32 {
@@ -330,88 +431,153 @@ impl PrefixCounts {
     }
 }
 
-/// Keys per bucket of [`occurrence_counts`]: a map of this many fits in L1/L2.
+/// Keys per bucket of [`Counting::count`]: a map of this many fits in L1/L2.
 const BUCKET_TARGET: usize = 4096;
 
-/// For each position from `first` on, how often its key occurs from `first`
-/// on (positions before `first` get 0).
-///
-/// One hash map over a million keys misses the cache on nearly every probe.
-/// Instead the keys — well mixed, as they come from the keyed hasher — are
-/// scattered by their top bits into buckets of a few thousand, and each
-/// bucket is counted in a small map that stays in cache.
-fn occurrence_counts(keys: &[u64], first: usize) -> Vec<u32> {
-    let mut counts = vec![0u32; keys.len()];
-    let keys_counted = keys.len().saturating_sub(first);
-    let bits = (keys_counted / BUCKET_TARGET).max(1).ilog2();
-    let mut counter = BucketCounter::with_capacity(keys_counted.min(2 * BUCKET_TARGET));
-    if bits == 0 {
-        // One bucket (documents under 8192 symbols): no scattering.
-        counter.count(
-            keys.iter()
-                .enumerate()
-                .skip(first)
-                .map(|(pos, &key)| (key, pos as u32)),
-            &mut counts,
-        );
-        return counts;
-    }
-    let bucket_of = |key: u64| (key >> (64 - bits)) as usize;
-    let mut starts = vec![0usize; (1 << bits) + 1];
-    for &key in keys.iter().skip(first) {
-        starts[bucket_of(key) + 1] += 1;
-    }
-    for b in 1..starts.len() {
-        starts[b] += starts[b - 1];
-    }
-    let mut cursor = starts.clone();
-    let mut spread = vec![(0u64, 0u32); keys_counted];
-    for (pos, &key) in keys.iter().enumerate().skip(first) {
-        let slot = &mut cursor[bucket_of(key)];
-        spread[*slot] = (key, pos as u32);
-        *slot += 1;
-    }
-    for bounds in starts.windows(2) {
-        counter.count(spread[bounds[0]..bounds[1]].iter().copied(), &mut counts);
-    }
-    counts
+/// The buffers of prefix counting, reused from document to document.
+#[derive(Default)]
+struct Counting {
+    /// The prefix hash at each position.
+    keys: Vec<u64>,
+    /// The result: how often each position's key occurs.
+    counts: Vec<u32>,
+    counter: BucketCounter,
+    starts: Vec<usize>,
+    cursor: Vec<usize>,
+    spread: Vec<(u64, u32)>,
 }
 
-/// Counts the keys of one bucket with a single map probe per key: the map
-/// gives each distinct key a dense number, the counts live in a vector.
+impl Counting {
+    /// Sets `self.counts[pos]`, for each position from `first` on, to how
+    /// often its key occurs from `first` on (positions before `first` get 0).
+    ///
+    /// One hash map over a million keys misses the cache on nearly every
+    /// probe. Instead the keys — well mixed, as they come from the keyed
+    /// hasher — are scattered by their top bits into buckets of a few
+    /// thousand, and each bucket is counted in a small map that stays in
+    /// cache.
+    fn count(&mut self, keys: &[u64], first: usize) {
+        let counts = &mut self.counts;
+        counts.clear();
+        counts.resize(keys.len(), 0);
+        let keys_counted = keys.len().saturating_sub(first);
+        let bits = (keys_counted / BUCKET_TARGET).max(1).ilog2();
+        self.counter.reserve(keys_counted.min(2 * BUCKET_TARGET));
+        if bits == 0 {
+            // One bucket (documents under 8192 symbols): no scattering.
+            self.counter.count(
+                keys.iter()
+                    .enumerate()
+                    .skip(first)
+                    .map(|(pos, &key)| (key, pos as u32)),
+                counts,
+            );
+            return;
+        }
+        let bucket_of = |key: u64| (key >> (64 - bits)) as usize;
+        let starts = &mut self.starts;
+        starts.clear();
+        starts.resize((1 << bits) + 1, 0);
+        for &key in keys.iter().skip(first) {
+            starts[bucket_of(key) + 1] += 1;
+        }
+        for b in 1..starts.len() {
+            starts[b] += starts[b - 1];
+        }
+        let cursor = &mut self.cursor;
+        cursor.clear();
+        cursor.extend_from_slice(starts);
+        let spread = &mut self.spread;
+        spread.clear();
+        spread.resize(keys_counted, (0, 0));
+        for (pos, &key) in keys.iter().enumerate().skip(first) {
+            let slot = &mut cursor[bucket_of(key)];
+            spread[*slot] = (key, pos as u32);
+            *slot += 1;
+        }
+        for bounds in starts.windows(2) {
+            self.counter
+                .count(spread[bounds[0]..bounds[1]].iter().copied(), counts);
+        }
+    }
+}
+
+/// Counts the keys of one bucket with a single table probe per key.
+///
+/// The table is open addressing on the key's low bits (the keys come well
+/// mixed from the keyed hasher), at most half full, each slot holding its
+/// key and count. A slot is in use only when its stamp is the bucket's, so
+/// a new bucket (or document) clears nothing. Against a general hash map
+/// this saves the control bytes, the second lookup for the count and the
+/// clearing, on the hottest loop of the selection.
+#[derive(Default)]
 struct BucketCounter {
-    numbers: PremixedMap<u32>,
-    totals: Vec<u32>,
-    /// (dense number, position) of each key of the bucket.
+    slots: Vec<Slot>,
+    stamp: u32,
+    /// (slot, position) of each key of the bucket.
     seen: Vec<(u32, u32)>,
 }
 
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    key: u64,
+    count: u32,
+    stamp: u32,
+}
+
 impl BucketCounter {
-    fn with_capacity(keys: usize) -> Self {
-        Self {
-            numbers: PremixedMap::with_capacity_and_hasher(keys, BuildHasherDefault::default()),
-            totals: Vec::with_capacity(keys),
-            seen: Vec::with_capacity(keys),
+    /// Makes room for buckets of `keys` keys.
+    fn reserve(&mut self, keys: usize) {
+        let size = Self::table_size(keys);
+        if self.slots.len() < size {
+            self.slots = vec![Slot::default(); size];
+            self.stamp = 0;
         }
+        self.seen.reserve(keys.saturating_sub(self.seen.len()));
+    }
+
+    /// Slots for `keys` keys: a power of two, at least twice as many.
+    fn table_size(keys: usize) -> usize {
+        (keys * 2).next_power_of_two().max(16)
     }
 
     /// Sets `counts[pos]` to the number of times `key` occurs in `bucket`,
     /// for each `(key, pos)` of it.
-    fn count(&mut self, bucket: impl Iterator<Item = (u64, u32)>, counts: &mut [u32]) {
-        self.numbers.clear();
-        self.totals.clear();
+    fn count(&mut self, bucket: impl ExactSizeIterator<Item = (u64, u32)>, counts: &mut [u32]) {
+        let size = Self::table_size(bucket.len());
+        self.reserve(bucket.len());
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.slots.fill(Slot::default());
+            self.stamp = 1;
+        }
+        let stamp = self.stamp;
+        // Only as many slots as this bucket needs: fewer cache lines.
+        let slots = &mut self.slots[..size];
+        let mask = size - 1;
         self.seen.clear();
         for (key, pos) in bucket {
-            let next = self.totals.len() as u32;
-            let number = *self.numbers.entry(key).or_insert(next);
-            if number == next {
-                self.totals.push(0);
+            let mut i = key as usize & mask;
+            loop {
+                let slot = &mut slots[i];
+                if slot.stamp != stamp {
+                    *slot = Slot {
+                        key,
+                        count: 1,
+                        stamp,
+                    };
+                    break;
+                }
+                if slot.key == key {
+                    slot.count += 1;
+                    break;
+                }
+                i = (i + 1) & mask;
             }
-            self.totals[number as usize] += 1;
-            self.seen.push((number, pos));
+            self.seen.push((i as u32, pos));
         }
-        for &(number, pos) in &self.seen {
-            counts[pos as usize] = self.totals[number as usize];
+        for &(i, pos) in &self.seen {
+            counts[pos as usize] = slots[i as usize].count;
         }
     }
 }
@@ -507,7 +673,14 @@ mod tests {
     fn heap_select(selector: &KoalaSelector, kgrams: &KGrams<'_>) -> Vec<Fingerprint> {
         use std::collections::{BinaryHeap, HashSet};
         let first = selector.first_selectable(kgrams.hashes.len());
-        let counts = PrefixCounts::new(kgrams, selector.params.prefix, first, selector.prefix_seed);
+        let mut counting = Counting::default();
+        let counts = PrefixCounts::new(
+            kgrams,
+            selector.params.prefix,
+            first,
+            selector.prefix_seed,
+            &mut counting,
+        );
         let capacity = selector.params.search_size;
         let mut best: BinaryHeap<(u32, u64, u32)> = BinaryHeap::new();
         let mut chosen = HashSet::new();
@@ -556,6 +729,34 @@ mod tests {
         }
 
         /// The same without symbols, on views with many repeated hashes.
+        /// `search_hashes` is `fingerprint` without positions, whatever the
+        /// thread's scratch buffers held from the documents before.
+        #[test]
+        fn search_hashes_are_the_fingerprint_hashes(
+            documents in prop::collection::vec(prop::collection::vec(0u32..5, 0..3000), 1..4),
+            search_size in 1usize..300,
+            prefix in 0usize..6,
+            skip in 0usize..400,
+            k in 1usize..12,
+            seed: u64,
+        ) {
+            let selector = KoalaSelector::new(KoalaParams { search_size, stored_size: 0, prefix, skip, seed });
+            let hasher = KGramHasher::new(k, seed);
+            for symbols in &documents {
+                let mut fingerprints = Vec::new();
+                selector.fingerprint(&hasher, symbols, &mut fingerprints);
+                let hashes = hasher.hashes(symbols);
+                let fresh = heap_select(&selector, &KGrams::new(symbols, &hashes, k));
+                prop_assert_eq!(&fingerprints, &fresh);
+                let mut expected: Vec<u64> = fingerprints.iter().map(|f| f.hash).collect();
+                let mut got = Vec::new();
+                selector.search_hashes(&hasher, symbols, &mut got);
+                expected.sort_unstable();
+                got.sort_unstable();
+                prop_assert_eq!(got, expected);
+            }
+        }
+
         #[test]
         fn hash_only_selection_equals_the_former_heap(
             hashes in prop::collection::vec(0u64..500, 0..3000),
@@ -595,6 +796,24 @@ mod tests {
     }
 
     #[test]
+    fn keys_with_equal_low_bits_are_counted_apart() {
+        // Every key lands on the same first slot: the probe chain decides.
+        let keys: Vec<u64> = (0..300u64).map(|i| (i % 37) << 40).collect();
+        let mut counting = Counting::default();
+        for first in [0, 5] {
+            counting.count(&keys, first);
+            for (pos, &key) in keys.iter().enumerate() {
+                let want = if pos < first {
+                    0
+                } else {
+                    keys[first..].iter().filter(|&&k| k == key).count() as u32
+                };
+                assert_eq!(counting.counts[pos], want, "pos {pos}");
+            }
+        }
+    }
+
+    #[test]
     fn occurrence_counts_agree_with_a_plain_count() {
         let mut state = 1u64;
         // Few distinct keys, spread over the whole range, and enough of them
@@ -604,7 +823,9 @@ mod tests {
             .map(|_| distinct[(splitmix64(&mut state) % 3000) as usize])
             .collect();
         for first in [0, 1, 777, 49_999, 50_000] {
-            let counts = occurrence_counts(&keys, first);
+            let mut counting = Counting::default();
+            counting.count(&keys, first);
+            let counts = &counting.counts;
             let mut expected: std::collections::HashMap<u64, u32> =
                 std::collections::HashMap::new();
             for &key in &keys[first..] {

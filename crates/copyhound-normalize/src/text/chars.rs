@@ -21,7 +21,24 @@ pub fn normalize_chars(text: &str) -> NormalizedDocument {
     doc.symbols.reserve(text.len());
     doc.spans.reserve(text.len());
     let mut folds = FoldCache::new(fold_content);
-    for cluster in Clusters::new(text) {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        // An ASCII byte not followed by a non-ASCII one (which could be a
+        // combining mark) is a cluster of its own, exactly as `Clusters`
+        // would cut it: most of a Latin text goes through this loop alone.
+        let byte = bytes[at];
+        if byte < 0x80 && bytes.get(at + 1).is_none_or(|&next| next < 0x80) {
+            if byte.is_ascii_alphanumeric() {
+                doc.push(u32::from(byte.to_ascii_lowercase()), at..at + 1);
+            }
+            at += 1;
+            continue;
+        }
+        let cluster = Clusters::starting_at(text, at)
+            .next()
+            .expect("a cluster starts at every char boundary before the end");
+        at = cluster.range().end;
         if let Some(byte) = cluster.ascii() {
             if byte.is_ascii_alphanumeric() {
                 doc.push(u32::from(byte.to_ascii_lowercase()), cluster.range());
@@ -38,4 +55,47 @@ pub fn normalize_chars(text: &str) -> NormalizedDocument {
 /// The folded letters, digits and marks of a cluster.
 pub(crate) fn fold_content(cluster: &Cluster<'_>, out: &mut Vec<char>) {
     out.extend(cluster.folded().filter(|&c| is_content(c)));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The former loop: every cluster from the iterator.
+    fn by_clusters(text: &str) -> NormalizedDocument {
+        let mut doc = NormalizedDocument::new();
+        let mut folds = FoldCache::new(fold_content);
+        for cluster in Clusters::new(text) {
+            if let Some(byte) = cluster.ascii() {
+                if byte.is_ascii_alphanumeric() {
+                    doc.push(u32::from(byte.to_ascii_lowercase()), cluster.range());
+                }
+                continue;
+            }
+            for &folded in folds.get(&cluster) {
+                doc.push(u32::from(folded), cluster.range());
+            }
+        }
+        doc
+    }
+
+    proptest! {
+        #[test]
+        fn the_ascii_fast_path_cuts_clusters_as_the_iterator_does(
+            pieces in prop::collection::vec(
+                prop::sample::select(vec![
+                    "a", "Z", "9", " ", ".", "e\u{301}", "\u{301}", "ß", "Straße", "ﬁ",
+                    "ｓ", "é", "İ", "\u{0345}", "한", "\u{1100}\u{1161}", "x\u{20dd}", "\n",
+                ]),
+                0..60,
+            ),
+        ) {
+            let text: String = pieces.concat();
+            let fast = normalize_chars(&text);
+            let reference = by_clusters(&text);
+            prop_assert_eq!(fast.symbols, reference.symbols);
+            prop_assert_eq!(fast.spans, reference.spans);
+        }
+    }
 }

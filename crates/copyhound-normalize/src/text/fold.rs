@@ -51,7 +51,13 @@ pub(crate) struct Clusters<'a> {
 
 impl<'a> Clusters<'a> {
     pub fn new(text: &'a str) -> Self {
-        Self { text, at: 0 }
+        Self::starting_at(text, 0)
+    }
+
+    /// The clusters from byte `at` (a char boundary where no cluster
+    /// continues) on.
+    pub fn starting_at(text: &'a str, at: usize) -> Self {
+        Self { text, at }
     }
 }
 
