@@ -18,6 +18,9 @@ pub(crate) const STAGED: TableDefinition<u32, &[u8]> = TableDefinition::new("sta
 /// Document id → the print ([`encode_print`]) of a document whose print
 /// is not yet in a cold print file.
 pub(crate) const PRINTS: TableDefinition<u32, &[u8]> = TableDefinition::new("prints");
+/// Document id → how many searches matched it (the audit of Koala §3.3),
+/// as far as a searcher has written its counts back.
+pub(crate) const SEARCHES: TableDefinition<u32, u64> = TableDefinition::new("search_counts");
 /// Ids of removed documents whose postings some segment still holds.
 pub(crate) const REMOVED: TableDefinition<u32, ()> = TableDefinition::new("removed");
 

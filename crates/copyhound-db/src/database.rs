@@ -20,8 +20,8 @@ use redb::{ReadableDatabase, ReadableTable, ReadableTableMetadata, Table, TableD
 use crate::catalog::{
     CATALOG_FORMAT, DocId, DocumentMeta, DocumentRecord, META, META_CHANGE, META_DOCUMENTS,
     META_EPOCH, META_FORMAT, META_MANIFEST, META_NEXT_DOC, META_PARAMS, META_STAGED_DOCS,
-    META_STAGED_PRINT_BYTES, Manifest, PRINTS, REMOVED, STAGED, SegmentEntry, decode_keys,
-    decode_print, encode_keys, encode_print,
+    META_STAGED_PRINT_BYTES, Manifest, PRINTS, REMOVED, SEARCHES, STAGED, SegmentEntry,
+    decode_keys, decode_print, encode_keys, encode_print,
 };
 use crate::error::{DbError, Result};
 use crate::params::{Mode, Params};
@@ -242,6 +242,7 @@ impl Database {
             txn.open_table(STAGED).in_catalog(&catalog_path)?;
             txn.open_table(PRINTS).in_catalog(&catalog_path)?;
             txn.open_table(REMOVED).in_catalog(&catalog_path)?;
+            txn.open_table(SEARCHES).in_catalog(&catalog_path)?;
         }
         txn.commit().in_catalog(&catalog_path)?;
         sync_dir(dir)?;
@@ -523,6 +524,10 @@ impl Database {
                 .in_catalog(path)?
                 .insert(id, ())
                 .in_catalog(path)?;
+            txn.open_table(SEARCHES)
+                .in_catalog(path)?
+                .remove(id)
+                .in_catalog(path)?;
             let print_len = txn
                 .open_table(PRINTS)
                 .in_catalog(path)?
@@ -540,6 +545,42 @@ impl Database {
         }
         txn.commit().in_catalog(path)?;
         Ok(Some(record))
+    }
+
+    /// Adds matched-search counts `(document, searches)` to the persisted
+    /// audit counters, in one transaction: a searcher batches its counts
+    /// and writes them now and then, so a crash loses at most one batch.
+    /// Counts of documents no longer registered are dropped.
+    pub fn add_search_counts(&self, counts: &[(DocId, u64)]) -> Result<()> {
+        let path = &self.catalog_path;
+        let txn = self.catalog.begin_write().in_catalog(path)?;
+        {
+            let records = txn.open_table(RECORDS).in_catalog(path)?;
+            let mut searches = txn.open_table(SEARCHES).in_catalog(path)?;
+            for &(id, count) in counts {
+                if read_record(path, &records, id)?.is_none() {
+                    continue;
+                }
+                let before = searches.get(id).in_catalog(path)?.map_or(0, |v| v.value());
+                searches
+                    .insert(id, before.saturating_add(count))
+                    .in_catalog(path)?;
+            }
+        }
+        txn.commit().in_catalog(path)
+    }
+
+    /// The persisted count of searches that matched document `id`.
+    pub fn search_count(&self, id: DocId) -> Result<u64> {
+        let path = &self.catalog_path;
+        let txn = self.catalog.begin_read().in_catalog(path)?;
+        let searches = match txn.open_table(SEARCHES) {
+            Ok(table) => table,
+            // Nothing counted yet in a database from before the table.
+            Err(redb::TableError::TableDoesNotExist(_)) => return Ok(0),
+            Err(e) => return Err(DbError::catalog(path, e)),
+        };
+        Ok(searches.get(id).in_catalog(path)?.map_or(0, |v| v.value()))
     }
 
     /// Gives the catalogue file's free pages back to the file system. The

@@ -7,13 +7,21 @@
 //! total and within a window that restarts when it has run out — and logs a warning when the window
 //! count passes a threshold (once per window, not on every further search).
 //!
-//! The counters live in memory: they restart with the server.
+//! The windows live in memory (they are about the last minutes). The
+//! totals persist in the database when the audit has one
+//! ([`Audit::persisted`]): counts gather in memory and are written in one
+//! catalogue transaction every [`PERSIST_EVERY`] searches and when the
+//! audit is dropped, so a crash loses at most one batch and a search costs
+//! no write of its own.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use copyhound_db::DocId;
+use copyhound_db::{Database, DocId};
+
+/// Searches between two writes of the gathered counts.
+pub const PERSIST_EVERY: u32 = 64;
 
 /// When a document counts as searched unusually often.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,10 +50,21 @@ struct Counter {
 }
 
 /// Per-document search counters.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct Audit {
     config: AuditConfig,
-    counters: Mutex<HashMap<DocId, Counter>>,
+    counters: Mutex<Counters>,
+    /// Where totals persist, if anywhere.
+    database: Option<Arc<Database>>,
+}
+
+#[derive(Default)]
+struct Counters {
+    by_document: HashMap<DocId, Counter>,
+    /// Counts not yet written to the database.
+    pending: HashMap<DocId, u64>,
+    /// Searches recorded since the last write.
+    searches: u32,
 }
 
 /// What recording one search found.
@@ -62,7 +81,46 @@ impl Audit {
     pub fn new(config: AuditConfig) -> Self {
         Self {
             config,
-            counters: Mutex::new(HashMap::new()),
+            counters: Mutex::default(),
+            database: None,
+        }
+    }
+
+    /// Counters with `config` whose totals persist in `database`.
+    pub fn persisted(config: AuditConfig, database: Arc<Database>) -> Self {
+        Self {
+            config,
+            counters: Mutex::default(),
+            database: Some(database),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Counters> {
+        self.counters
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Writes the gathered counts to the database (if there is one). A
+    /// failed write is logged and its counts kept for the next one.
+    pub fn persist(&self) {
+        let Some(database) = &self.database else {
+            return;
+        };
+        let pending: Vec<(DocId, u64)> = {
+            let mut counters = self.lock();
+            counters.searches = 0;
+            counters.pending.drain().collect()
+        };
+        if pending.is_empty() {
+            return;
+        }
+        if let Err(error) = database.add_search_counts(&pending) {
+            tracing::warn!("cannot write the search counters: {error}");
+            let mut counters = self.lock();
+            for (document, count) in pending {
+                *counters.pending.entry(document).or_default() += count;
+            }
         }
     }
 
@@ -76,12 +134,12 @@ impl Audit {
     /// those.
     pub fn record(&self, documents: impl IntoIterator<Item = DocId>, now: Instant) -> Vec<Alarm> {
         let mut alarms = Vec::new();
-        let mut counters = self
-            .counters
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut guard = self.lock();
+        let counters = &mut *guard;
+        counters.searches += 1;
         for document in documents {
-            let counter = counters.entry(document).or_insert(Counter {
+            *counters.pending.entry(document).or_default() += 1;
+            let counter = counters.by_document.entry(document).or_insert(Counter {
                 total: 0,
                 window_start: now,
                 in_window: 0,
@@ -102,7 +160,11 @@ impl Audit {
                 });
             }
         }
-        drop(counters);
+        let due = counters.searches >= PERSIST_EVERY;
+        drop(guard);
+        if due {
+            self.persist();
+        }
         for alarm in &alarms {
             tracing::warn!(
                 document = alarm.document,
@@ -117,21 +179,36 @@ impl Audit {
         alarms
     }
 
-    /// Searches that matched `document` since the server started.
+    /// Searches that matched `document`: since it was registered when the
+    /// totals persist, else since the server started.
     pub fn total(&self, document: DocId) -> u64 {
-        self.counters
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .get(&document)
-            .map_or(0, |c| c.total)
+        let counters = self.lock();
+        match &self.database {
+            Some(database) => {
+                let pending = counters.pending.get(&document).copied().unwrap_or(0);
+                drop(counters);
+                let stored = database.search_count(document).unwrap_or_else(|error| {
+                    tracing::warn!("cannot read the search counters: {error}");
+                    0
+                });
+                stored + pending
+            }
+            None => counters.by_document.get(&document).map_or(0, |c| c.total),
+        }
     }
 
-    /// Forgets a removed document.
+    /// Forgets a removed document (the database drops its persisted count
+    /// with it).
     pub fn forget(&self, document: DocId) {
-        self.counters
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .remove(&document);
+        let mut counters = self.lock();
+        counters.by_document.remove(&document);
+        counters.pending.remove(&document);
+    }
+}
+
+impl Drop for Audit {
+    fn drop(&mut self) {
+        self.persist();
     }
 }
 
@@ -169,6 +246,43 @@ mod tests {
         assert_eq!(audit.total(7), 5);
         assert_eq!(audit.total(8), 3);
         assert_eq!(audit.total(9), 0);
+    }
+
+    #[test]
+    fn totals_persist_in_batches_and_survive_a_restart() {
+        use copyhound_db::{DocumentMeta, DocumentPrint, NewDocument, Params};
+        let dir = tempfile::tempdir().unwrap();
+        let database = Arc::new(Database::create(dir.path(), Params::default()).unwrap());
+        let ids = database
+            .add(
+                (0..2)
+                    .map(|i| NewDocument {
+                        meta: DocumentMeta::default(),
+                        print: DocumentPrint::from_hashes((0..200).map(|h| h * 7 + i).collect()),
+                    })
+                    .collect(),
+            )
+            .unwrap();
+        let config = AuditConfig::default();
+        let audit = Audit::persisted(config, Arc::clone(&database));
+        let start = Instant::now();
+        for _ in 0..PERSIST_EVERY + 10 {
+            audit.record([ids[0]], start);
+        }
+        audit.record([ids[1]], start);
+        // One batch written, the rest gathered; the total counts both.
+        assert_eq!(
+            database.search_count(ids[0]).unwrap(),
+            u64::from(PERSIST_EVERY)
+        );
+        assert_eq!(audit.total(ids[0]), u64::from(PERSIST_EVERY) + 10);
+        drop(audit);
+        let restarted = Audit::persisted(config, Arc::clone(&database));
+        assert_eq!(restarted.total(ids[0]), u64::from(PERSIST_EVERY) + 10);
+        assert_eq!(restarted.total(ids[1]), 1);
+        database.remove(ids[1]).unwrap();
+        restarted.forget(ids[1]);
+        assert_eq!(restarted.total(ids[1]), 0);
     }
 
     #[test]

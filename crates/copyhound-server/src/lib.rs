@@ -13,8 +13,9 @@
 //! - Database calls block, so they run on tokio's blocking pool
 //!   ([`service`]); searches go on while documents are added (the database
 //!   serialises writes and gives searches a snapshot).
-//! - Auditing ([`audit`], Koala §3.3): per-document search counters and a
-//!   warning in the log when one document is searched unusually often.
+//! - Auditing ([`audit`], Koala §3.3): per-document search counters, kept
+//!   in the database in batches, and a warning in the log when one document
+//!   is searched unusually often.
 #![deny(missing_docs)]
 
 pub mod api;

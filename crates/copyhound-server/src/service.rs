@@ -160,11 +160,11 @@ impl AppState {
             None => None,
         };
         Ok(Self(Arc::new(Shared {
+            audit: Audit::persisted(config.audit, Arc::clone(&db)),
             db,
             token: config.token,
             max_upload_bytes: config.max_upload_bytes,
             texts,
-            audit: Audit::new(config.audit),
             load_options,
         })))
     }
