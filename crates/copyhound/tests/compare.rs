@@ -50,6 +50,18 @@ fn json_report(path: &Path) -> serde_json::Value {
     serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap()
 }
 
+/// Runs compare with `args` and returns its JSON report.
+fn compare_json(dir: &TempDir, args: &[&str]) -> serde_json::Value {
+    let json = dir.path().join("report.json");
+    copyhound()
+        .args(args)
+        .arg("--json")
+        .arg(&json)
+        .assert()
+        .success();
+    json_report(&json)
+}
+
 /// Runs compare with `args` on `paths` and returns the CSV rows.
 fn compare_csv(dir: &TempDir, args: &[&str]) -> Vec<(String, String, f64)> {
     let csv = dir.path().join("out.csv");
@@ -281,16 +293,9 @@ fn fragments_split_by_a_small_change_are_one_passage() {
         &format!("{BIRDS} {before} blue {after} {COMMON}"),
     );
     let input = input.to_str().unwrap();
-    let json = dir.path().join("report.json");
     let run = |extra: &[&str]| {
-        copyhound()
-            .args([input, "-k", "15", "-w", "1", "--min-passage", "0", "--json"])
-            .arg(&json)
-            .args(extra)
-            .assert()
-            .success();
-        let report = json_report(&json);
-        report["pairs"][0].clone()
+        let base = [input, "-k", "15", "-w", "1", "--min-passage", "0"];
+        compare_json(&dir, &[&base[..], extra].concat())["pairs"][0].clone()
     };
     let merged = run(&[]);
     assert_eq!(merged["fragments"].as_array().unwrap().len(), 2);
@@ -333,16 +338,7 @@ fn text_reports_only_passages_of_a_sentence_or_more_but_scores_every_run() {
         &format!("{BIRDS} {sentence} {COMMON} {phrase}"),
     );
     let input = input.to_str().unwrap();
-    let json = dir.path().join("report.json");
-    let run = |extra: &[&str]| {
-        copyhound()
-            .args([input, "--json"])
-            .arg(&json)
-            .args(extra)
-            .assert()
-            .success();
-        json_report(&json)
-    };
+    let run = |extra: &[&str]| compare_json(&dir, &[&[input][..], extra].concat());
     let default = run(&[]);
     assert_eq!(default["parameters"]["k"], 15);
     assert_eq!(default["parameters"]["min_passage"], 100);
