@@ -17,8 +17,9 @@
 //!   FORMAT.md at the crate root documents the bytes.
 //!
 //! Costs per document, Koala defaults (measured, see the crate's benchmark):
-//! hot postings under 300 bytes (n = 100 keys of 28 bits; Koala used 400);
-//! the record about 20 bytes plus its strings; the cold print about 7 KB
+//! hot postings about 277 bytes (n = 100 keys of 27 bits; Koala used 400);
+//! the record about 11 to 25 bytes, coded against its neighbours in a block
+//! of 32; the cold print about 7 KB
 //! (N = 1000 full 64-bit hashes, needed to re-select stored subsets under a
 //! new key without the documents), read only by `rotate` and `check`, and
 //! not kept at all with [`Params::keep_prints`] false (then `rotate`
