@@ -1,8 +1,5 @@
 //! `copyhound experiment`: the papers' measurements, reproduced.
 
-use std::process::ExitCode;
-
-use anyhow::Result;
 use clap::{Args, Subcommand};
 use copyhound_fingerprint::{
     All, Fingerprint, KGramHasher, KoalaParams, KoalaSelector, ModP, SafeModP, Selector, Sketch,
@@ -35,27 +32,18 @@ pub struct DensityArgs {
 }
 
 /// Runs an experiment and prints its table.
-pub fn run(command: &ExperimentCommand) -> Result<ExitCode> {
+pub fn run(command: &ExperimentCommand) {
     match command {
         ExperimentCommand::Density(args) => density(args),
     }
-    Ok(ExitCode::SUCCESS)
 }
 
-/// One row: a selector with the density the theory (or the paper) expects.
-struct Row {
-    selector: Box<dyn Selector>,
-    label: String,
-    expected: Option<f64>,
-    paper: Option<f64>,
-}
-
-fn density(args: &DensityArgs) {
-    let (k, w) = (args.k.max(1), args.w.max(1));
-    let hasher = KGramHasher::new(k, args.seed);
-    let text = random_text(args.size_mib << 20, args.seed);
+/// Every selector the experiment measures, with the density the theory or
+/// the paper gives for it on `text_len` symbols of random text.
+fn selector_rows(hasher: &KGramHasher, w: usize, seed: u64, text_len: usize) -> Vec<Row> {
+    let k = hasher.k();
     let wf = w as f64;
-    let p_winnow = ((w as u64 + 1) / 2).max(1);
+    let p_winnow = (w as u64).div_ceil(2).max(1);
     let safe = SafeModP::optimal(w);
     let safe_p = 1.0 / safe.p() as f64;
     let paper_setting = k == 50 && w == 100;
@@ -63,7 +51,7 @@ fn density(args: &DensityArgs) {
     // (§IV.E, constant 1, δ = 0.05); a much smaller s makes every k-gram
     // "window-frequent" and the sketch degenerates to full fingerprinting.
     let sketch_sample =
-        (hasher.kgram_count(text.len()) as f64 / wf.sqrt() * 20f64.ln().sqrt()).ceil() as usize;
+        (hasher.kgram_count(text_len) as f64 / wf.sqrt() * 20f64.ln().sqrt()).ceil() as usize;
     let rows = vec![
         Row {
             selector: Box::new(Winnowing::new(w)),
@@ -111,23 +99,23 @@ fn density(args: &DensityArgs) {
         Row {
             selector: Box::new(Smallest::new(1000)),
             label: "smallest (n = 1000)".into(),
-            expected: Some(1000.0 / hasher.kgram_count(text.len()) as f64),
+            expected: Some(1000.0 / hasher.kgram_count(text_len) as f64),
             paper: None,
         },
         Row {
             selector: Box::new(KoalaSelector::new(KoalaParams {
-                seed: args.seed,
+                seed,
                 ..KoalaParams::default()
             })),
             label: "koala (N = 1000)".into(),
-            expected: Some(1000.0 / hasher.kgram_count(text.len()) as f64),
+            expected: Some(1000.0 / hasher.kgram_count(text_len) as f64),
             paper: None,
         },
         Row {
             selector: Box::new(Sketch::new(SketchParams {
                 window: w,
                 budget: SketchBudget::SampleSize(sketch_sample),
-                seed: args.seed,
+                seed,
                 ..SketchParams::default()
             })),
             label: format!("sketch (s = {sketch_sample})"),
@@ -135,6 +123,22 @@ fn density(args: &DensityArgs) {
             paper: None,
         },
     ]);
+    rows
+}
+
+/// One row: a selector with the density the theory (or the paper) expects.
+struct Row {
+    selector: Box<dyn Selector>,
+    label: String,
+    expected: Option<f64>,
+    paper: Option<f64>,
+}
+
+fn density(args: &DensityArgs) {
+    let (k, w) = (args.k.max(1), args.w.max(1));
+    let hasher = KGramHasher::new(k, args.seed);
+    let text = random_text(args.size_mib << 20, args.seed);
+    let rows = selector_rows(&hasher, w, args.seed, text.len());
 
     println!(
         "Selector density on {} MiB of random text (27 letters), k = {k}, w = {w}, seed = {}.",
@@ -162,6 +166,13 @@ fn density(args: &DensityArgs) {
         );
     }
 
+    print_low_entropy(&hasher, k, w);
+}
+
+/// §5.1: on low-entropy input plain winnowing selects far more than robust
+/// winnowing, which breaks ties toward the previous pick.
+fn print_low_entropy(hasher: &KGramHasher, k: usize, w: usize) {
+    let wf = w as f64;
     let low_entropy: [(&str, Vec<Symbol>); 2] = [
         ("\"000…\"", vec![Symbol::from(b'0'); 1 << 20]),
         (
@@ -182,8 +193,8 @@ fn density(args: &DensityArgs) {
     println!("{:<14} {:>14} {:>14}", "input", "winnow", "robust-winnow");
     for (name, symbols) in &low_entropy {
         let count = hasher.kgram_count(symbols.len()) as f64;
-        let plain = fingerprints(&Winnowing::new(w), &hasher, symbols).len() as f64 / count;
-        let robust = fingerprints(&Winnowing::robust(w), &hasher, symbols).len() as f64 / count;
+        let plain = fingerprints(&Winnowing::new(w), hasher, symbols).len() as f64 / count;
+        let robust = fingerprints(&Winnowing::robust(w), hasher, symbols).len() as f64 / count;
         println!("{name:<14} {plain:>14.6} {robust:>14.6}");
     }
 }

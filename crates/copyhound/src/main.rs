@@ -27,7 +27,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    Compare(compare::CompareArgs),
+    // Boxed: its many options would make every other variant as large.
+    Compare(Box<compare::CompareArgs>),
     /// Print the fingerprints of files.
     Fingerprint(fingerprint::FingerprintArgs),
     /// Reproduce the papers' measurements.
@@ -38,7 +39,7 @@ enum Command {
         about = "Register and search documents in a persistent fingerprint database"
     )]
     Db(db::DbCommand),
-    /// Serve a database over HTTP: JSON API, OpenAPI description, web page.
+    /// Serve a database over HTTP: JSON API, `OpenAPI` description, web page.
     #[cfg(feature = "serve")]
     Serve(serve::ServeArgs),
 }
@@ -46,9 +47,12 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Compare(args) => compare::run(args),
+        Command::Compare(args) => compare::run(*args),
         Command::Fingerprint(args) => fingerprint::run(&args),
-        Command::Experiment(command) => experiment::run(&command),
+        Command::Experiment(command) => {
+            experiment::run(&command);
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Db(command) => db::run(command),
         #[cfg(feature = "serve")]
         Command::Serve(args) => serve::run(args),

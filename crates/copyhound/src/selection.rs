@@ -93,7 +93,9 @@ impl SelectionArgs {
         match self.selector {
             SelectorName::Winnow => Box::new(Winnowing::new(w)),
             SelectorName::RobustWinnow => Box::new(Winnowing::robust(w)),
-            SelectorName::ModP => Box::new(ModP::new(self.p.unwrap_or((w as u64 + 1) / 2).max(1))),
+            SelectorName::ModP => {
+                Box::new(ModP::new(self.p.unwrap_or((w as u64).div_ceil(2)).max(1)))
+            }
             SelectorName::SafeModP => Box::new(match self.p {
                 Some(p) => SafeModP::new(p.max(1), w),
                 None => SafeModP::optimal(w),

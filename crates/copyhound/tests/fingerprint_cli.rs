@@ -117,9 +117,10 @@ fn full_fingerprinting_keeps_every_kgram() {
 #[test]
 fn every_selector_runs() {
     let dir = tempfile::tempdir().unwrap();
-    let text: String = (0..400)
+    let text = (0..400)
         .map(|i| format!("sentence number {i} of a longer text. "))
-        .collect();
+        .collect::<Vec<_>>()
+        .concat();
     let a = write(dir.path(), "a.txt", text.as_bytes());
     for selector in [
         "winnow",

@@ -202,11 +202,11 @@ impl<'a> Cursor<'a> {
         let rest = self.rest();
         let first = rest.chars().next().expect("not at the end");
         for rule in self.lexer.spec.strings {
-            if rule.after_value || !self.last_was_value {
-                if let Some(len) = string_len(rest, rule) {
-                    self.at += len;
-                    return rule.kind;
-                }
+            if (rule.after_value || !self.last_was_value)
+                && let Some(len) = string_len(rest, rule)
+            {
+                self.at += len;
+                return rule.kind;
             }
         }
         let second = rest[first.len_utf8()..].chars().next();
