@@ -86,10 +86,11 @@ pub struct Params {
     /// one-hit documents instead of 370, a document with two chance hits
     /// (2 %) in about one search in four instead of one in fifteen, and
     /// about 7 of the query's keys plus 4 of a registered copy's own keys
-    /// (instead of 0.6 and 0.65) held by 4 or more documents by chance, so
-    /// that with `max_ignored` common keys left out a verbatim copy's ratio
-    /// reads about 0.96 instead of 0.99. Three chance hits stay below one in
-    /// ten thousand searches. Set 28 for Koala's rates.
+    /// (instead of 0.6 and 0.65) held by 4 or more documents by chance and
+    /// ignored as common. A verbatim copy still reads 1.0 (ignored keys
+    /// leave the stored size too), but on about 96 of its 100 keys instead
+    /// of 99. Three chance hits stay below one in ten thousand searches.
+    /// Set 28 for Koala's rates.
     pub hash_bits: u32,
     /// Staged documents that trigger writing a segment. Default 4096.
     pub flush_docs: u32,

@@ -4,8 +4,12 @@
 //! addresses, acknowledgements, boilerplate — and ignored, but at most
 //! `max_ignored` (10) of them per search (the most common first), so that
 //! registering a document many times cannot make it unfindable. The match
-//! ratio is hits / stored size of the registered document (Koala); winnowing
-//! mode also reports hits / query size, the share of the query found.
+//! ratio is hits / stored size of the registered document (Koala), where
+//! the stored size leaves out the document's own ignored keys: an ignored
+//! key can never be a hit, so counting it would keep a verbatim copy of a
+//! document with boilerplate (or with keys common by chance, in a large
+//! database) below 100 %. Winnowing mode also reports hits / query size,
+//! the share of the query found.
 
 use std::collections::HashMap;
 
@@ -184,6 +188,12 @@ impl Database {
                 *hits.entry(doc).or_default() += 1;
             }
         }
+        let mut ignored_held: HashMap<DocId, u32> = HashMap::new();
+        for (_, docs) in &common[..ignored_count] {
+            for &doc in docs {
+                *ignored_held.entry(doc).or_default() += 1;
+            }
+        }
         let ignored = common[..ignored_count]
             .iter()
             .map(|(key, docs)| IgnoredKey {
@@ -200,10 +210,12 @@ impl Database {
             .into_iter()
             .filter_map(|(doc, hits)| {
                 let stored = view.stored_sizes.get(doc as usize).copied().unwrap_or(0);
+                let ignored = ignored_held.get(&doc).copied().unwrap_or(0);
                 (stored > 0).then(|| Scored {
                     doc,
                     hits,
-                    ratio: f64::from(hits) / f64::from(stored),
+                    ignored,
+                    ratio: f64::from(hits) / f64::from(comparable(stored, ignored)),
                     query_ratio: f64::from(hits) / query_keys,
                 })
             })
@@ -243,7 +255,8 @@ impl Database {
                 continue;
             };
             out.push(SearchMatch {
-                ratio: f64::from(candidate.hits) / f64::from(document.stored.max(1)),
+                ratio: f64::from(candidate.hits)
+                    / f64::from(comparable(document.stored, candidate.ignored)),
                 query_ratio: candidate.query_ratio,
                 hits: candidate.hits,
                 document,
@@ -253,10 +266,18 @@ impl Database {
     }
 }
 
+/// The stored keys a search could count as hits: all but the document's
+/// ignored ones (never zero, so that a ratio is always defined).
+fn comparable(stored: u32, ignored: u32) -> u32 {
+    stored.saturating_sub(ignored).max(1)
+}
+
 /// A candidate before its record is read.
 struct Scored {
     doc: DocId,
     hits: u32,
+    /// Of the document's stored keys, how many the search ignored.
+    ignored: u32,
     ratio: f64,
     query_ratio: f64,
 }
