@@ -337,19 +337,15 @@ fn check_fingerprints(units: &[Unit], k: usize) -> Result<(), CompareError> {
 fn collect_matches(index: &FingerprintIndex, a: u32, b: u32, out: &mut Vec<Match>) -> usize {
     out.clear();
     let mut shared = 0;
-    for &h in index.hashes_of(a) {
-        if index.units_of(h).binary_search(&b).is_err() {
-            continue;
-        }
+    for run in index.shared_postings(a, b) {
         shared += 1;
-        let in_a = index.unit_postings(h, a);
-        let in_b = index.unit_postings(h, b);
         let pair = |pa: &crate::Posting, pb: &crate::Posting| Match {
             a_doc: pa.doc,
             a_pos: pa.pos,
             b_doc: pb.doc,
             b_pos: pb.pos,
         };
+        let (in_a, in_b) = (run.in_a, run.in_b);
         if in_a.len() * in_b.len() <= MAX_OCCURRENCE_PAIRS {
             for pa in in_a {
                 out.extend(in_b.iter().map(|pb| pair(pa, pb)));

@@ -1,25 +1,39 @@
-//! The inverted index: fingerprint hash → postings (unit, document,
-//! position), with base code and common fingerprints already removed.
+//! The inverted index: fingerprint hash → units, unit → hashes, and each
+//! unit's postings (hash, document, position), with base code and common
+//! fingerprints already removed.
 //!
 //! Built compactly: every fingerprint goes into one flat vector, which is
 //! sorted by (hash, unit, document, position) and then split into a sorted
-//! array of distinct hashes with offsets into the postings — two arrays,
-//! no per-hash allocation. Hashes found in one unit only are dropped at
-//! once: they can never pair two units.
+//! array of distinct hashes and flat arrays of offsets — no per-hash or
+//! per-unit allocation. Hashes found in one unit only are dropped at once:
+//! they can never pair two units.
+//!
+//! Postings are stored by unit, then hash id, document and position: the
+//! postings two units share are found by one merge of their two runs
+//! ([`FingerprintIndex::shared_postings`]), reading memory in order, where
+//! looking each hash up among all its units' postings would jump around
+//! the whole index.
 
 use rayon::prelude::*;
 
 use crate::{BaseCode, Unit};
 
-/// Where one fingerprint occurs.
+/// Where one fingerprint occurs in its unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Posting {
-    /// Index of the unit in the compared batch.
-    pub unit: u32,
     /// Index of the document in its unit.
     pub doc: u32,
     /// Symbol position of the k-gram in the document.
     pub pos: u32,
+}
+
+/// A fingerprint occurring in two units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct SharedRun<'a> {
+    /// Its postings in the first unit, by (document, position).
+    pub(crate) in_a: &'a [Posting],
+    /// Its postings in the second unit.
+    pub(crate) in_b: &'a [Posting],
 }
 
 /// Counts of what the index kept and dropped.
@@ -44,8 +58,11 @@ pub struct IndexStats {
 pub struct FingerprintIndex {
     /// Distinct kept hashes, ascending.
     hashes: Vec<u64>,
-    /// Postings of `hashes[h]` are `postings[run_starts[h]..run_starts[h + 1]]`.
-    run_starts: Vec<u32>,
+    /// Postings of unit `u` are `postings[unit_posting_starts[u]..unit_posting_starts[u + 1]]`,
+    /// by hash id, document and position; `posting_hashes` holds their
+    /// hash ids.
+    unit_posting_starts: Vec<u32>,
+    posting_hashes: Vec<u32>,
     postings: Vec<Posting>,
     /// Distinct units of `hashes[h]`, ascending:
     /// `run_units[run_unit_starts[h]..run_unit_starts[h + 1]]`.
@@ -63,25 +80,24 @@ impl FingerprintIndex {
     /// without hashes found in more than `max_units` distinct units.
     pub fn build(units: &[Unit], base: &BaseCode, max_units: usize) -> Self {
         let mut stats = IndexStats::default();
-        let mut entries: Vec<(u64, Posting)> = units
+        let mut entries: Vec<(u64, u32, Posting)> = units
             .par_iter()
             .enumerate()
             .flat_map_iter(|(u, unit)| {
                 unit.documents.iter().enumerate().flat_map(move |(d, doc)| {
                     doc.fingerprints.iter().map(move |f| {
                         let posting = Posting {
-                            unit: u as u32,
                             doc: d as u32,
                             pos: f.pos,
                         };
-                        (f.hash, posting)
+                        (f.hash, u as u32, posting)
                     })
                 })
             })
             .collect();
         stats.fingerprints = entries.len();
         if !base.is_empty() {
-            entries.retain(|(hash, _)| !base.contains(*hash));
+            entries.retain(|(hash, _, _)| !base.contains(*hash));
             stats.base_fingerprints = stats.fingerprints - entries.len();
         }
         entries.par_sort_unstable();
@@ -90,12 +106,17 @@ impl FingerprintIndex {
             unit_hash_starts: vec![0; units.len() + 1],
             ..Self::default()
         };
-        index.run_starts.push(0);
         index.run_unit_starts.push(0);
+        // Where each kept hash's postings lie in `entries`.
+        let mut kept_runs: Vec<std::ops::Range<usize>> = Vec::new();
+        let mut unit_postings = vec![0u32; units.len() + 1];
         let mut run_units = Vec::new();
+        let mut run_start = 0;
         for run in entries.chunk_by(|x, y| x.0 == y.0) {
+            let range = run_start..run_start + run.len();
+            run_start = range.end;
             run_units.clear();
-            run_units.extend(run.iter().map(|(_, p)| p.unit));
+            run_units.extend(run.iter().map(|(_, u, _)| *u));
             run_units.dedup();
             if run_units.len() < 2 {
                 continue;
@@ -106,17 +127,47 @@ impl FingerprintIndex {
                 continue;
             }
             index.hashes.push(run[0].0);
-            index.postings.extend(run.iter().map(|(_, p)| *p));
-            index.run_starts.push(index.postings.len() as u32);
+            for &(_, u, _) in run {
+                unit_postings[u as usize + 1] += 1;
+            }
+            kept_runs.push(range);
             index.run_units.extend_from_slice(&run_units);
             index.run_unit_starts.push(index.run_units.len() as u32);
         }
+        index.place_postings(&entries, &kept_runs, unit_postings);
         drop(entries);
         index.invert_runs();
         stats.shared_hashes = index.hashes.len();
         stats.postings = index.postings.len();
         index.stats = stats;
         index
+    }
+
+    /// Sorts the kept postings by unit with a counting sort (`counts[u + 1]`
+    /// postings of unit `u`); taking the hashes in order keeps each unit's
+    /// postings by hash id, document and position.
+    fn place_postings(
+        &mut self,
+        entries: &[(u64, u32, Posting)],
+        kept_runs: &[std::ops::Range<usize>],
+        mut starts: Vec<u32>,
+    ) {
+        for u in 1..starts.len() {
+            starts[u] += starts[u - 1];
+        }
+        let total = starts.last().copied().unwrap_or(0) as usize;
+        let mut next: Vec<u32> = starts[..starts.len() - 1].to_vec();
+        self.posting_hashes = vec![0; total];
+        self.postings = vec![Posting { doc: 0, pos: 0 }; total];
+        for (h, run) in kept_runs.iter().enumerate() {
+            for &(_, u, posting) in &entries[run.clone()] {
+                let slot = &mut next[u as usize];
+                self.posting_hashes[*slot as usize] = h as u32;
+                self.postings[*slot as usize] = posting;
+                *slot += 1;
+            }
+        }
+        self.unit_posting_starts = starts;
     }
 
     /// Builds unit → hash ids from hash → units by a counting sort.
@@ -160,18 +211,49 @@ impl FingerprintIndex {
         self.hashes.binary_search(&hash).ok().map(|h| h as u32)
     }
 
-    /// Every posting of hash id `h`, by (unit, document, position).
-    pub fn postings(&self, h: u32) -> &[Posting] {
-        let h = h as usize;
-        &self.postings[self.run_starts[h] as usize..self.run_starts[h + 1] as usize]
+    /// The postings of unit `unit`, by hash id, document and position:
+    /// their hash ids and the postings.
+    fn unit_run(&self, unit: u32) -> (&[u32], &[Posting]) {
+        let u = unit as usize;
+        let range = self.unit_posting_starts[u] as usize..self.unit_posting_starts[u + 1] as usize;
+        (&self.posting_hashes[range.clone()], &self.postings[range])
     }
 
-    /// The postings of hash id `h` in unit `unit`.
+    /// The postings of hash id `h` in unit `unit`, by (document, position).
     pub fn unit_postings(&self, h: u32, unit: u32) -> &[Posting] {
-        let all = self.postings(h);
-        let from = all.partition_point(|p| p.unit < unit);
-        let to = from + all[from..].partition_point(|p| p.unit == unit);
-        &all[from..to]
+        let (hashes, postings) = self.unit_run(unit);
+        let from = hashes.partition_point(|&x| x < h);
+        let to = from + hashes[from..].partition_point(|&x| x == h);
+        &postings[from..to]
+    }
+
+    /// Every hash units `a` and `b` share, in hash id order, with its
+    /// postings in each: one merge of the two units' postings.
+    pub(crate) fn shared_postings(&self, a: u32, b: u32) -> impl Iterator<Item = SharedRun<'_>> {
+        let (hashes_a, postings_a) = self.unit_run(a);
+        let (hashes_b, postings_b) = self.unit_run(b);
+        let (mut i, mut j) = (0, 0);
+        std::iter::from_fn(move || {
+            while i < hashes_a.len() && j < hashes_b.len() {
+                let (ha, hb) = (hashes_a[i], hashes_b[j]);
+                if ha < hb {
+                    i += 1;
+                } else if hb < ha {
+                    j += 1;
+                } else {
+                    // Runs are short: a hash repeats little inside a unit.
+                    let end_a = i + hashes_a[i..].iter().take_while(|&&x| x == ha).count();
+                    let end_b = j + hashes_b[j..].iter().take_while(|&&x| x == ha).count();
+                    let run = SharedRun {
+                        in_a: &postings_a[i..end_a],
+                        in_b: &postings_b[j..end_b],
+                    };
+                    (i, j) = (end_a, end_b);
+                    return Some(run);
+                }
+            }
+            None
+        })
     }
 
     /// The distinct units holding hash id `h`, ascending.
@@ -224,5 +306,36 @@ mod tests {
         assert_eq!(index.stats().common_hashes, 1);
         assert_eq!(index.stats().common_fingerprints, 3);
         assert_eq!(index.stats().fingerprints, 9);
+    }
+
+    proptest::proptest! {
+        /// The merge of two units' postings finds exactly the hashes both
+        /// hold, with each one's postings in either unit.
+        #[test]
+        fn shared_postings_are_the_hashes_both_units_hold(
+            hashes in proptest::collection::vec(proptest::collection::vec(0u64..12, 0..30), 2..5),
+        ) {
+            let units: Vec<Unit> = hashes
+                .iter()
+                .enumerate()
+                .map(|(i, h)| unit(&format!("u{i}"), h))
+                .collect();
+            let index = FingerprintIndex::build(&units, &BaseCode::none(), usize::MAX);
+            for a in 0..units.len() as u32 {
+                for b in 0..units.len() as u32 {
+                    let merged: Vec<(&[Posting], &[Posting])> = index
+                        .shared_postings(a, b)
+                        .map(|run| (run.in_a, run.in_b))
+                        .collect();
+                    let looked_up: Vec<(&[Posting], &[Posting])> = index
+                        .hashes_of(a)
+                        .iter()
+                        .filter(|&&h| index.units_of(h).contains(&b))
+                        .map(|&h| (index.unit_postings(h, a), index.unit_postings(h, b)))
+                        .collect();
+                    proptest::prop_assert_eq!(merged, looked_up);
+                }
+            }
+        }
     }
 }
