@@ -4,9 +4,10 @@
 //!
 //! For each unit `a`, its hashes' unit lists are walked and a dense counter
 //! is bumped for every later unit `b`; only pairs that share a hash are ever
-//! touched. Each rayon worker keeps a bounded heap of the best pairs (most
-//! shared fingerprints), so memory is the index plus one counter array per
-//! worker plus the cap, however many pairs share something.
+//! touched. Each rayon worker keeps the best pairs (most shared
+//! fingerprints) in a [`Best`] buffer of at most twice the cap, so memory
+//! is the index plus one counter array per worker plus the cap, however
+//! many pairs share something.
 //!
 //! A hash in `n` units costs `n·(n−1)/2` counter bumps, so a few hashes
 //! common to most of a large batch (an idiom every file has) would make
@@ -17,7 +18,6 @@
 //! fragments and scores of a pair still use every hash the index keeps.
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 use rayon::prelude::*;
 
@@ -148,7 +148,7 @@ pub fn candidate_pairs(
 ) -> Candidates {
     let min_shared = min_shared.max(1) as u32;
     let limit = discovery_limit(index);
-    let (heap, qualified) = (0..unit_count as u32)
+    let (best, qualified) = (0..unit_count as u32)
         .into_par_iter()
         .fold(
             || Worker::new(unit_count, max_pairs),
@@ -159,16 +159,15 @@ pub fn candidate_pairs(
         )
         .map(|worker| (worker.best, worker.qualified))
         .reduce(
-            || (BinaryHeap::new(), 0),
+            || (Best::new(max_pairs), 0),
             |(mut left, n), (right, m)| {
-                for entry in right {
-                    push_bounded(&mut left, entry, max_pairs);
+                for pair in right.pairs {
+                    left.push(pair);
                 }
                 (left, n + m)
             },
         );
-    let mut pairs: Vec<CandidatePair> = heap.into_iter().map(|Reverse(c)| c.1).collect();
-    pairs.sort_unstable_by_key(|c| Reverse(c.rank()));
+    let pairs = best.into_sorted();
     Candidates {
         pairs,
         qualified,
@@ -176,15 +175,55 @@ pub fn candidate_pairs(
     }
 }
 
-type Ranked = ((u32, Reverse<u32>, Reverse<u32>), CandidatePair);
+/// The `cap` best pairs by [`CandidatePair::rank`] among those pushed.
+///
+/// Pairs are appended until the buffer holds twice the cap, then cut back
+/// to the cap best with a linear-time selection; a pair no better than
+/// the worst kept at the last cut is dropped at once. That costs a
+/// comparison per pair where a heap of the best would cost a logarithmic
+/// number of scattered memory accesses.
+struct Best {
+    pairs: Vec<CandidatePair>,
+    cap: usize,
+    /// The rank of the worst pair kept at the last cut: a pair ranked
+    /// lower can never be among the best.
+    floor: Option<(u32, Reverse<u32>, Reverse<u32>)>,
+}
 
-/// Keeps the `cap` best entries: a min-heap whose top is the worst kept.
-fn push_bounded(heap: &mut BinaryHeap<Reverse<Ranked>>, entry: Reverse<Ranked>, cap: usize) {
-    if heap.len() < cap {
-        heap.push(entry);
-    } else if heap.peek().is_some_and(|worst| entry.0.0 > worst.0.0) {
-        heap.pop();
-        heap.push(entry);
+impl Best {
+    fn new(cap: usize) -> Self {
+        Self {
+            pairs: Vec::new(),
+            cap,
+            floor: None,
+        }
+    }
+
+    fn push(&mut self, pair: CandidatePair) {
+        if self.cap == 0 || self.floor.is_some_and(|floor| pair.rank() <= floor) {
+            return;
+        }
+        self.pairs.push(pair);
+        if self.pairs.len() >= 2 * self.cap {
+            self.cut();
+        }
+    }
+
+    /// Keeps the `cap` best pairs.
+    fn cut(&mut self) {
+        if self.pairs.len() > self.cap {
+            self.pairs
+                .select_nth_unstable_by_key(self.cap - 1, |c| Reverse(c.rank()));
+            self.pairs.truncate(self.cap);
+            self.floor = self.pairs.iter().map(|c| c.rank()).min();
+        }
+    }
+
+    /// The best pairs, best first.
+    fn into_sorted(mut self) -> Vec<CandidatePair> {
+        self.cut();
+        self.pairs.sort_unstable_by_key(|c| Reverse(c.rank()));
+        self.pairs
     }
 }
 
@@ -192,9 +231,8 @@ fn push_bounded(heap: &mut BinaryHeap<Reverse<Ranked>>, entry: Reverse<Ranked>, 
 struct Worker {
     counts: Vec<u32>,
     touched: Vec<u32>,
-    best: BinaryHeap<Reverse<Ranked>>,
+    best: Best,
     qualified: usize,
-    cap: usize,
 }
 
 impl Worker {
@@ -202,9 +240,8 @@ impl Worker {
         Self {
             counts: vec![0; unit_count],
             touched: Vec::new(),
-            best: BinaryHeap::new(),
+            best: Best::new(cap),
             qualified: 0,
-            cap,
         }
     }
 
@@ -237,7 +274,7 @@ impl Worker {
             if shared >= min && rules.allows(a, b) {
                 self.qualified += 1;
                 let pair = CandidatePair { a, b, shared };
-                push_bounded(&mut self.best, Reverse((pair.rank(), pair)), self.cap);
+                self.best.push(pair);
             }
         }
         self.touched.clear();
@@ -326,5 +363,25 @@ mod tests {
         let found = pairs(&units, 100);
         let got: Vec<(u32, u32)> = found.pairs.iter().map(|c| (c.a, c.b)).collect();
         assert_eq!(got, vec![(0, 2), (0, 3), (1, 2), (1, 3)]);
+    }
+
+    proptest::proptest! {
+        /// The buffer keeps exactly the `cap` best pairs, best first.
+        #[test]
+        fn best_keeps_the_top_pairs(
+            pairs in proptest::collection::btree_set((0u32..20, 0u32..20, 0u32..6), 0..200),
+            cap in 0usize..50,
+        ) {
+            let pairs: Vec<CandidatePair> =
+                pairs.into_iter().map(|(a, b, shared)| CandidatePair { a, b, shared }).collect();
+            let mut best = Best::new(cap);
+            for &pair in &pairs {
+                best.push(pair);
+            }
+            let mut expected = pairs;
+            expected.sort_unstable_by_key(|c| Reverse(c.rank()));
+            expected.truncate(cap);
+            proptest::prop_assert_eq!(best.into_sorted(), expected);
+        }
     }
 }

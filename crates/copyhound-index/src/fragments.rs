@@ -89,6 +89,29 @@ impl Match {
     fn diagonal(self) -> i64 {
         i64::from(self.b_pos) - i64::from(self.a_pos)
     }
+
+    /// (document pair, diagonal, position in `a`) as one integer, in the
+    /// same order, for positions below 2³¹ (the diagonal then fits in 32
+    /// bits).
+    fn packed_order(self) -> u128 {
+        let diagonal = (self.diagonal() + (1 << 31)) as u128;
+        (u128::from(self.a_doc) << 96)
+            | (u128::from(self.b_doc) << 64)
+            | (diagonal << 32)
+            | u128::from(self.a_pos)
+    }
+}
+
+/// Sorts matches by document pair, diagonal and position in `a`: the
+/// order fragments grow in. Comparing one packed integer is cheaper than
+/// comparing the tuple, and sorting is a good part of a pair's cost.
+fn sort_by_diagonal(matches: &mut [Match]) {
+    const FITS: u32 = 1 << 31;
+    if matches.iter().all(|m| m.a_pos < FITS && m.b_pos < FITS) {
+        matches.sort_unstable_by_key(|m| m.packed_order());
+    } else {
+        matches.sort_unstable_by_key(|m| (m.a_doc, m.b_doc, m.diagonal(), m.a_pos));
+    }
 }
 
 /// One unit as the fragment finder sees it.
@@ -140,17 +163,59 @@ fn extend(a: DocView<'_>, b: DocView<'_>, m: Match, k: usize) -> Option<(usize, 
         }
     }
     let (seed_start, seed_end) = seed?;
-    let (mut start_a, mut start_b) = (pa + seed_start, pb + seed_start);
-    while start_a > 0 && start_b > 0 && usable(a, start_a - 1, b, start_b - 1) {
-        start_a -= 1;
-        start_b -= 1;
-    }
-    let (mut end_a, mut end_b) = (pa + seed_end, pb + seed_end);
-    while end_a < a.symbols.len() && end_b < b.symbols.len() && usable(a, end_a, b, end_b) {
-        end_a += 1;
-        end_b += 1;
-    }
+    let (start_a, start_b) = (pa + seed_start, pb + seed_start);
+    let (end_a, end_b) = (pa + seed_end, pb + seed_end);
+    let (left, right) = if a.base.is_none() && b.base.is_none() {
+        // Nothing masked: compare the symbols a block at a time.
+        (
+            common_suffix(&a.symbols[..start_a], &b.symbols[..start_b]),
+            common_prefix(&a.symbols[end_a..], &b.symbols[end_b..]),
+        )
+    } else {
+        let left = (1..=start_a.min(start_b))
+            .take_while(|&t| usable(a, start_a - t, b, start_b - t))
+            .count();
+        let right = (0..(a.symbols.len() - end_a).min(b.symbols.len() - end_b))
+            .take_while(|&t| usable(a, end_a + t, b, end_b + t))
+            .count();
+        (left, right)
+    };
+    let (start_a, start_b) = (start_a - left, start_b - left);
+    let end_a = end_a + right;
     Some((start_a, start_b, end_a - start_a))
+}
+
+/// Symbols compared at once when extending a match.
+const BLOCK: usize = 8;
+
+/// The length of the longest common prefix of `x` and `y`.
+fn common_prefix(x: &[Symbol], y: &[Symbol]) -> usize {
+    let len = x.len().min(y.len());
+    let mut n = 0;
+    while n + BLOCK <= len && x[n..n + BLOCK] == y[n..n + BLOCK] {
+        n += BLOCK;
+    }
+    n + x[n..len]
+        .iter()
+        .zip(&y[n..len])
+        .take_while(|(p, q)| p == q)
+        .count()
+}
+
+/// The length of the longest common suffix of `x` and `y`.
+fn common_suffix(x: &[Symbol], y: &[Symbol]) -> usize {
+    let len = x.len().min(y.len());
+    let (x, y) = (&x[x.len() - len..], &y[y.len() - len..]);
+    let mut n = 0;
+    while n + BLOCK <= len && x[len - n - BLOCK..len - n] == y[len - n - BLOCK..len - n] {
+        n += BLOCK;
+    }
+    n + x[..len - n]
+        .iter()
+        .rev()
+        .zip(y[..len - n].iter().rev())
+        .take_while(|(p, q)| p == q)
+        .count()
 }
 
 /// The fragments between units `a` and `b` given their matching
@@ -162,7 +227,7 @@ pub(crate) fn find_fragments(
     matches: &mut [Match],
     k: usize,
 ) -> Vec<Fragment> {
-    matches.sort_unstable_by_key(|m| (m.a_doc, m.b_doc, m.diagonal(), m.a_pos));
+    sort_by_diagonal(matches);
     let mut grown: Vec<Fragment> = Vec::new();
     let mut reach: Option<(u32, u32, i64, usize)> = None;
     for &m in matches.iter() {
@@ -239,4 +304,51 @@ fn resolve_overlaps(a: Side<'_>, b: Side<'_>, mut grown: Vec<Fragment>, k: usize
     }
     kept.sort_unstable();
     kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn matches() -> impl Strategy<Value = Vec<Match>> {
+        let position = prop_oneof![0u32..40, (1u32 << 31) - 3..(1u32 << 31) + 3];
+        prop::collection::vec(
+            (0u32..3, position.clone(), 0u32..3, position).prop_map(
+                |(a_doc, a_pos, b_doc, b_pos)| Match {
+                    a_doc,
+                    a_pos,
+                    b_doc,
+                    b_pos,
+                },
+            ),
+            0..40,
+        )
+    }
+
+    proptest! {
+        /// Block-wise common prefixes and suffixes are the symbol-wise ones.
+        #[test]
+        fn common_ends_are_found_block_by_block(
+            x in prop::collection::vec(0u32..2, 0..60),
+            y in prop::collection::vec(0u32..2, 0..60),
+        ) {
+            let naive = |p: &mut dyn Iterator<Item = (&u32, &u32)>| p.take_while(|(a, b)| a == b).count();
+            prop_assert_eq!(common_prefix(&x, &y), naive(&mut x.iter().zip(&y)));
+            prop_assert_eq!(common_suffix(&x, &y), naive(&mut x.iter().rev().zip(y.iter().rev())));
+        }
+
+        /// The packed order is the tuple order.
+        #[test]
+        fn packed_order_sorts_as_the_tuple(mut matches in matches()) {
+            let mut expected = matches.clone();
+            expected.sort_by_key(|m| (m.a_doc, m.b_doc, m.diagonal(), m.a_pos, m.b_pos));
+            sort_by_diagonal(&mut matches);
+            let key = |m: &Match| (m.a_doc, m.b_doc, m.diagonal(), m.a_pos);
+            prop_assert_eq!(
+                matches.iter().map(key).collect::<Vec<_>>(),
+                expected.iter().map(key).collect::<Vec<_>>()
+            );
+        }
+    }
 }

@@ -236,20 +236,20 @@ impl FingerprintIndex {
         std::iter::from_fn(move || {
             while i < hashes_a.len() && j < hashes_b.len() {
                 let (ha, hb) = (hashes_a[i], hashes_b[j]);
-                if ha < hb {
-                    i += 1;
-                } else if hb < ha {
-                    j += 1;
-                } else {
-                    // Runs are short: a hash repeats little inside a unit.
-                    let end_a = i + hashes_a[i..].iter().take_while(|&&x| x == ha).count();
-                    let end_b = j + hashes_b[j..].iter().take_while(|&&x| x == ha).count();
-                    let run = SharedRun {
-                        in_a: &postings_a[i..end_a],
-                        in_b: &postings_b[j..end_b],
-                    };
-                    (i, j) = (end_a, end_b);
-                    return Some(run);
+                match ha.cmp(&hb) {
+                    std::cmp::Ordering::Less => i += 1,
+                    std::cmp::Ordering::Greater => j += 1,
+                    std::cmp::Ordering::Equal => {
+                        // Runs are short: a hash repeats little inside a unit.
+                        let end_a = i + hashes_a[i..].iter().take_while(|&&x| x == ha).count();
+                        let end_b = j + hashes_b[j..].iter().take_while(|&&x| x == ha).count();
+                        let run = SharedRun {
+                            in_a: &postings_a[i..end_a],
+                            in_b: &postings_b[j..end_b],
+                        };
+                        (i, j) = (end_a, end_b);
+                        return Some(run);
+                    }
                 }
             }
             None

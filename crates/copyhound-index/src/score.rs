@@ -25,7 +25,7 @@
 
 use crate::Unit;
 use crate::bitset::BitSet;
-use crate::fragments::Fragment;
+use crate::fragments::{Fragment, SymbolRange};
 use crate::prepare::PreparedUnit;
 use crate::rarity::UnitWeights;
 
@@ -155,30 +155,134 @@ fn coverage(
 ) -> SideCoverage {
     let compared_lines = prepared.summary.compared_lines;
     let covered_lines = compared_lines.map(|_| {
-        let mut per_doc: Vec<Option<BitSet>> = vec![None; unit.documents.len()];
-        for f in fragments {
-            let range = match which {
-                Which::A => f.a,
-                Which::B => f.b,
-            };
-            let document = &unit.documents[range.doc as usize];
-            let lines = document
-                .lines
-                .as_ref()
-                .expect("compared lines are known only when every document has lines");
-            let seen =
-                per_doc[range.doc as usize].get_or_insert_with(|| BitSet::new(lines.line_count()));
-            let spans = &document.normalized.spans[range.start as usize..range.end as usize];
-            for line in lines.lines_of(spans.iter().map(|span| span.start)) {
-                seen.insert(line as usize);
-            }
+        let ranges = fragments.iter().map(|f| match which {
+            Which::A => f.a,
+            Which::B => f.b,
+        });
+        let ascending = ranges
+            .clone()
+            .all(|r| prepared.documents[r.doc as usize].symbol_lines.is_some());
+        if ascending {
+            lines_between_ends(unit, prepared, ranges)
+        } else {
+            lines_of_every_symbol(unit, ranges)
         }
-        per_doc.iter().flatten().map(BitSet::count).sum()
     });
     SideCoverage {
         covered_symbols,
         compared_symbols: prepared.summary.compared_symbols,
         covered_lines,
         compared_lines,
+    }
+}
+
+/// The lines `ranges` touch, found from each range's first and last
+/// symbol: with ascending offsets, a range touches every line between
+/// those that holds a symbol (the prepared document's `symbol_lines`).
+/// Ranges are disjoint, but two can share a line, so touching line spans
+/// are joined before counting.
+fn lines_between_ends(
+    unit: &Unit,
+    prepared: &PreparedUnit,
+    ranges: impl Iterator<Item = SymbolRange>,
+) -> usize {
+    let mut spans: Vec<(u32, u32, u32)> = ranges
+        .filter(|r| !r.is_empty())
+        .map(|r| {
+            let document = &unit.documents[r.doc as usize];
+            let lines = document
+                .lines
+                .as_ref()
+                .expect("compared lines are known only when every document has lines");
+            let offsets = &document.normalized.spans;
+            let line = |i: u32| lines.line_of(offsets[i as usize].start);
+            (r.doc, line(r.start), line(r.end - 1))
+        })
+        .collect();
+    spans.sort_unstable();
+    let count = |(doc, first, last): (u32, u32, u32)| {
+        prepared.documents[doc as usize]
+            .symbol_lines
+            .as_ref()
+            .map_or(0, |lines| {
+                lines.count_range(first as usize, last as usize + 1)
+            })
+    };
+    let mut total = 0;
+    let mut joined: Option<(u32, u32, u32)> = None;
+    for (doc, first, last) in spans {
+        joined = match joined {
+            Some((d, from, to)) if d == doc && first <= to => Some((d, from, to.max(last))),
+            previous => {
+                total += previous.map_or(0, count);
+                Some((doc, first, last))
+            }
+        };
+    }
+    total + joined.map_or(0, count)
+}
+
+/// The lines `ranges` touch, found symbol by symbol.
+fn lines_of_every_symbol(unit: &Unit, ranges: impl Iterator<Item = SymbolRange>) -> usize {
+    let mut per_doc: Vec<Option<BitSet>> = vec![None; unit.documents.len()];
+    for range in ranges {
+        let document = &unit.documents[range.doc as usize];
+        let lines = document
+            .lines
+            .as_ref()
+            .expect("compared lines are known only when every document has lines");
+        let seen =
+            per_doc[range.doc as usize].get_or_insert_with(|| BitSet::new(lines.line_count()));
+        let spans = &document.normalized.spans[range.start as usize..range.end as usize];
+        for line in lines.lines_of(spans.iter().map(|span| span.start)) {
+            seen.insert(line as usize);
+        }
+    }
+    per_doc.iter().flatten().map(BitSet::count).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{BaseCode, Document, LineIndex};
+    use copyhound_fingerprint::{KGramHasher, NormalizedDocument};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Counting lines from the ends of each range gives what looking
+        /// up every symbol's line gives, blank lines and shared lines
+        /// included.
+        #[test]
+        fn lines_from_range_ends_are_the_lines_of_every_symbol(
+            breaks in prop::collection::vec(0usize..4, 1..120),
+            cuts in prop::collection::btree_set(0u32..120, 0..20),
+        ) {
+            // Symbol i is one byte, followed by breaks[i] line breaks.
+            let mut normalized = NormalizedDocument::new();
+            let mut text = Vec::new();
+            for &n in &breaks {
+                normalized.push(1, text.len()..text.len() + 1);
+                text.push(b'x');
+                text.extend(std::iter::repeat_n(b'\n', n));
+            }
+            let len = breaks.len() as u32;
+            let document = Document::new("d", normalized, Vec::new())
+                .with_lines(LineIndex::new(&text));
+            let unit = Unit::new("u", vec![document]);
+            let hasher = KGramHasher::new(1, 0);
+            let prepared = &crate::prepare::prepare(std::slice::from_ref(&unit), &BaseCode::none(), &hasher)[0];
+            prop_assert!(prepared.documents[0].symbol_lines.is_some());
+            // Every other stretch between cut points is a range.
+            let points: Vec<u32> = cuts.into_iter().filter(|&c| c < len).chain([len]).collect();
+            let ranges: Vec<SymbolRange> = points
+                .windows(2)
+                .step_by(2)
+                .map(|w| SymbolRange { doc: 0, start: w[0], end: w[1] })
+                .collect();
+            prop_assert_eq!(
+                lines_between_ends(&unit, prepared, ranges.iter().copied()),
+                lines_of_every_symbol(&unit, ranges.iter().copied())
+            );
+        }
     }
 }
