@@ -39,27 +39,6 @@ impl BitSet {
         self.words[i / 64] & (1 << (i % 64)) != 0
     }
 
-    /// Number of members in `start..end`.
-    pub(crate) fn count_range(&self, start: usize, end: usize) -> usize {
-        debug_assert!(start <= end && end <= self.len);
-        if start >= end {
-            return 0;
-        }
-        let (first, last) = (start / 64, (end - 1) / 64);
-        let low = u64::MAX << (start % 64);
-        let high = u64::MAX >> (63 - (end - 1) % 64);
-        if first == last {
-            return (self.words[first] & low & high).count_ones() as usize;
-        }
-        let middle: usize = self.words[first + 1..last]
-            .iter()
-            .map(|w| w.count_ones() as usize)
-            .sum();
-        middle
-            + (self.words[first] & low).count_ones() as usize
-            + (self.words[last] & high).count_ones() as usize
-    }
-
     /// Number of members.
     pub(crate) fn count(&self) -> usize {
         self.words.iter().map(|w| w.count_ones() as usize).sum()
@@ -79,23 +58,5 @@ mod tests {
         assert_eq!(set.count(), 11);
         assert!(set.contains(129));
         assert!(!set.contains(70));
-    }
-
-    proptest::proptest! {
-        #[test]
-        fn count_range_counts_the_members_in_range(
-            members in proptest::collection::vec(0usize..200, 0..80),
-            start in 0usize..201,
-            len in 0usize..201,
-        ) {
-            let mut set = BitSet::new(200);
-            for &m in &members {
-                set.insert(m);
-            }
-            let end = (start + len).min(200);
-            let start = start.min(end);
-            let expected = (start..end).filter(|&i| set.contains(i)).count();
-            proptest::prop_assert_eq!(set.count_range(start, end), expected);
-        }
     }
 }

@@ -18,10 +18,11 @@ pub(crate) struct PreparedDocument {
     pub(crate) compared_symbols: usize,
     /// Distinct lines holding a compared symbol, when lines are known.
     pub(crate) compared_lines: Option<usize>,
-    /// The lines holding any symbol, when lines are known and the symbols'
-    /// offsets ascend: then the lines a run of symbols touches are those
-    /// of this set between its first symbol's line and its last one's.
-    pub(crate) symbol_lines: Option<BitSet>,
+    /// The first symbol of each line holding one, ascending, when lines
+    /// are known and the symbols' offsets ascend: then a run of symbols
+    /// touches exactly the lines from its first symbol's to its last one's
+    /// among these.
+    pub(crate) line_first_symbols: Option<Vec<u32>>,
 }
 
 /// The prepared documents of one unit and its totals.
@@ -92,23 +93,27 @@ fn prepare_document(
     } else {
         0
     };
-    let mut symbol_lines = None;
+    let mut line_first_symbols = None;
     let compared_lines = document.lines.as_ref().map(|lines| {
         if !long_enough {
             return 0;
         }
         let mut seen = BitSet::new(lines.line_count());
-        let mut any = BitSet::new(lines.line_count());
+        let mut firsts: Vec<u32> = Vec::new();
+        let mut previous_line = None;
         let starts = document.normalized.spans.iter().map(|span| span.start);
         for (i, line) in lines.lines_of(starts).enumerate() {
-            any.insert(line as usize);
+            if previous_line != Some(line) {
+                firsts.push(i as u32);
+                previous_line = Some(line);
+            }
             if is_compared(i) {
                 seen.insert(line as usize);
             }
         }
         let spans = &document.normalized.spans;
         if spans.windows(2).all(|w| w[0].start <= w[1].start) {
-            symbol_lines = Some(any);
+            line_first_symbols = Some(firsts);
         }
         seen.count()
     });
@@ -116,6 +121,6 @@ fn prepare_document(
         base: mask,
         compared_symbols,
         compared_lines,
-        symbol_lines,
+        line_first_symbols,
     }
 }

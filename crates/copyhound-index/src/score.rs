@@ -159,11 +159,13 @@ fn coverage(
             Which::A => f.a,
             Which::B => f.b,
         });
-        let ascending = ranges
-            .clone()
-            .all(|r| prepared.documents[r.doc as usize].symbol_lines.is_some());
+        let ascending = ranges.clone().all(|r| {
+            prepared.documents[r.doc as usize]
+                .line_first_symbols
+                .is_some()
+        });
         if ascending {
-            lines_between_ends(unit, prepared, ranges)
+            lines_between_ends(prepared, ranges)
         } else {
             lines_of_every_symbol(unit, ranges)
         }
@@ -177,49 +179,41 @@ fn coverage(
 }
 
 /// The lines `ranges` touch, found from each range's first and last
-/// symbol: with ascending offsets, a range touches every line between
-/// those that holds a symbol (the prepared document's `symbol_lines`).
-/// Ranges are disjoint, but two can share a line, so touching line spans
-/// are joined before counting.
-fn lines_between_ends(
-    unit: &Unit,
-    prepared: &PreparedUnit,
-    ranges: impl Iterator<Item = SymbolRange>,
-) -> usize {
-    let mut spans: Vec<(u32, u32, u32)> = ranges
+/// symbol: with ascending offsets, a range touches every line from its
+/// first symbol's to its last one's that holds a symbol. Lines are
+/// numbered among those holding symbols (the prepared document's
+/// `line_first_symbols`), so a range's lines are a span of consecutive
+/// numbers; ranges are disjoint, but two can share a line, so touching
+/// spans are joined before counting.
+fn lines_between_ends(prepared: &PreparedUnit, ranges: impl Iterator<Item = SymbolRange>) -> usize {
+    let mut spans: Vec<(u32, usize, usize)> = ranges
         .filter(|r| !r.is_empty())
         .map(|r| {
-            let document = &unit.documents[r.doc as usize];
-            let lines = document
-                .lines
-                .as_ref()
-                .expect("compared lines are known only when every document has lines");
-            let offsets = &document.normalized.spans;
-            let line = |i: u32| lines.line_of(offsets[i as usize].start);
+            let firsts = prepared.documents[r.doc as usize]
+                .line_first_symbols
+                .as_deref()
+                .unwrap_or_default();
+            let line = |i: u32| {
+                firsts
+                    .partition_point(|&first| first <= i)
+                    .saturating_sub(1)
+            };
             (r.doc, line(r.start), line(r.end - 1))
         })
         .collect();
     spans.sort_unstable();
-    let count = |(doc, first, last): (u32, u32, u32)| {
-        prepared.documents[doc as usize]
-            .symbol_lines
-            .as_ref()
-            .map_or(0, |lines| {
-                lines.count_range(first as usize, last as usize + 1)
-            })
-    };
     let mut total = 0;
-    let mut joined: Option<(u32, u32, u32)> = None;
+    let mut joined: Option<(u32, usize, usize)> = None;
     for (doc, first, last) in spans {
         joined = match joined {
             Some((d, from, to)) if d == doc && first <= to => Some((d, from, to.max(last))),
             previous => {
-                total += previous.map_or(0, count);
+                total += previous.map_or(0, |(_, from, to)| to - from + 1);
                 Some((doc, first, last))
             }
         };
     }
-    total + joined.map_or(0, count)
+    total + joined.map_or(0, |(_, from, to)| to - from + 1)
 }
 
 /// The lines `ranges` touch, found symbol by symbol.
@@ -271,7 +265,7 @@ mod tests {
             let unit = Unit::new("u", vec![document]);
             let hasher = KGramHasher::new(1, 0);
             let prepared = &crate::prepare::prepare(std::slice::from_ref(&unit), &BaseCode::none(), &hasher)[0];
-            prop_assert!(prepared.documents[0].symbol_lines.is_some());
+            prop_assert!(prepared.documents[0].line_first_symbols.is_some());
             // Every other stretch between cut points is a range.
             let points: Vec<u32> = cuts.into_iter().filter(|&c| c < len).chain([len]).collect();
             let ranges: Vec<SymbolRange> = points
@@ -280,7 +274,7 @@ mod tests {
                 .map(|w| SymbolRange { doc: 0, start: w[0], end: w[1] })
                 .collect();
             prop_assert_eq!(
-                lines_between_ends(&unit, prepared, ranges.iter().copied()),
+                lines_between_ends(prepared, ranges.iter().copied()),
                 lines_of_every_symbol(&unit, ranges.iter().copied())
             );
         }
