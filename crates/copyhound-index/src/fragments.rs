@@ -18,8 +18,6 @@
 //!    cut away; what remains of at least k symbols is kept. Fragments are
 //!    then disjoint on each side, so the symbols they cover can be summed.
 
-use std::collections::HashMap;
-
 use copyhound_fingerprint::Symbol;
 
 use crate::Unit;
@@ -261,20 +259,30 @@ pub(crate) fn find_fragments(
     resolve_overlaps(a, b, grown, k)
 }
 
+/// The symbols of document `doc` of `side` taken so far, empty at first.
+fn occupancy<'t>(taken: &'t mut Vec<(u32, BitSet)>, side: Side<'_>, doc: u32) -> &'t mut BitSet {
+    let at = taken
+        .iter()
+        .position(|(d, _)| *d == doc)
+        .unwrap_or_else(|| {
+            taken.push((doc, BitSet::new(side.doc(doc).symbols.len())));
+            taken.len() - 1
+        });
+    &mut taken[at].1
+}
+
 /// Keeps the longest fragments and the non-overlapping rest of the others.
 fn resolve_overlaps(a: Side<'_>, b: Side<'_>, mut grown: Vec<Fragment>, k: usize) -> Vec<Fragment> {
     grown.sort_unstable_by_key(|f| (std::cmp::Reverse(f.len()), *f));
     grown.dedup();
-    let mut taken_a: HashMap<u32, BitSet> = HashMap::new();
-    let mut taken_b: HashMap<u32, BitSet> = HashMap::new();
+    // Symbols taken, per document: few documents per unit take part, so a
+    // list beats a hash map.
+    let mut taken_a: Vec<(u32, BitSet)> = Vec::new();
+    let mut taken_b: Vec<(u32, BitSet)> = Vec::new();
     let mut kept = Vec::new();
     for f in grown {
-        let occupied_a = taken_a
-            .entry(f.a.doc)
-            .or_insert_with(|| BitSet::new(a.doc(f.a.doc).symbols.len()));
-        let occupied_b = taken_b
-            .entry(f.b.doc)
-            .or_insert_with(|| BitSet::new(b.doc(f.b.doc).symbols.len()));
+        let occupied_a = occupancy(&mut taken_a, a, f.a.doc);
+        let occupied_b = occupancy(&mut taken_b, b, f.b.doc);
         let mut piece_start = None;
         for t in 0..=f.len() {
             let free = t < f.len()
