@@ -149,7 +149,7 @@ fn files_under(dir: &Path) -> Vec<PathBuf> {
 /// Searches every file under `files` against the database in `dir`; each
 /// file's own registration (if it was added) should rank first.
 fn search_texts(dir: &Path, files: &Path) {
-    let db = Database::open(dir).expect("open the database");
+    let mut db = Database::open(dir).expect("open the database");
     let mode = match db.params().front_end.as_str() {
         "words" => TextMode::Words,
         "consonants" => TextMode::Consonants,
@@ -182,6 +182,8 @@ fn search_texts(dir: &Path, files: &Path) {
     time_searches(&db, &prints, "after ingest");
     db.flush().expect("flush");
     db.compact().expect("compact");
+    // As `db add` ends: the merge's copy-on-write pages go back too.
+    db.compact_catalog().expect("compact the catalogue");
     let stats = db.stats().expect("stats");
     let per_doc = |bytes: u64| bytes as f64 / stats.documents.max(1) as f64;
     println!(
