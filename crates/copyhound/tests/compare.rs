@@ -629,6 +629,13 @@ fn a_mixed_batch_is_compared_one_language_at_a_time() {
             predicate::str::contains("squares.c").and(predicate::str::contains(
                 "no other c unit to compare it with",
             )),
+        )
+        // The terminal table says each pair's language.
+        .stdout(
+            predicate::str::is_match(r"(?m)^#\s+similarity.*\blanguage$")
+                .unwrap()
+                .and(predicate::str::is_match(r"(?m)anna\.py\s.*\bpython$").unwrap())
+                .and(predicate::str::is_match(r"(?m)Ann\.java\s.*\bjava$").unwrap()),
         );
 
     let report = json_report(&json);

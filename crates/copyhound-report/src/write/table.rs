@@ -15,20 +15,23 @@ const HEADER: [&str; 8] = [
     "fragments",
 ];
 
-/// Which columns are left-aligned (the paths); the rest are numbers.
-const LEFT_ALIGNED: [bool; 8] = [false, false, true, true, false, false, false, false];
+/// Which columns are left-aligned (the paths, the language); the rest are
+/// numbers.
+const LEFT_ALIGNED: [bool; 9] = [false, false, true, true, false, false, false, false, true];
 
 /// Writes the first `limit` pairs of `report` as an aligned table with a
-/// one-line summary below.
+/// one-line summary below. A batch of several languages gets a last
+/// column with each pair's language (pairs never cross languages).
 pub fn write_table(report: &Report, limit: usize, mut out: impl Write) -> Result<(), ReportError> {
     let percent = |x: f64| format!("{:.1}%", x * 100.0);
-    let rows: Vec<[String; 8]> = report
+    let multilingual = report.parameters.languages.len() > 1;
+    let rows: Vec<Vec<String>> = report
         .pairs
         .iter()
         .take(limit)
         .enumerate()
         .map(|(rank, pair)| {
-            [
+            let mut row = vec![
                 (rank + 1).to_string(),
                 percent(pair.similarity),
                 pair.a.path.clone(),
@@ -37,25 +40,36 @@ pub fn write_table(report: &Report, limit: usize, mut out: impl Write) -> Result
                 percent(pair.b.coverage),
                 pair.longest_fragment.to_string(),
                 pair.fragment_count.to_string(),
-            ]
+            ];
+            if multilingual {
+                let language = report
+                    .units
+                    .get(pair.a.unit)
+                    .and_then(|u| u.language.clone());
+                row.push(language.unwrap_or_default());
+            }
+            row
         })
         .collect();
+    let mut header: Vec<String> = HEADER.map(String::from).into();
+    if multilingual {
+        header.push("language".to_owned());
+    }
     if report.summary.matching_pairs == 0 {
         writeln!(out, "No similar pairs found.")?;
     } else if !rows.is_empty() {
-        let mut widths = HEADER.map(str::len);
+        let mut widths: Vec<usize> = header.iter().map(String::len).collect();
         for row in &rows {
             for (width, cell) in widths.iter_mut().zip(row) {
                 *width = (*width).max(cell.chars().count());
             }
         }
-        let header = HEADER.map(String::from);
         for row in std::iter::once(&header).chain(&rows) {
             let cells: Vec<String> = row
                 .iter()
-                .zip(widths)
+                .zip(&widths)
                 .zip(LEFT_ALIGNED)
-                .map(|((cell, width), left)| {
+                .map(|((cell, &width), left)| {
                     if left {
                         format!("{cell:<width$}")
                     } else {
