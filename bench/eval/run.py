@@ -251,12 +251,18 @@ class Copydetect:
             return "not installed (bench/eval/install-peers.sh)"
         return None
 
+    def command(self, language: str, listing: Path, raw: Path) -> list[str]:
+        """The peer's command line: score the files `listing` names, in
+        `language`, into `raw`."""
+        command = [str(self.python), str(HERE / "peers" / "copydetect_pairs.py"), str(listing), str(raw)]
+        if language == "text":
+            command.append("--text")
+        return command
+
     def run(self, dataset: score.Dataset, files: Path, work: Path) -> Measured:
         mapping, listing, raw = self.stage(dataset, files, work)
-        command = [str(self.python), str(HERE / "peers" / "copydetect_pairs.py"), str(listing), str(raw)]
-        if dataset.language == "text":
-            command.append("--text")
-        usage = run_measured(command, work / "copydetect.log")
+        command = self.command(dataset.language, listing, raw)
+        usage = run_measured(command, work / f"{self.name}.log")
         return Measured(self.remap(raw, mapping, work), usage, shlex.join(command))
 
     def stage(self, dataset: score.Dataset, files: Path, work: Path) -> tuple[dict[str, str], Path, Path]:
@@ -291,13 +297,10 @@ class Dolos(Copydetect):
             return "node not found"
         return None
 
-    def run(self, dataset: score.Dataset, files: Path, work: Path) -> Measured:
-        mapping, listing, raw = self.stage(dataset, files, work)
-        language = {"java": "java", "c": "c", "text": "char"}.get(dataset.language, dataset.language)
+    def command(self, language: str, listing: Path, raw: Path) -> list[str]:
+        language = {"java": "java", "c": "c", "text": "char"}.get(language, language)
         modules = PEERS / "node" / "node_modules"
-        command = ["node", str(HERE / "peers" / "dolos_pairs.mjs"), str(modules), language, str(listing), str(raw)]
-        usage = run_measured(command, work / "dolos.log")
-        return Measured(self.remap(raw, mapping, work), usage, shlex.join(command))
+        return ["node", str(HERE / "peers" / "dolos_pairs.mjs"), str(modules), language, str(listing), str(raw)]
 
 
 class Sim(Copydetect):

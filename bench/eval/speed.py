@@ -42,11 +42,11 @@ from pathlib import Path
 
 import run
 
-HERE = Path(__file__).resolve().parent
 OUT = run.OUT / "speed"
 SYNTH = run.OUT / "synth-100000"
 REGISTRY = Path.home() / ".cargo" / "registry" / "src"
 TOOLS = ["copyhound", "copydetect", "dolos"]
+PEERS = {"copydetect": run.Copydetect, "dolos": run.Dolos}
 DEFAULT_CORPORA = ["datasets", "synth-1000", "synth-5000", "synth-100000", "registry-1000", "registry-5000", "registry"]
 
 
@@ -136,10 +136,7 @@ def peer_command(tool: str, corpus: Corpus, work: Path) -> tuple[list[str], Path
     listing = work / f"{tool}-files.json"
     listing.write_text(json.dumps([str(f) for f in corpus.files]), encoding="utf-8")
     raw = work / f"{tool}-raw.csv"
-    if tool == "copydetect":
-        return [str(run.Copydetect.python), str(HERE / "peers" / "copydetect_pairs.py"), str(listing), str(raw)], raw
-    modules = run.PEERS / "node" / "node_modules"
-    return ["node", str(HERE / "peers" / "dolos_pairs.mjs"), str(modules), corpus.language, str(listing), str(raw)], raw
+    return PEERS[tool]().command(corpus.language, listing, raw), raw
 
 
 def planted_found(corpus: Corpus, scores_csv: Path, column: str) -> int | None:
@@ -303,9 +300,9 @@ def main() -> int:
                 result = {"corpus": item.name, "tool": tool, "files": len(item.files), "status": "skipped",
                           "reason": f"not run: did not finish on {smaller['corpus']}"}
             else:
-                if tool != "copyhound" and tool not in ("copydetect", "dolos"):
+                if tool != "copyhound" and tool not in PEERS:
                     raise SystemExit(f"speed: unknown tool {tool}")
-                missing = run.Copydetect().available() if tool == "copydetect" else run.Dolos().available() if tool == "dolos" else None
+                missing = PEERS[tool]().available() if tool in PEERS else None
                 if missing:
                     print(f"speed: {tool}: {missing}; skipped")
                     continue
