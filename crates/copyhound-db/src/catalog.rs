@@ -9,7 +9,7 @@
 
 use redb::TableDefinition;
 
-use crate::codec::{BitReader, BitWriter, get_varint, put_varint};
+use crate::codec::{BitReader, BitWriter, get_varint, put_varint, rice_k_for_mean};
 
 /// Database-wide values, by name (see the `META_*` keys).
 pub(crate) const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
@@ -133,11 +133,7 @@ pub(crate) fn decode_keys(bytes: &[u8]) -> Option<Vec<u64>> {
 
 /// The Rice parameter for the gaps of `count` values spread over `0..span`.
 fn gap_rice_k(span: u64, count: usize) -> u32 {
-    let mean = span as f64 / count.max(1) as f64;
-    (mean * std::f64::consts::LN_2)
-        .log2()
-        .floor()
-        .clamp(0.0, 32.0) as u32
+    rice_k_for_mean(span as f64 / count.max(1) as f64, 32)
 }
 
 /// A print (strictly increasing 64-bit hashes) as gaps: the top 32 bits of
@@ -187,11 +183,7 @@ pub(crate) fn decode_print(bytes: &[u8]) -> Option<Vec<u64>> {
 /// 64-bit hashes.
 fn print_rice_k(len: usize) -> u32 {
     // Mean gap 2^64 / len; its top half has mean 2^32 / len.
-    let mean_high = (1u64 << 32) as f64 / len.max(1) as f64;
-    (mean_high * std::f64::consts::LN_2)
-        .log2()
-        .floor()
-        .clamp(0.0, 31.0) as u32
+    rice_k_for_mean((1u64 << 32) as f64 / len.max(1) as f64, 31)
 }
 
 /// One segment as the manifest lists it.

@@ -35,6 +35,16 @@ pub(crate) fn get_varint(bytes: &[u8], pos: &mut usize) -> Option<u64> {
     None
 }
 
+/// The Rice parameter for geometric values of mean `mean`: a Rice code
+/// costs about 1 + k + mean / 2^k bits, smallest near 2^k = mean·ln 2, so
+/// k = ⌊log2(mean·ln 2)⌋, clamped to `0..=max`.
+pub(crate) fn rice_k_for_mean(mean: f64, max: u32) -> u32 {
+    (mean * std::f64::consts::LN_2)
+        .log2()
+        .floor()
+        .clamp(0.0, f64::from(max)) as u32
+}
+
 /// Writes bits least-significant first into bytes.
 #[derive(Debug, Default)]
 pub(crate) struct BitWriter {

@@ -30,6 +30,8 @@ pub(crate) use merge::merge_segments;
 pub use reader::Segment;
 pub(crate) use writer::write_postings;
 
+use crate::codec::rice_k_for_mean;
+
 /// First bytes of every segment file.
 pub(crate) const MAGIC: &[u8; 8] = b"CHDBSEG\0";
 /// The segment format this build reads and writes. Version 2: buckets
@@ -91,13 +93,10 @@ impl SegmentShape {
         let residual_bits = hash_bits - bucket_bits;
         let per_bucket = (postings as f64 / f64::from(1u32 << bucket_bits)).max(1.0);
         let mean_gap = f64::from(max_doc - min_doc + 1) / per_bucket;
-        // A Rice code of a geometric gap with mean μ costs about
-        // 1 + k + μ / 2^k bits, smallest near 2^k = μ·ln 2.
+        // The estimate rounds down; take the next k if its cost
+        // (1 + k + μ / 2^k bits for mean gap μ) is lower.
         let cost = |k: u32| 1.0 + f64::from(k) + mean_gap / f64::from(k).exp2();
-        let base = (mean_gap * std::f64::consts::LN_2)
-            .log2()
-            .floor()
-            .clamp(0.0, 31.0) as u32;
+        let base = rice_k_for_mean(mean_gap, 31);
         let mut rice_k = if cost(base + 1) < cost(base) {
             base + 1
         } else {
