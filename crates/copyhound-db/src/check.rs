@@ -21,7 +21,7 @@ use crate::database::{
 use crate::error::{DbError, Result};
 use crate::params::Mode;
 use crate::prints::read_print_file;
-use crate::records::{BLOCK_RECORDS, RECORDS, decode_block};
+use crate::records::{RECORDS, damaged_block_problem, decode_block};
 use crate::segment::Segment;
 
 /// What `check` found.
@@ -164,10 +164,9 @@ fn read_records(
         match decode_block(block, bytes.value()) {
             Some(members) => records.extend(members.into_iter().map(|r| (r.id, r))),
             None => report.problems.push(format!(
-                "{}: the record block of documents {}..{} is damaged",
+                "{}: {}",
                 path.display(),
-                u64::from(block) * u64::from(BLOCK_RECORDS),
-                (u64::from(block) + 1) * u64::from(BLOCK_RECORDS)
+                damaged_block_problem(block)
             )),
         }
     }

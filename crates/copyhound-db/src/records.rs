@@ -273,15 +273,18 @@ pub(crate) fn decode_block(block: u32, bytes: &[u8]) -> Option<Vec<DocumentRecor
     Some(out)
 }
 
-fn damaged_block(path: &Path, block: u32) -> DbError {
-    DbError::corrupt(
-        path,
-        format!(
-            "the record block of documents {}..{} is damaged",
-            u64::from(block) * u64::from(BLOCK_RECORDS),
-            (u64::from(block) + 1) * u64::from(BLOCK_RECORDS)
-        ),
+/// What is wrong when block `block` does not decode, as both an error and
+/// `check` word it.
+pub(crate) fn damaged_block_problem(block: u32) -> String {
+    format!(
+        "the record block of documents {}..{} is damaged",
+        u64::from(block) * u64::from(BLOCK_RECORDS),
+        (u64::from(block) + 1) * u64::from(BLOCK_RECORDS)
     )
+}
+
+fn damaged_block(path: &Path, block: u32) -> DbError {
+    DbError::corrupt(path, damaged_block_problem(block))
 }
 
 /// The record of `id`, if it is registered.
