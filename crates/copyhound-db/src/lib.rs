@@ -68,6 +68,6 @@ pub use check::{CheckReport, check};
 pub use database::{BackgroundMerger, CATALOG_FILE, Database, NewDocument, SEGMENTS_DIR};
 pub use error::{DbError, Result};
 pub use params::{Mode, Params};
-pub use print::{DocumentPrint, Fingerprinter};
+pub use print::{DocumentPrint, Fingerprinter, SharedPassage};
 pub use search::{IgnoredKey, MatchBucket, SearchMatch, SearchOptions, SearchReport};
 pub use stats::Stats;

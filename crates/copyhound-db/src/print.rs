@@ -6,10 +6,13 @@
 //! from the print inside the database: the n smallest under the current
 //! rotation key (Koala) or the whole print (winnowing). Keeping the print is
 //! what lets `rotate` re-select stored subsets without the documents.
+//! The same parameters locate the passages a query shares with a match.
 
 use copyhound_fingerprint::{
     Fingerprint, KGramHasher, KoalaParams, KoalaSelector, NormalizedDocument, Selector, Winnowing,
 };
+
+use copyhound_index::locate_shared_fragments;
 
 use crate::params::{Mode, Params};
 
@@ -39,6 +42,24 @@ impl DocumentPrint {
     }
 }
 
+/// A passage a query shares with a registered document, located in both
+/// texts ([`Fingerprinter::shared_passages`]). With the `serde` feature it
+/// serialises as the search output of the command line and the server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct SharedPassage {
+    /// Byte range in the query's text.
+    pub query_bytes: [usize; 2],
+    /// Lines (1-based, inclusive) in the query's text.
+    pub query_lines: [u32; 2],
+    /// Byte range in the registered document's text.
+    pub registered_bytes: [usize; 2],
+    /// Lines in the registered document's text.
+    pub registered_lines: [u32; 2],
+    /// Symbols matched.
+    pub symbols: u32,
+}
+
 /// Computes prints and stored subsets with one database's parameters.
 #[derive(Clone, Debug)]
 pub struct Fingerprinter {
@@ -55,15 +76,31 @@ impl Fingerprinter {
         }
     }
 
-    /// The keyed k-gram hasher of this database.
-    pub fn hasher(&self) -> &KGramHasher {
-        &self.hasher
-    }
-
     /// Robust winnowing over this database's window: the selection of winnow
     /// mode, and the one that locates matching passages in either mode.
-    pub fn winnowing(&self) -> Winnowing {
+    fn winnowing(&self) -> Winnowing {
         Winnowing::robust(self.params.window as usize)
+    }
+
+    /// The passages `query` shares with `registered`, each given as its
+    /// normalised document and the text its spans index into, in query
+    /// order. A search says which documents share keys; this says where,
+    /// from both texts, with this database's hasher and winnowing.
+    pub fn shared_passages(
+        &self,
+        query: (&NormalizedDocument, &str),
+        registered: (&NormalizedDocument, &str),
+    ) -> Vec<SharedPassage> {
+        locate_shared_fragments(query, registered, &self.hasher, &self.winnowing())
+            .into_iter()
+            .map(|f| SharedPassage {
+                query_bytes: f.a_bytes,
+                query_lines: f.a_lines,
+                registered_bytes: f.b_bytes,
+                registered_lines: f.b_lines,
+                symbols: f.symbols,
+            })
+            .collect()
     }
 
     /// The selected fingerprints of `doc` (hash and symbol position), in

@@ -9,25 +9,8 @@
 
 use std::path::Path;
 
-use copyhound_db::Fingerprinter;
-use copyhound_index::locate_shared_fragments;
+use copyhound_db::{Fingerprinter, SharedPassage};
 use copyhound_normalize::{LoadOptions, LoadedDocument, load_file};
-use serde::Serialize;
-
-/// One passage found in both documents.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct FragmentOutput {
-    /// Byte range in the query's text.
-    pub query_bytes: [usize; 2],
-    /// Lines (1-based, inclusive) in the query's text.
-    pub query_lines: [u32; 2],
-    /// Byte range in the registered document's text.
-    pub registered_bytes: [usize; 2],
-    /// Lines in the registered document's text.
-    pub registered_lines: [u32; 2],
-    /// Symbols matched.
-    pub symbols: u32,
-}
 
 /// Loads the registered text at `path`; `None` when it cannot be read.
 pub fn load_registered(path: &Path, options: &LoadOptions) -> Option<LoadedDocument> {
@@ -42,20 +25,9 @@ pub fn fragments(
     fingerprinter: &Fingerprinter,
     query: &LoadedDocument,
     registered: &LoadedDocument,
-) -> Vec<FragmentOutput> {
-    locate_shared_fragments(
+) -> Vec<SharedPassage> {
+    fingerprinter.shared_passages(
         (&query.doc, &query.text),
         (&registered.doc, &registered.text),
-        fingerprinter.hasher(),
-        &fingerprinter.winnowing(),
     )
-    .into_iter()
-    .map(|f| FragmentOutput {
-        query_bytes: f.a_bytes,
-        query_lines: f.a_lines,
-        registered_bytes: f.b_bytes,
-        registered_lines: f.b_lines,
-        symbols: f.symbols,
-    })
-    .collect()
 }

@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use copyhound_db::{
     Database, DocId, DocumentMeta, DocumentRecord, MatchBucket, NewDocument, SearchReport,
+    SharedPassage,
 };
 use copyhound_normalize::{LoadOptions, LoadedDocument};
 use serde::Serialize;
@@ -14,7 +15,7 @@ use serde::Serialize;
 use crate::audit::Audit;
 use crate::auth::Token;
 use crate::error::{ApiError, ApiResult};
-use crate::fragments::{FragmentOutput, fragments, load_registered};
+use crate::fragments::{fragments, load_registered};
 use crate::input::{Upload, load, load_options};
 use crate::texts::TextStore;
 use crate::{ServerConfig, ServerError};
@@ -113,7 +114,7 @@ pub struct MatchOutput {
     pub bucket: &'static str,
     /// Passages shared with the query; `null` when its text is not
     /// available or fragments were not asked for at this rank.
-    pub fragments: Option<Vec<FragmentOutput>>,
+    pub fragments: Option<Vec<SharedPassage>>,
 }
 
 /// Counts and sizes of the database, and the server's settings.

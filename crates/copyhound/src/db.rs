@@ -11,9 +11,8 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
 use copyhound_db::{
     Database, DocumentMeta, MatchBucket, Mode, NewDocument, Params, SearchMatch, SearchOptions,
-    SearchReport, check,
+    SearchReport, SharedPassage, check,
 };
-use copyhound_index::locate_shared_fragments;
 use copyhound_normalize::{KindChoice, LoadOptions, LoadedDocument, TextMode, TextOptions};
 use serde::Serialize;
 
@@ -457,21 +456,7 @@ struct MatchOutput {
     query_ratio: f64,
     hits: u32,
     stored: u32,
-    fragments: Option<Vec<FragmentOutput>>,
-}
-
-#[derive(Serialize)]
-struct FragmentOutput {
-    /// Byte range in the query's text.
-    query_bytes: [usize; 2],
-    /// Lines (1-based, inclusive) in the query.
-    query_lines: [u32; 2],
-    /// Byte range in the registered document's text.
-    registered_bytes: [usize; 2],
-    /// Lines in the registered document.
-    registered_lines: [u32; 2],
-    /// Symbols matched.
-    symbols: u32,
+    fragments: Option<Vec<SharedPassage>>,
 }
 
 fn search(args: &SearchArgs) -> Result<ExitCode> {
@@ -549,29 +534,16 @@ fn fragments(
     options: &LoadOptions,
     query: &LoadedDocument,
     found: &SearchMatch,
-) -> Option<Vec<FragmentOutput>> {
+) -> Option<Vec<SharedPassage>> {
     let path = Path::new(&found.document.meta.location);
     if !path.is_file() {
         return None;
     }
     let registered = load(path, options).ok()?;
-    let fingerprinter = db.fingerprinter();
-    let fragments = locate_shared_fragments(
+    Some(db.fingerprinter().shared_passages(
         (&query.doc, &query.text),
         (&registered.doc, &registered.text),
-        fingerprinter.hasher(),
-        &fingerprinter.winnowing(),
-    )
-    .into_iter()
-    .map(|f| FragmentOutput {
-        query_bytes: f.a_bytes,
-        query_lines: f.a_lines,
-        registered_bytes: f.b_bytes,
-        registered_lines: f.b_lines,
-        symbols: f.symbols,
-    })
-    .collect();
-    Some(fragments)
+    ))
 }
 
 fn print_search(out: &mut impl Write, output: &SearchOutput) -> io::Result<()> {

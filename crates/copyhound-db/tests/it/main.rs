@@ -7,6 +7,7 @@
 
 mod concurrency;
 mod koala;
+mod passages;
 mod storage;
 mod support;
 mod winnow;
