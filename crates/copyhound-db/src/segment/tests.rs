@@ -22,6 +22,17 @@ fn lookup(segment: &Segment, key: u64) -> Vec<u32> {
     docs
 }
 
+/// `count` postings whose keys step by a prime over the key space, spread
+/// over ids `0..docs`.
+fn strided_postings(count: u64, docs: u32) -> Vec<Posting> {
+    (0..count)
+        .map(|i| Posting {
+            key: i * 7919 % (1 << HASH_BITS),
+            doc: i as u32 % docs,
+        })
+        .collect()
+}
+
 fn postings_strategy() -> impl Strategy<Value = Vec<Posting>> {
     // Few distinct keys and ids, so that shared keys and repeats are common.
     prop::collection::vec(
@@ -113,12 +124,7 @@ fn large_segments_pick_finer_buckets_and_fit_the_budget() {
 fn damage_is_reported_with_the_file_name() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("seg-1.seg");
-    let mut postings: Vec<Posting> = (0..5000)
-        .map(|i| Posting {
-            key: i * 7919 % (1 << HASH_BITS),
-            doc: i as u32 % 97,
-        })
-        .collect();
+    let mut postings = strided_postings(5000, 97);
     write_postings(&path, HASH_BITS, &mut postings).unwrap();
     let pristine = std::fs::read(&path).unwrap();
 
@@ -153,12 +159,7 @@ fn damage_is_reported_with_the_file_name() {
 fn a_segment_of_an_older_format_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("old.seg");
-    let mut postings: Vec<Posting> = (0..500)
-        .map(|i| Posting {
-            key: i * 7919 % (1 << HASH_BITS),
-            doc: i as u32 % 31,
-        })
-        .collect();
+    let mut postings = strided_postings(500, 31);
     write_postings(&path, HASH_BITS, &mut postings).unwrap();
     let mut bytes = std::fs::read(&path).unwrap();
     // Version 1 (byte-aligned buckets, u32 offsets), with a valid header CRC.
