@@ -60,8 +60,29 @@ fn cpu_seconds() -> Option<f64> {
     Some(ticks / 100.0)
 }
 
+/// CPU seconds used since `start` (a [`cpu_seconds`] reading); NaN where
+/// they cannot be read.
+fn cpu_since(start: Option<f64>) -> f64 {
+    cpu_seconds()
+        .zip(start)
+        .map_or(f64::NAN, |(now, then)| now - then)
+}
+
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+/// Search latencies in milliseconds (sorted here) and the CPU seconds they
+/// took, as p50, p99, max and CPU per query.
+fn latency_summary(latencies: &mut [f64], cpu: f64) -> String {
+    latencies.sort_by(f64::total_cmp);
+    format!(
+        "p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms, CPU {:.3} ms per query",
+        percentile(latencies, 0.5),
+        percentile(latencies, 0.99),
+        latencies[latencies.len() - 1],
+        cpu * 1000.0 / latencies.len() as f64
+    )
 }
 
 fn measure(db: &Database, documents: usize, label: &str) {
@@ -89,9 +110,7 @@ fn measure(db: &Database, documents: usize, label: &str) {
             .search(&print, &SearchOptions::default())
             .expect("search");
         latencies.push(t.elapsed().as_secs_f64() * 1000.0);
-        cpu += cpu_seconds()
-            .zip(cpu_before)
-            .map_or(f64::NAN, |(b, a)| b - a);
+        cpu += cpu_since(cpu_before);
         if q % 2 == 0
             && report
                 .matches
@@ -101,14 +120,9 @@ fn measure(db: &Database, documents: usize, label: &str) {
             found += 1;
         }
     }
-    latencies.sort_by(f64::total_cmp);
     println!(
-        "search ({label}): p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms, CPU {:.3} ms per query; \
-         edited queries ranked their source first: {found}/{}",
-        percentile(&latencies, 0.5),
-        percentile(&latencies, 0.99),
-        latencies[latencies.len() - 1],
-        cpu * 1000.0 / QUERIES as f64,
+        "search ({label}): {}; edited queries ranked their source first: {found}/{}",
+        latency_summary(&mut latencies, cpu),
         QUERIES / 2
     );
 }
@@ -168,12 +182,7 @@ fn search_texts(dir: &Path, files: &Path) {
         };
         prints.push(db.fingerprinter().print(&loaded.doc));
     }
-    let (load_wall, load_cpu) = (
-        start.elapsed().as_secs_f64(),
-        cpu_seconds()
-            .zip(cpu_start)
-            .map_or(f64::NAN, |(b, a)| b - a),
-    );
+    let (load_wall, load_cpu) = (start.elapsed().as_secs_f64(), cpu_since(cpu_start));
     println!(
         "load, normalise and select {} files: {:.3} s wall, {load_cpu:.2} s CPU",
         prints.len(),
@@ -208,17 +217,11 @@ fn time_searches(db: &Database, prints: &[DocumentPrint], label: &str) {
         db.search(print, &SearchOptions::default()).expect("search");
         latencies.push(t.elapsed().as_secs_f64() * 1000.0);
     }
-    let cpu = cpu_seconds()
-        .zip(cpu_start)
-        .map_or(f64::NAN, |(b, a)| b - a);
-    latencies.sort_by(f64::total_cmp);
+    let cpu = cpu_since(cpu_start);
     println!(
-        "search ({label}, {} queries): p50 {:.3} ms, p99 {:.3} ms, max {:.3} ms, CPU {:.3} ms per query",
+        "search ({label}, {} queries): {}",
         latencies.len(),
-        percentile(&latencies, 0.5),
-        percentile(&latencies, 0.99),
-        latencies[latencies.len() - 1],
-        cpu * 1000.0 / latencies.len() as f64
+        latency_summary(&mut latencies, cpu)
     );
 }
 
