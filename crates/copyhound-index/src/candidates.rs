@@ -86,9 +86,6 @@ pub struct Candidates {
     pub pairs: Vec<CandidatePair>,
     /// Pairs that qualified in all (at least `pairs.len()`).
     pub qualified: usize,
-    /// Hashes in more units than this were not counted (see
-    /// [`discovery_limit`]); `usize::MAX` when every hash was.
-    pub discovery_limit: usize,
 }
 
 /// Counter bumps allowed per posting of the index when counting shared
@@ -167,11 +164,9 @@ pub fn candidate_pairs(
                 (left, n + m)
             },
         );
-    let pairs = best.into_sorted();
     Candidates {
-        pairs,
+        pairs: best.into_sorted(),
         qualified,
-        discovery_limit: limit,
     }
 }
 
