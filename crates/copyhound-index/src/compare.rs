@@ -164,10 +164,10 @@ pub fn shared_fragments(
     )
     .ok()
     .and_then(|comparison| {
+        // Never an empty fragment: every one is at least k ≥ 1 symbols.
         let pair = comparison.pairs.first()?;
         Some(comparison.fragments(&units, pair.a, pair.b))
     })
-    .map(|fragments| fragments.into_iter().filter(|f| !f.is_empty()).collect())
     .unwrap_or_default()
 }
 
