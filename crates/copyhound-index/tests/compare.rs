@@ -38,6 +38,14 @@ fn unit(name: &str, docs: &[Vec<u32>], hasher: &KGramHasher, w: usize) -> Unit {
     Unit::new(name, documents)
 }
 
+/// Units `u0`, `u1`… of the documents `docs[0]`, `docs[1]`…
+fn numbered_units(docs: &[Vec<Vec<u32>>], hasher: &KGramHasher, w: usize) -> Vec<Unit> {
+    docs.iter()
+        .enumerate()
+        .map(|(i, d)| unit(&format!("u{i}"), d, hasher, w))
+        .collect()
+}
+
 fn run(units: &[Unit], hasher: &KGramHasher) -> Comparison {
     compare(
         units,
@@ -181,11 +189,7 @@ proptest! {
         seed: u64,
     ) {
         let hasher = KGramHasher::new(k, seed);
-        let units: Vec<Unit> = docs
-            .iter()
-            .enumerate()
-            .map(|(i, d)| unit(&format!("u{i}"), d, &hasher, w))
-            .collect();
+        let units = numbered_units(&docs, &hasher, w);
         let result = run(&units, &hasher);
         for pair in &result.pairs {
             let fragments = result.fragments(&units, pair.a, pair.b);
@@ -237,11 +241,7 @@ proptest! {
         seed: u64,
     ) {
         let hasher = KGramHasher::new(k, seed);
-        let units: Vec<Unit> = docs
-            .iter()
-            .enumerate()
-            .map(|(i, d)| unit(&format!("u{i}"), d, &hasher, w))
-            .collect();
+        let units = numbered_units(&docs, &hasher, w);
         let base_code = BaseCode::new(&hasher, base.iter().map(|b| {
             let mut d = NormalizedDocument::new();
             for (i, &s) in b.iter().enumerate() {
@@ -291,11 +291,7 @@ proptest! {
         seed: u64,
     ) {
         let hasher = KGramHasher::new(k, seed);
-        let units: Vec<Unit> = docs
-            .iter()
-            .enumerate()
-            .map(|(i, d)| unit(&format!("u{i}"), d, &hasher, w))
-            .collect();
+        let units = numbered_units(&docs, &hasher, w);
         let mut shuffled = units.clone();
         let rotate = order_seed.index(shuffled.len());
         shuffled.rotate_left(rotate);
@@ -384,24 +380,30 @@ fn base_code_is_left_out_of_the_similarity_of_real_copies() {
     assert_eq!(result.fragments(&units, pair.a, pair.b)[0].a.start, 60);
 }
 
+/// Units `u0`, `u1`… of one document each: `shared(i)` followed by
+/// `own_len` symbols of unit `i`'s own. A window of one keeps every
+/// k-gram, so each shared k-gram is a fingerprint of every unit holding it
+/// (with a wider window, the choice near the end of the shared part
+/// depends on what follows).
+fn units_sharing<'a>(
+    count: u32,
+    shared: impl Fn(u32) -> &'a [u32],
+    own_len: u32,
+    hasher: &KGramHasher,
+) -> Vec<Unit> {
+    (0..count)
+        .map(|i| {
+            let own = seq(1000 * (i + 1), own_len);
+            unit(&format!("u{i}"), &[[shared(i), &own].concat()], hasher, 1)
+        })
+        .collect()
+}
+
 #[test]
 fn fingerprints_in_too_many_units_are_ignored() {
     let hasher = KGramHasher::new(4, 3);
     let common = seq(0, 30);
-    let units: Vec<Unit> = (0..4)
-        .map(|i| {
-            let own = seq(1000 * (i + 1), 30);
-            // A window of one keeps every k-gram, so each common k-gram is
-            // a fingerprint of every unit (with a wider window, the choice
-            // near the end of the common part depends on what follows).
-            unit(
-                &format!("u{i}"),
-                &[[common.as_slice(), &own].concat()],
-                &hasher,
-                1,
-            )
-        })
-        .collect();
+    let units = units_sharing(4, |_| common.as_slice(), 30, &hasher);
     assert_eq!(run(&units, &hasher).pairs.len(), 6);
     let mut options = CompareOptions::new(hasher.clone());
     options.max_occurrences = MaxOccurrences::Count(3);
@@ -425,18 +427,12 @@ fn rarity_weighting_counts_code_many_units_share_less() {
     let rare = seq(500, 30);
     // u0..u3 share `common`, u4 and u5 share `rare`: as long, as exact, but
     // only two units hold it.
-    let units: Vec<Unit> = (0..6)
-        .map(|i| {
-            let shared = if i < 4 { &common } else { &rare };
-            let own = seq(1000 * (i + 1), 60);
-            unit(
-                &format!("u{i}"),
-                &[[shared.as_slice(), &own].concat()],
-                &hasher,
-                1,
-            )
-        })
-        .collect();
+    let units = units_sharing(
+        6,
+        |i| if i < 4 { &common[..] } else { &rare[..] },
+        60,
+        &hasher,
+    );
     let similarity = |rarity_weighting: bool, a: usize, b: usize| {
         let options = CompareOptions {
             rarity_weighting,
