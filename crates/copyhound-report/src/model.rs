@@ -32,6 +32,14 @@ pub struct Report {
     pub problems: Vec<Problem>,
 }
 
+impl Report {
+    /// The language of `pair`, when known: that of its units, since only
+    /// units of one language are paired.
+    pub fn pair_language(&self, pair: &PairReport) -> Option<&str> {
+        self.units.get(pair.a.unit)?.language.as_deref()
+    }
+}
+
 /// The program that wrote a report.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tool {

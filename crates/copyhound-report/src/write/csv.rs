@@ -42,10 +42,7 @@ pub fn write_csv(report: &Report, out: impl Write) -> Result<(), ReportError> {
             pair.total_overlap.to_string(),
             pair.shared_fingerprints.to_string(),
             pair.fragment_count.to_string(),
-            report.units[pair.a.unit]
-                .language
-                .clone()
-                .unwrap_or_default(),
+            report.pair_language(pair).unwrap_or_default().to_owned(),
         ])?;
     }
     writer.flush()?;

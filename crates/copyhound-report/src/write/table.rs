@@ -42,11 +42,7 @@ pub fn write_table(report: &Report, limit: usize, mut out: impl Write) -> Result
                 pair.fragment_count.to_string(),
             ];
             if multilingual {
-                let language = report
-                    .units
-                    .get(pair.a.unit)
-                    .and_then(|u| u.language.clone());
-                row.push(language.unwrap_or_default());
+                row.push(report.pair_language(pair).unwrap_or_default().to_owned());
             }
             row
         })

@@ -131,7 +131,7 @@ fn page_pair<'a>(
     };
     PagePair {
         similarity: pair.similarity,
-        language: report.units[pair.a.unit].language.as_deref(),
+        language: report.pair_language(pair),
         a: side(&pair.a),
         b: side(&pair.b),
         shared_fingerprints: pair.shared_fingerprints,
