@@ -459,13 +459,20 @@
 
   const fragmentSelector = (f) => `mark[data-fragment="${f}"]`;
   const passageSelector = (p) => `[data-passage="${p}"]`;
+  /** A passage's fragments and gaps in the text (not its line numbers). */
+  const passageTextSelector = (p) => `mark${passageSelector(p)}, .gap${passageSelector(p)}`;
+
+  /** Scrolls `sides` to the first match of `selector`; outlines every match of `outlined`. */
+  function show(sides, selector, outlined) {
+    for (const side of sides) reveal(byId(`side-${side}`), selector);
+    flash(outlined);
+  }
+
+  /** Both sides scrolled to a fragment, outlined. */
+  const showFragment = (f, sides = ["a", "b"]) => show(sides, fragmentSelector(f), fragmentSelector(f));
 
   /** Both sides scrolled to a passage, its fragments and gaps outlined. */
-  function showPassage(p) {
-    reveal(byId("side-a"), passageSelector(p));
-    reveal(byId("side-b"), passageSelector(p));
-    flash(`mark${passageSelector(p)}, .gap${passageSelector(p)}`);
-  }
+  const showPassage = (p, sides = ["a", "b"]) => show(sides, passageSelector(p), passageTextSelector(p));
 
   function passageTable(pair, passages) {
     const rows = passages.map((passage, p) => {
@@ -508,11 +515,7 @@
         el("td", { class: "num" }, String(fragment.symbols)),
         el("td", { class: "path" }, `${data.documents[fragment.a.doc].path}:${lines(fragment.a)}`),
         el("td", { class: "path" }, `${data.documents[fragment.b.doc].path}:${lines(fragment.b)}`));
-      row.addEventListener("click", () => {
-        reveal(byId("side-a"), fragmentSelector(f));
-        reveal(byId("side-b"), fragmentSelector(f));
-        flash(fragmentSelector(f));
-      });
+      row.addEventListener("click", () => showFragment(f));
       return row;
     });
     return el("details", { class: "fragment-list" },
@@ -544,13 +547,8 @@
       byId(`side-${here}`).addEventListener("click", (event) => {
         const hit = event.target.closest("mark, .gap");
         if (!hit) return;
-        if (hit.dataset.fragment === undefined) {
-          reveal(byId(`side-${there}`), passageSelector(hit.dataset.passage));
-          flash(`mark${passageSelector(hit.dataset.passage)}, .gap${passageSelector(hit.dataset.passage)}`);
-          return;
-        }
-        reveal(byId(`side-${there}`), fragmentSelector(hit.dataset.fragment));
-        flash(fragmentSelector(hit.dataset.fragment));
+        if (hit.dataset.fragment === undefined) showPassage(hit.dataset.passage, [there]);
+        else showFragment(hit.dataset.fragment, [there]);
       });
     }
   }
