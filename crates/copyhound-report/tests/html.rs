@@ -7,9 +7,9 @@ mod common;
 
 use std::cell::RefCell;
 
-use copyhound_fingerprint::KGramHasher;
-use copyhound_index::{BaseCode, CompareOptions, Document, Unit, compare};
-use copyhound_report::{HtmlOptions, Report, ReportInput, write_html};
+use common::Compared;
+use copyhound_index::{Document, Unit};
+use copyhound_report::{HtmlOptions, Report, write_html};
 use serde_json::Value;
 
 const K: usize = 6;
@@ -35,17 +35,9 @@ fn report_of(tool_name: &str, units: &[(&str, &[(&str, &str)])]) -> Report {
         })
         .collect();
     let roots = vec!["subs".to_string(); units.len()];
-    let options = CompareOptions::new(KGramHasher::new(K, SEED));
-    let comparison = compare(&units, &BaseCode::none(), &options).unwrap();
-    Report::build(ReportInput {
-        tool: &common::tool(tool_name),
-        parameters: &common::parameters(&options, W),
-        units: &units,
-        roots: &roots,
-        comparison: &comparison,
-        problems: &[],
-        pair_limit: None,
-    })
+    let mut compared = Compared::new(units, roots, (K, W, SEED), Vec::new());
+    compared.tool = common::tool(tool_name);
+    Report::build(compared.input(None))
 }
 
 /// The texts of `units`, looked up as `write_html` asks for them.

@@ -4,11 +4,10 @@
 
 mod common;
 
-use copyhound_fingerprint::KGramHasher;
-use copyhound_index::{BaseCode, CompareOptions, Comparison, Unit, compare};
+use common::Compared;
+use copyhound_index::Unit;
 use copyhound_report::{
-    PairDetails, Parameters, Problem, Report, ReportInput, Tool, read_json, write_json,
-    write_json_with_details,
+    PairDetails, Problem, Report, read_json, write_json, write_json_with_details,
 };
 
 const FOX: &str = "The quick brown fox jumps over the lazy dog near the river bank.";
@@ -17,58 +16,27 @@ const RAIN: &str = "Rain falls softly on the old tin roof all through the night.
 const RAIN_COPY: &str = "rain falls softly on the old tin roof all night long, again";
 const RAIN_PART: &str = "Falls softly on the old tin roof, says the poem.";
 
-/// One language's units, compared with k-grams of `k` characters, and
-/// what its report is built from.
-struct Compared {
-    units: Vec<Unit>,
-    roots: Vec<String>,
-    comparison: Comparison,
-    parameters: Parameters,
-    tool: Tool,
-    problems: Vec<Problem>,
-}
-
-impl Compared {
-    fn new(language: &str, k: usize, units: &[(&str, &str)], problem: &str) -> Self {
-        let units: Vec<Unit> = units
-            .iter()
-            .map(|(name, text)| Unit::new(*name, vec![common::document(name, text, k, 4, 3)]))
-            .collect();
-        let roots = vec!["subs".to_string(); units.len()];
-        let options = CompareOptions::new(KGramHasher::new(k, 3));
-        let comparison = compare(&units, &BaseCode::none(), &options).unwrap();
-        let mut parameters = common::parameters(&options, 4);
-        parameters.language = Some(language.into());
-        Self {
-            units,
-            roots,
-            comparison,
-            parameters,
-            tool: common::tool("copyhound"),
-            problems: vec![Problem {
-                path: problem.into(),
-                message: format!("{problem}: unreadable"),
-            }],
-        }
-    }
-
-    fn input(&self) -> ReportInput<'_> {
-        ReportInput {
-            tool: &self.tool,
-            parameters: &self.parameters,
-            units: &self.units,
-            roots: &self.roots,
-            comparison: &self.comparison,
-            problems: &self.problems,
-            pair_limit: None,
-        }
-    }
+/// One language's units, compared with k-grams of `k` characters, with
+/// one unreadable file `problem`.
+fn language_part(language: &str, k: usize, units: &[(&str, &str)], problem: &str) -> Compared {
+    let units: Vec<Unit> = units
+        .iter()
+        .map(|(name, text)| Unit::new(*name, vec![common::document(name, text, k, 4, 3)]))
+        .collect();
+    let roots = vec!["subs".to_string(); units.len()];
+    let problems = vec![Problem {
+        path: problem.into(),
+        message: format!("{problem}: unreadable"),
+    }];
+    let mut compared = Compared::new(units, roots, (k, 4, 3), problems);
+    compared.parameters.language = Some(language.into());
+    compared
 }
 
 fn compared_parts() -> [Compared; 2] {
     [
-        Compared::new("prose", 6, &[("fox", FOX), ("fox-copy", FOX_COPY)], "x"),
-        Compared::new(
+        language_part("prose", 6, &[("fox", FOX), ("fox-copy", FOX_COPY)], "x"),
+        language_part(
             "poetry",
             8,
             &[
@@ -84,7 +52,7 @@ fn compared_parts() -> [Compared; 2] {
 fn parts() -> Vec<Report> {
     compared_parts()
         .iter()
-        .map(|part| Report::build(part.input()))
+        .map(|part| Report::build(part.input(None)))
         .collect()
 }
 
@@ -172,11 +140,15 @@ fn merged_details_are_found_in_each_part() {
     let outline = Report::merge(
         compared
             .iter()
-            .map(|part| Report::build_without_details(part.input()))
+            .map(|part| Report::build_without_details(part.input(None)))
             .collect(),
     )
     .unwrap();
-    let details = PairDetails::merge(compared.iter().map(|part| PairDetails::new(&part.input())));
+    let details = PairDetails::merge(
+        compared
+            .iter()
+            .map(|part| PairDetails::new(&part.input(None))),
+    );
     let mut streamed = Vec::new();
     write_json_with_details(&outline, &details, &mut streamed).unwrap();
     let mut written = Vec::new();

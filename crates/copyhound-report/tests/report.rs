@@ -3,11 +3,11 @@
 
 mod common;
 
-use copyhound_fingerprint::KGramHasher;
-use copyhound_index::{BaseCode, CompareOptions, Comparison, Document, Role, Unit, compare};
+use common::Compared;
+use copyhound_index::{Document, Role, Unit};
 use copyhound_report::{
-    PairDetails, Parameters, Problem, Report, ReportError, ReportInput, SCHEMA_VERSION, Tool,
-    read_json, write_csv, write_json, write_json_with_details, write_table,
+    PairDetails, Problem, Report, ReportError, SCHEMA_VERSION, read_json, write_csv, write_json,
+    write_json_with_details, write_table,
 };
 
 const K: usize = 8;
@@ -23,47 +23,7 @@ const SUM_RENAMED: &str = "# my work\ndef total(xs):\n    s = 0\n    for x in xs
 const MAX: &str = "def biggest(v):\n    best = v[0]\n    for x in v:\n        if x > best:\n            best = x\n    return best\n";
 const MAX_OLD: &str = "def biggest(v):\n    best = v[0]\n    for y in v:\n        if y > best:\n            best = y\n    return best\n";
 
-/// A compared batch and everything a report of it is built from.
-struct Fixture {
-    units: Vec<Unit>,
-    roots: Vec<String>,
-    comparison: Comparison,
-    tool: Tool,
-    parameters: Parameters,
-    problems: Vec<Problem>,
-}
-
-impl Fixture {
-    fn new(units: Vec<Unit>, roots: Vec<String>) -> Self {
-        let options = CompareOptions::new(KGramHasher::new(K, SEED));
-        let comparison = compare(&units, &BaseCode::none(), &options).unwrap();
-        Self {
-            units,
-            roots,
-            comparison,
-            tool: common::tool("copyhound"),
-            parameters: common::parameters(&options, W),
-            problems: vec![Problem {
-                path: "subs/erin/notes.bin".into(),
-                message: "not UTF-8 text".into(),
-            }],
-        }
-    }
-
-    fn input(&self, pair_limit: Option<usize>) -> ReportInput<'_> {
-        ReportInput {
-            tool: &self.tool,
-            parameters: &self.parameters,
-            units: &self.units,
-            roots: &self.roots,
-            comparison: &self.comparison,
-            problems: &self.problems,
-            pair_limit,
-        }
-    }
-}
-
-fn fixture() -> Fixture {
+fn fixture() -> Compared {
     let units = vec![
         Unit::new(
             "alice",
@@ -74,7 +34,11 @@ fn fixture() -> Fixture {
         Unit::new("2024/dave", vec![document("2024/dave/max.py", MAX_OLD)]).with_role(Role::Old),
     ];
     let roots: Vec<String> = ["subs", "subs", "subs", "old"].map(String::from).to_vec();
-    Fixture::new(units, roots)
+    let problems = vec![Problem {
+        path: "subs/erin/notes.bin".into(),
+        message: "not UTF-8 text".into(),
+    }];
+    Compared::new(units, roots, (K, W, SEED), problems)
 }
 
 fn report(pair_limit: Option<usize>) -> Report {
@@ -83,7 +47,7 @@ fn report(pair_limit: Option<usize>) -> Report {
 
 /// Enough units sharing lines in different combinations to make more
 /// pairs than the JSON writer details at once.
-fn many_pairs() -> Fixture {
+fn many_pairs() -> Compared {
     const LINES: [&str; 6] = [
         SUM,
         MAX,
@@ -105,7 +69,7 @@ fn many_pairs() -> Fixture {
         })
         .collect();
     let roots = vec!["subs".to_string(); units.len()];
-    Fixture::new(units, roots)
+    Compared::new(units, roots, (K, W, SEED), Vec::new())
 }
 
 fn text(write: impl FnOnce(&mut Vec<u8>)) -> String {
@@ -174,21 +138,10 @@ fn short_passages_are_left_out_of_the_report_but_still_scored() {
         Unit::new("copy", vec![document("copy.txt", copy)]),
     ];
     let roots = vec![String::from("texts"); 2];
-    let options = CompareOptions::new(KGramHasher::new(K, SEED));
-    let comparison = compare(&units, &BaseCode::none(), &options).unwrap();
-    let build = |min_passage| {
-        Report::build(ReportInput {
-            tool: &common::tool("copyhound"),
-            parameters: &copyhound_report::Parameters {
-                min_passage,
-                ..common::parameters(&options, W)
-            },
-            units: &units,
-            roots: &roots,
-            comparison: &comparison,
-            problems: &[],
-            pair_limit: None,
-        })
+    let mut compared = Compared::new(units, roots, (K, W, SEED), Vec::new());
+    let mut build = |min_passage| {
+        compared.parameters.min_passage = min_passage;
+        Report::build(compared.input(None))
     };
     let every = build(0);
     let long_only = build(20);

@@ -1,9 +1,10 @@
-//! Fixtures shared by the report tests: a small text front-end and the
-//! report parameters of a default comparison.
+//! Fixtures shared by the report tests: a small text front-end, the
+//! report parameters of a default comparison, and a compared batch with
+//! everything a report of it is built from.
 
 use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Winnowing};
-use copyhound_index::{CompareOptions, Document, LineIndex};
-use copyhound_report::{Parameters, Tool};
+use copyhound_index::{BaseCode, CompareOptions, Comparison, Document, LineIndex, Unit, compare};
+use copyhound_report::{Parameters, Problem, ReportInput, Tool};
 
 /// One symbol per non-whitespace character, lower-cased, spanning its
 /// bytes: a small stand-in for the text front-end that keeps byte ranges
@@ -48,5 +49,51 @@ pub fn parameters(options: &CompareOptions, window: usize) -> Parameters {
         merge_gap: 2 * k,
         languages: vec![],
         min_passage: 0,
+    }
+}
+
+/// A compared batch and everything a report of it is built from.
+pub struct Compared {
+    pub units: Vec<Unit>,
+    pub roots: Vec<String>,
+    pub comparison: Comparison,
+    pub tool: Tool,
+    pub parameters: Parameters,
+    pub problems: Vec<Problem>,
+}
+
+impl Compared {
+    /// `units` (their input paths `roots`) compared with the default
+    /// options for k-grams of `k` symbols hashed with `seed`, as the tool
+    /// `copyhound` reports them with robust winnowing over `window`.
+    pub fn new(
+        units: Vec<Unit>,
+        roots: Vec<String>,
+        (k, window, seed): (usize, usize, u64),
+        problems: Vec<Problem>,
+    ) -> Self {
+        let options = CompareOptions::new(KGramHasher::new(k, seed));
+        let comparison = compare(&units, &BaseCode::none(), &options).unwrap();
+        Self {
+            units,
+            roots,
+            comparison,
+            tool: tool("copyhound"),
+            parameters: parameters(&options, window),
+            problems,
+        }
+    }
+
+    /// What the report of the first `pair_limit` pairs is built from.
+    pub fn input(&self, pair_limit: Option<usize>) -> ReportInput<'_> {
+        ReportInput {
+            tool: &self.tool,
+            parameters: &self.parameters,
+            units: &self.units,
+            roots: &self.roots,
+            comparison: &self.comparison,
+            problems: &self.problems,
+            pair_limit,
+        }
     }
 }
