@@ -176,15 +176,22 @@ fn identical_units_score_exactly_one_hundred_percent() {
         .stdout(predicate::str::contains("100.0%"));
 }
 
-#[test]
-fn fingerprints_in_every_unit_are_ignored_with_max_occurrences() {
-    let dir = TempDir::new().unwrap();
+/// Three texts under `dir`/in that each start with the common paragraph.
+/// Compared with `--selector all`, every k-gram is a fingerprint, so each
+/// k-gram of the common text is one in all three units, whatever the
+/// winnowing windows around it would choose.
+fn three_texts_with_common(dir: &TempDir) -> PathBuf {
     let input = dir.path().join("in");
     for (name, own) in [("a.txt", RIVERS), ("b.txt", ENGINES), ("c.txt", BIRDS)] {
         write(&input, name, &format!("{COMMON}\n{own}\n"));
     }
-    // Every k-gram is a fingerprint, so each k-gram of the common text is
-    // one in every unit, whatever the winnowing windows around it choose.
+    input
+}
+
+#[test]
+fn fingerprints_in_every_unit_are_ignored_with_max_occurrences() {
+    let dir = TempDir::new().unwrap();
+    let input = three_texts_with_common(&dir);
     let input = input.to_str().unwrap();
     let all = ["--selector", "all"];
     assert_eq!(compare_csv(&dir, &[&all[..], &[input]].concat()).len(), 3);
@@ -205,12 +212,7 @@ fn fingerprints_in_every_unit_are_ignored_with_max_occurrences() {
 #[test]
 fn text_every_unit_shares_weighs_little_unless_weighting_is_flat() {
     let dir = TempDir::new().unwrap();
-    let input = dir.path().join("in");
-    for (name, own) in [("a.txt", RIVERS), ("b.txt", ENGINES), ("c.txt", BIRDS)] {
-        write(&input, name, &format!("{COMMON}\n{own}\n"));
-    }
-    // Every k-gram is a fingerprint, so each k-gram of the common text is
-    // one in all three units.
+    let input = three_texts_with_common(&dir);
     let input = input.to_str().unwrap();
     let all = ["--selector", "all"];
     let flat = compare_csv(&dir, &[&all[..], &[input, "--weighting", "flat"]].concat());
@@ -239,24 +241,8 @@ fn runs_shorter_than_min_fragment_are_neither_reported_nor_scored() {
     write(&input, "a.txt", &format!("{RIVERS} {phrase} {ENGINES}"));
     write(&input, "b.txt", &format!("{BIRDS} {phrase} {COMMON}"));
     let input = input.to_str().unwrap();
-    let json = dir.path().join("report.json");
-    let run = |min: &str| {
-        copyhound()
-            .args([
-                input,
-                "-k",
-                "15",
-                "-w",
-                "1",
-                "--min-fragment",
-                min,
-                "--json",
-            ])
-            .arg(&json)
-            .assert()
-            .success();
-        json_report(&json)
-    };
+    let run =
+        |min: &str| compare_json(&dir, &[input, "-k", "15", "-w", "1", "--min-fragment", min]);
     let kept = run("20");
     assert_eq!(kept["parameters"]["min_fragment"], 20);
     assert_eq!(kept["pairs"].as_array().unwrap().len(), 1);
@@ -446,14 +432,7 @@ fn the_json_report_is_versioned_and_complete() {
     let input = dir.path().join("in");
     write(&input, "a.txt", &format!("{RIVERS}\n{ENGINES}\n"));
     write(&input, "b.txt", &format!("{BIRDS}\n{ENGINES}\n"));
-    let json = dir.path().join("report.json");
-    copyhound()
-        .arg(&input)
-        .arg("--json")
-        .arg(&json)
-        .assert()
-        .success();
-    let report = json_report(&json);
+    let report = compare_json(&dir, &[input.to_str().unwrap()]);
     assert_eq!(report["schema_version"], 1);
     assert_eq!(report["parameters"]["language"], "text");
     assert_eq!(report["parameters"]["weighting"], "rarity");
