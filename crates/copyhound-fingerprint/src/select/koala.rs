@@ -613,29 +613,46 @@ mod tests {
         ) {
             let selector = KoalaSelector::new(KoalaParams { search_size, stored_size: 0, prefix, skip, seed });
             let hashes = KGramHasher::new(k, 3).hashes(&symbols);
+            let kgrams = KGrams::new(&symbols, &hashes, k);
             let mut got = Vec::new();
-            selector.select(&KGrams::new(&symbols, &hashes, k), &mut got);
-
-            let first = selector.first_selectable(hashes.len());
-            let len = prefix.min(k);
-            let mut counts: HashMap<&[u32], u32> = HashMap::new();
-            if len > 0 {
-                for window in symbols[first..].windows(len) {
-                    *counts.entry(window).or_default() += 1;
-                }
-            }
-            let count = |pos: usize| if len == 0 { 0 } else { counts[&symbols[pos..pos + len]] };
-            let mut candidates: Vec<(u32, u64, usize)> = (first..hashes.len())
-                .map(|pos| (count(pos), rank(hashes[pos], selector.search_key), pos))
-                .collect();
-            candidates.sort_unstable();
-            candidates.dedup_by_key(|c| c.1);
-            candidates.truncate(search_size);
-            let mut expected: Vec<Fingerprint> =
-                candidates.iter().map(|&(_, _, pos)| Fingerprint::new(hashes[pos], pos)).collect();
-            expected.sort_unstable_by_key(|f| f.pos);
-            prop_assert_eq!(got, expected);
+            selector.select(&kgrams, &mut got);
+            prop_assert_eq!(got, sorted_select(&selector, &kgrams));
         }
+    }
+
+    /// The search selection by its definition: every candidate sorted by
+    /// (prefix count, rank, position), the first N distinct hashes kept.
+    /// Prefixes are counted as symbol slices, not through their hashes.
+    fn sorted_select(selector: &KoalaSelector, kgrams: &KGrams<'_>) -> Vec<Fingerprint> {
+        let (symbols, hashes) = (kgrams.symbols, kgrams.hashes);
+        let first = selector.first_selectable(hashes.len());
+        let len = selector.params.prefix.min(kgrams.k);
+        let counted = len > 0 && symbols.len() >= len;
+        let mut counts: HashMap<&[u32], u32> = HashMap::new();
+        if counted {
+            for window in symbols[first..].windows(len) {
+                *counts.entry(window).or_default() += 1;
+            }
+        }
+        let count = |pos: usize| {
+            if counted {
+                counts[&symbols[pos..pos + len]]
+            } else {
+                0
+            }
+        };
+        let mut candidates: Vec<(u32, u64, usize)> = (first..hashes.len())
+            .map(|pos| (count(pos), rank(hashes[pos], selector.search_key), pos))
+            .collect();
+        candidates.sort_unstable();
+        candidates.dedup_by_key(|c| c.1);
+        candidates.truncate(selector.params.search_size);
+        let mut expected: Vec<Fingerprint> = candidates
+            .iter()
+            .map(|&(_, _, pos)| Fingerprint::new(hashes[pos], pos))
+            .collect();
+        expected.sort_unstable_by_key(|f| f.pos);
+        expected
     }
 
     proptest! {
@@ -668,51 +685,13 @@ mod tests {
         }
     }
 
-    /// The former selection, kept as a reference: a max-heap of the N best
-    /// `(count, rank, position)` keys plus a set of the chosen ranks.
-    fn heap_select(selector: &KoalaSelector, kgrams: &KGrams<'_>) -> Vec<Fingerprint> {
-        use std::collections::{BinaryHeap, HashSet};
-        let first = selector.first_selectable(kgrams.hashes.len());
-        let mut counting = Counting::default();
-        let counts = PrefixCounts::new(
-            kgrams,
-            selector.params.prefix,
-            first,
-            selector.prefix_seed,
-            &mut counting,
-        );
-        let capacity = selector.params.search_size;
-        let mut best: BinaryHeap<(u32, u64, u32)> = BinaryHeap::new();
-        let mut chosen = HashSet::new();
-        for (pos, &hash) in kgrams.hashes.iter().enumerate().skip(first) {
-            let key = (counts.count(pos), rank(hash, selector.search_key));
-            if best.len() == capacity && best.peek().is_some_and(|&(c, r, _)| key >= (c, r)) {
-                continue;
-            }
-            if !chosen.insert(key.1) {
-                continue;
-            }
-            best.push((key.0, key.1, pos as u32));
-            if best.len() > capacity {
-                let (_, dropped, _) = best.pop().unwrap();
-                chosen.remove(&dropped);
-            }
-        }
-        let mut out: Vec<Fingerprint> = best
-            .into_iter()
-            .map(|(_, _, pos)| Fingerprint::new(kgrams.hashes[pos as usize], pos as usize))
-            .collect();
-        out.sort_unstable_by_key(|f| f.pos);
-        out
-    }
-
     proptest! {
-        /// The buffered selection equals the former heap selection: on text
+        /// The buffered selection equals the sorted reference: on text
         /// with many repeated k-grams and prefixes (two-letter alphabet),
         /// documents shorter or longer than the buffer, fewer distinct
         /// k-grams than N, a skipped prologue, and `prefix` 0.
         #[test]
-        fn selection_equals_the_former_heap(
+        fn selection_equals_the_sorted_reference_on_repetitive_text(
             symbols in prop::collection::vec(0u32..2, 0..3000),
             search_size in 1usize..120,
             prefix in 0usize..6,
@@ -725,7 +704,7 @@ mod tests {
             let kgrams = KGrams::new(&symbols, &hashes, k);
             let mut got = Vec::new();
             selector.select(&kgrams, &mut got);
-            prop_assert_eq!(got, heap_select(&selector, &kgrams));
+            prop_assert_eq!(got, sorted_select(&selector, &kgrams));
         }
 
         /// The same without symbols, on views with many repeated hashes.
@@ -746,7 +725,7 @@ mod tests {
                 let mut fingerprints = Vec::new();
                 selector.fingerprint(&hasher, symbols, &mut fingerprints);
                 let hashes = hasher.hashes(symbols);
-                let fresh = heap_select(&selector, &KGrams::new(symbols, &hashes, k));
+                let fresh = sorted_select(&selector, &KGrams::new(symbols, &hashes, k));
                 prop_assert_eq!(&fingerprints, &fresh);
                 let mut expected: Vec<u64> = fingerprints.iter().map(|f| f.hash).collect();
                 let mut got = Vec::new();
@@ -758,7 +737,7 @@ mod tests {
         }
 
         #[test]
-        fn hash_only_selection_equals_the_former_heap(
+        fn hash_only_selection_equals_the_sorted_reference(
             hashes in prop::collection::vec(0u64..500, 0..3000),
             search_size in 1usize..300,
             skip in 0usize..400,
@@ -768,7 +747,7 @@ mod tests {
             let kgrams = KGrams::from_hashes(&hashes);
             let mut got = Vec::new();
             selector.select(&kgrams, &mut got);
-            prop_assert_eq!(got, heap_select(&selector, &kgrams));
+            prop_assert_eq!(got, sorted_select(&selector, &kgrams));
         }
     }
 
