@@ -17,6 +17,15 @@ fn select(selector: &dyn Selector, hashes: &[u64]) -> Vec<(u64, u32)> {
     out.into_iter().map(|f| (f.hash, f.pos)).collect()
 }
 
+/// Robust or plain winnowing with window `w`.
+fn winnowing_with(w: usize, robust: bool) -> Winnowing {
+    if robust {
+        Winnowing::robust(w)
+    } else {
+        Winnowing::new(w)
+    }
+}
+
 #[test]
 fn figure_2_winnowing() {
     assert_eq!(
@@ -208,7 +217,7 @@ proptest! {
     ) {
         let (k, w, w_query, pair) = case;
         let hasher = KGramHasher::new(k, seed);
-        let stored = if robust { Winnowing::robust(w) } else { Winnowing::new(w) };
+        let stored = winnowing_with(w, robust);
         let query = QueryWinnowing::new(stored, w_query);
         prop_assert!(shares_a_fingerprint_in_the_run(&query, &hasher, &pair));
         for doc in [&pair.a, &pair.b] {
@@ -228,7 +237,7 @@ proptest! {
         seed: u64,
     ) {
         let hasher = KGramHasher::new(k, seed);
-        let winnowing = if robust { Winnowing::robust(w) } else { Winnowing::new(w) };
+        let winnowing = winnowing_with(w, robust);
         let hashes = hasher.hashes(&symbols);
         let mut whole = Vec::new();
         winnowing.select(&KGrams::new(&symbols, &hashes, k), &mut whole);
@@ -365,7 +374,7 @@ proptest! {
         w in 1usize..120,
         robust: bool,
     ) {
-        let winnowing = if robust { Winnowing::robust(w) } else { Winnowing::new(w) };
+        let winnowing = winnowing_with(w, robust);
         prop_assert_eq!(select(&winnowing, &hashes), reference_winnowing(&hashes, w, robust));
     }
 
@@ -381,7 +390,7 @@ proptest! {
         // Two or three symbols and k ≤ 3: at most 27 distinct hashes, so
         // nearly every window has ties, also where the blocks meet.
         let hasher = KGramHasher::new(k, seed);
-        let winnowing = if robust { Winnowing::robust(w) } else { Winnowing::new(w) };
+        let winnowing = winnowing_with(w, robust);
         let streamed: Vec<(u64, u32)> = fingerprints(&winnowing, &hasher, &symbols)
             .into_iter()
             .map(|f| (f.hash, f.pos))
