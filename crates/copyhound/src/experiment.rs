@@ -166,13 +166,13 @@ fn density(args: &DensityArgs) {
         );
     }
 
-    print_low_entropy(&hasher, k, w);
+    print_low_entropy(&hasher, w);
 }
 
 /// §5.1: on low-entropy input plain winnowing selects far more than robust
 /// winnowing, which breaks ties toward the previous pick.
-fn print_low_entropy(hasher: &KGramHasher, k: usize, w: usize) {
-    let wf = w as f64;
+fn print_low_entropy(hasher: &KGramHasher, w: usize) {
+    let (k, wf) = (hasher.k(), w as f64);
     let low_entropy: [(&str, Vec<Symbol>); 2] = [
         ("\"000…\"", vec![Symbol::from(b'0'); 1 << 20]),
         (
