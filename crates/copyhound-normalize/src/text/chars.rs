@@ -29,9 +29,7 @@ pub fn normalize_chars(text: &str) -> NormalizedDocument {
         // would cut it: most of a Latin text goes through this loop alone.
         let byte = bytes[at];
         if byte < 0x80 && bytes.get(at + 1).is_none_or(|&next| next < 0x80) {
-            if byte.is_ascii_alphanumeric() {
-                doc.push(u32::from(byte.to_ascii_lowercase()), at..at + 1);
-            }
+            push_ascii(&mut doc, byte, at..at + 1);
             at += 1;
             continue;
         }
@@ -39,17 +37,34 @@ pub fn normalize_chars(text: &str) -> NormalizedDocument {
             .next()
             .expect("a cluster starts at every char boundary before the end");
         at = cluster.range().end;
-        if let Some(byte) = cluster.ascii() {
-            if byte.is_ascii_alphanumeric() {
-                doc.push(u32::from(byte.to_ascii_lowercase()), cluster.range());
-            }
-            continue;
-        }
-        for &folded in folds.get(&cluster) {
-            doc.push(u32::from(folded), cluster.range());
-        }
+        push_cluster(&mut doc, &mut folds, &cluster);
     }
     doc
+}
+
+/// Appends the symbols of one cluster: a lone ASCII character directly,
+/// anything else through the fold cache.
+#[inline]
+fn push_cluster<F: Fn(&Cluster<'_>, &mut Vec<char>)>(
+    doc: &mut NormalizedDocument,
+    folds: &mut FoldCache<F>,
+    cluster: &Cluster<'_>,
+) {
+    if let Some(byte) = cluster.ascii() {
+        push_ascii(doc, byte, cluster.range());
+        return;
+    }
+    for &folded in folds.get(cluster) {
+        doc.push(u32::from(folded), cluster.range());
+    }
+}
+
+/// Appends an ASCII character lower-cased if it is a letter or digit.
+#[inline]
+fn push_ascii(doc: &mut NormalizedDocument, byte: u8, range: std::ops::Range<usize>) {
+    if byte.is_ascii_alphanumeric() {
+        doc.push(u32::from(byte.to_ascii_lowercase()), range);
+    }
 }
 
 /// The folded letters, digits and marks of a cluster.
@@ -67,15 +82,7 @@ mod tests {
         let mut doc = NormalizedDocument::new();
         let mut folds = FoldCache::new(fold_content);
         for cluster in Clusters::new(text) {
-            if let Some(byte) = cluster.ascii() {
-                if byte.is_ascii_alphanumeric() {
-                    doc.push(u32::from(byte.to_ascii_lowercase()), cluster.range());
-                }
-                continue;
-            }
-            for &folded in folds.get(&cluster) {
-                doc.push(u32::from(folded), cluster.range());
-            }
+            push_cluster(&mut doc, &mut folds, &cluster);
         }
         doc
     }
