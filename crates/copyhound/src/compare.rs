@@ -35,7 +35,7 @@ use rayon::prelude::*;
 use regex::Regex;
 
 use crate::input::{FrontEndArgs, TextModeName, load};
-use crate::selection::SelectionArgs;
+use crate::selection::{SelectionArgs, SymbolKind};
 use families::{
     FamilyCount, TEXT, comparable_families, describe, family_counts, family_of, unit_families,
 };
@@ -310,8 +310,13 @@ struct FamilySettings {
 }
 
 impl FamilySettings {
-    fn new(selection: &SelectionArgs, family: &str) -> Self {
-        let resolved = selection.resolve(family != TEXT);
+    fn new(selection: &SelectionArgs, family: &str, text_mode: TextModeName) -> Self {
+        let kind = if family == TEXT {
+            SymbolKind::Text(text_mode)
+        } else {
+            SymbolKind::Code
+        };
+        let resolved = selection.resolve(kind);
         Self {
             hasher: selection.hasher(resolved),
             selector: selection.selector(resolved),
@@ -378,7 +383,12 @@ fn load_batch(args: &CompareArgs, bar: &Bar) -> Result<Batch> {
     }
     let settings: BTreeMap<&'static str, FamilySettings> = families
         .iter()
-        .map(|&family| (family, FamilySettings::new(&args.selection, family)))
+        .map(|&family| {
+            (
+                family,
+                FamilySettings::new(&args.selection, family, args.front_end.text_mode()),
+            )
+        })
         .collect();
     let fingerprinted = fingerprint(kept, &settings, plans.len(), bar);
     let families = into_families(

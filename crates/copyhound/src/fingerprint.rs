@@ -11,8 +11,8 @@ use serde::Serialize;
 
 use copyhound_index::LineIndex;
 
-use crate::input::{FrontEndArgs, TextModeName, load};
-use crate::selection::SelectionArgs;
+use crate::input::{FrontEndArgs, load};
+use crate::selection::{SelectionArgs, SymbolKind};
 
 /// Output formats.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -80,14 +80,12 @@ pub fn run(args: &FingerprintArgs) -> Result<ExitCode> {
         for warning in &loaded.warnings {
             eprintln!("copyhound: warning: {}: {warning}", path.display());
         }
-        let is_code = loaded.kind.language().is_some();
-        let mut resolved = args.selection.resolve(is_code);
-        if !is_code
-            && args.selection.k.is_none()
-            && args.front_end.text_mode() == TextModeName::Words
-        {
-            resolved.k = 6;
-        }
+        let kind = if loaded.kind.language().is_some() {
+            SymbolKind::Code
+        } else {
+            SymbolKind::Text(args.front_end.text_mode())
+        };
+        let resolved = args.selection.resolve(kind);
         let hasher = args.selection.hasher(resolved);
         let selector = args.selection.selector(resolved);
         let mut fingerprints: Vec<Fingerprint> = Vec::new();

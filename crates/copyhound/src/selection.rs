@@ -1,6 +1,8 @@
 //! Command-line choice of k, w, the seed and the fingerprint selector.
 
 use clap::{Args, ValueEnum};
+
+use crate::input::TextModeName;
 use copyhound_fingerprint::{
     All, KGramHasher, KoalaParams, KoalaSelector, ModP, SafeModP, Selector, Sketch, SketchParams,
     Smallest, Winnowing,
@@ -37,12 +39,14 @@ pub struct SelectionArgs {
     /// Fingerprint selector.
     #[arg(long, value_enum, default_value_t = SelectorName::default())]
     pub selector: SelectorName,
-    /// k-gram length, in symbols (characters of text, tokens of code).
-    /// Default: 15 for text, 10 for code.
+    /// k-gram length, in symbols (tokens of code; characters, words or
+    /// consonants of text). Default: 10 for code; 15 characters, 3 words or
+    /// 10 consonants for text.
     #[arg(short, long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub k: Option<u32>,
     /// Winnowing window, in k-grams: any shared run of w + k − 1 symbols
-    /// is found. Default: 20 for text, 5 for code.
+    /// is found. Default: 3 for code (runs of 12 tokens); 20 for characters
+    /// (34 letters), 5 for words (7 words), 10 for consonants (19).
     #[arg(short, long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub w: Option<u32>,
     /// Secret key of the hash: the selection is unpredictable without it.
@@ -58,6 +62,39 @@ pub struct SelectionArgs {
     pub n: usize,
 }
 
+/// What the symbols of a document are; each kind has its own default k
+/// and w.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SymbolKind {
+    /// Token classes of source code.
+    Code,
+    /// Text, normalised in this mode.
+    Text(TextModeName),
+}
+
+impl SymbolKind {
+    /// The default k and w. Each is measured on the labelled data sets
+    /// (docs/EVALUATION.md, "Defaults"):
+    /// - code, k = 10, w = 3: any shared run of 12 tokens is found; every
+    ///   code set ranks as well or better than with w = 5, and rarity
+    ///   weighting keeps the short coincidences of independent solutions
+    ///   light;
+    /// - characters, k = 15, w = 20: the short runs (34 letters) heavily
+    ///   rewritten text keeps rank it; compare's minimum passage length
+    ///   keeps its passage report clean;
+    /// - words, k = 3, w = 5: 7 words, about the same span of text;
+    /// - consonants, k = 10, w = 10: 19 consonants, about 30–40 characters
+    ///   (Koala §5).
+    pub fn default_k_w(self) -> (usize, usize) {
+        match self {
+            Self::Code => (10, 3),
+            Self::Text(TextModeName::Chars) => (15, 20),
+            Self::Text(TextModeName::Words) => (3, 5),
+            Self::Text(TextModeName::Consonants) => (10, 10),
+        }
+    }
+}
+
 /// k and w resolved for one kind of document.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Resolved {
@@ -66,16 +103,9 @@ pub struct Resolved {
 }
 
 impl SelectionArgs {
-    /// k and w for a document that is code or not.
-    pub fn resolve(&self, is_code: bool) -> Resolved {
-        // Text: k = 15, w = 20 finds the short runs heavily rewritten copies
-        // keep (any shared run of 34 letters), which ranks them; compare's
-        // minimum passage length keeps its passage report clean. Code:
-        // k = 10, w = 5 ranks every code set better than 15, 10; with rarity
-        // weighting (compare's default) the short coincidences between
-        // independent solutions it also finds weigh little
-        // (docs/EVALUATION.md).
-        let (k, w) = if is_code { (10, 5) } else { (15, 20) };
+    /// k and w for a document of this kind: the user's, else its default.
+    pub fn resolve(&self, kind: SymbolKind) -> Resolved {
+        let (k, w) = kind.default_k_w();
         Resolved {
             k: self.k.map_or(k, |k| k as usize),
             w: self.w.map_or(w, |w| w as usize),

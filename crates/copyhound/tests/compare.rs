@@ -176,6 +176,112 @@ fn identical_units_score_exactly_one_hundred_percent() {
         .stdout(predicate::str::contains("100.0%"));
 }
 
+/// The longest shared fragment of each pair compare reports for `a` and
+/// `b` with `args`, in symbols.
+fn longest_fragments(dir: &TempDir, a: &Path, b: &Path, args: &[&str]) -> Vec<u64> {
+    let mut all = vec![a.to_str().unwrap(), b.to_str().unwrap()];
+    all.extend_from_slice(args);
+    compare_json(dir, &all)["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|pair| pair["longest_fragment"].as_u64().unwrap())
+        .collect()
+}
+
+#[test]
+fn code_defaults_find_every_shared_run_of_twelve_tokens() {
+    // One shared statement of exactly 12 Python tokens, framed by different
+    // code on each side; the code defaults (k = 10, w = 3) guarantee every
+    // shared run of w + k − 1 = 12 tokens, whatever the hash key.
+    let dir = TempDir::new().unwrap();
+    let shared = "value = (total + extra) / count * -scale\n";
+    let a = write(
+        dir.path(),
+        "a.py",
+        &format!("import sys\nclass Q:\n    pass\n{shared}print(sys.argv)\n"),
+    );
+    let b = write(
+        dir.path(),
+        "b.py",
+        &format!("def g(n):\n    return n\n{shared}assert g(1) == 1\n"),
+    );
+    // Every k-gram of one token: the exact longest shared run.
+    let exact = longest_fragments(&dir, &a, &b, &["--selector", "all", "-k", "1"]);
+    assert_eq!(exact, [12], "the fixture shares exactly 12 tokens");
+
+    let report = compare_json(&dir, &[a.to_str().unwrap(), b.to_str().unwrap()]);
+    assert_eq!(report["parameters"]["k"], 10);
+    assert_eq!(report["parameters"]["window"], 3);
+    let mut missed_at_w5 = 0;
+    for seed in 0..16 {
+        let seed = seed.to_string();
+        let found = longest_fragments(&dir, &a, &b, &["--seed", &seed]);
+        assert_eq!(
+            found,
+            [12],
+            "defaults missed the 12-token run at seed {seed}"
+        );
+        if longest_fragments(&dir, &a, &b, &["--seed", &seed, "-w", "5"]).is_empty() {
+            missed_at_w5 += 1;
+        }
+    }
+    // The former default (w = 5, runs of 14 guaranteed) loses it for some
+    // keys: the reason the default window is 3.
+    assert!(missed_at_w5 > 0);
+}
+
+#[test]
+fn each_text_mode_has_its_own_defaults_and_guarantee() {
+    let dir = TempDir::new().unwrap();
+    let a = write(dir.path(), "a.txt", RIVERS);
+    let b = write(dir.path(), "b.txt", ENGINES);
+    for (mode, k, w) in [("chars", 15, 20), ("words", 3, 5), ("consonants", 10, 10)] {
+        let report = compare_json(
+            &dir,
+            &[
+                a.to_str().unwrap(),
+                b.to_str().unwrap(),
+                "--text-mode",
+                mode,
+            ],
+        );
+        assert_eq!(report["parameters"]["k"], k, "{mode}");
+        assert_eq!(report["parameters"]["window"], w, "{mode}");
+    }
+
+    // Words: any shared run of w + k − 1 = 7 words is found, for every key.
+    let a = write(
+        dir.path(),
+        "a.txt",
+        &format!("{BIRDS} quick brown fox jumps over lazy dogs {BREAD}"),
+    );
+    let b = write(
+        dir.path(),
+        "b.txt",
+        &format!("{ENGINES} quick brown fox jumps over lazy dogs {RIVERS}"),
+    );
+    let exact = longest_fragments(
+        &dir,
+        &a,
+        &b,
+        &["--text-mode", "words", "--selector", "all", "-k", "1"],
+    );
+    assert_eq!(
+        exact.iter().max(),
+        Some(&7),
+        "the fixture shares 7 words at most"
+    );
+    for seed in 0..16 {
+        let seed = seed.to_string();
+        let found = longest_fragments(&dir, &a, &b, &["--text-mode", "words", "--seed", &seed]);
+        assert!(
+            found.contains(&7),
+            "words missed the 7-word run at seed {seed}: {found:?}"
+        );
+    }
+}
+
 /// Three texts under `dir`/in that each start with the common paragraph.
 /// Compared with `--selector all`, every k-gram is a fingerprint, so each
 /// k-gram of the common text is one in all three units, whatever the
