@@ -4,9 +4,10 @@
 //! passages are found again on demand ([`PairDetails`]). A report is built
 //! either complete ([`Report::build`]) or with the scores only
 //! ([`Report::build_without_details`]), which is what the CSV and the
-//! table need: the JSON writer then fills in each pair's details as it
-//! writes it, and the HTML page those of the pairs it embeds, so memory
-//! stays bounded however many pairs were scored.
+//! table need: the JSON writer then finds the details of the most similar
+//! pairs as it writes each, and [`Report::fill_details`] those of the
+//! pairs the HTML page embeds, so memory stays bounded however many pairs
+//! were scored.
 
 use copyhound_index::{
     Comparison, Document, Fragment, PairScore, Role, SymbolRange, Unit, merge_passages,
@@ -47,8 +48,21 @@ impl Report {
     /// made from these units.
     pub fn build(input: ReportInput<'_>) -> Self {
         let mut report = Self::build_without_details(input);
-        PairDetails::new(&input).fill(&mut report.pairs);
+        report.fill_details(&PairDetails::new(&input), usize::MAX);
         report
+    }
+
+    /// Fills in the fragments and passages of the `count` most similar
+    /// pairs (all of them if there are fewer) from `details`, those of the
+    /// comparisons the report was built from, and counts the pairs that
+    /// have details in [`Summary::detailed_pairs`].
+    ///
+    /// # Panics
+    /// If a pair is not one of the comparisons' units.
+    pub fn fill_details(&mut self, details: &PairDetails<'_>, count: usize) {
+        let count = count.min(self.pairs.len());
+        details.fill(&mut self.pairs[..count]);
+        self.summary.detailed_pairs = self.pairs.iter().filter(|p| p.has_details()).count();
     }
 
     /// The report of a comparison with every listed pair's scores and
@@ -94,6 +108,7 @@ impl Report {
                 scored_pairs: comparison.scored_pairs,
                 matching_pairs: comparison.pairs.len(),
                 reported_pairs: pairs.len(),
+                detailed_pairs: 0,
             },
             units: units
                 .iter()
@@ -186,7 +201,7 @@ impl<'a> PairDetails<'a> {
     ///
     /// # Panics
     /// If a pair is not one of the comparison's units.
-    pub fn fill(&self, pairs: &mut [PairReport]) {
+    pub(crate) fn fill(&self, pairs: &mut [PairReport]) {
         pairs.par_iter_mut().for_each(|pair| self.fill_one(pair));
     }
 
@@ -197,7 +212,7 @@ impl<'a> PairDetails<'a> {
     /// # Errors
     /// The first error `each` returns, after which no more pairs are
     /// detailed.
-    pub fn fill_each<E>(
+    pub(crate) fn fill_each<E>(
         &self,
         pairs: &[PairReport],
         mut each: impl FnMut(&PairReport) -> Result<(), E>,
@@ -221,15 +236,17 @@ impl<'a> PairDetails<'a> {
         let fragments = part.comparison.fragments(part.units, a, b);
         debug_assert_eq!(fragments.len(), pair.fragment_count, "the scored fragments");
         let (unit_a, unit_b) = (&part.units[a], &part.units[b]);
-        pair.passages = passage_reports(unit_a, unit_b, &fragments, part.parameters);
-        pair.fragments = fragments
-            .iter()
-            .map(|f| FragmentReport {
-                symbols: f.len(),
-                a: location(unit_a, f.a),
-                b: location(unit_b, f.b),
-            })
-            .collect();
+        pair.passages = Some(passage_reports(unit_a, unit_b, &fragments, part.parameters));
+        pair.fragments = Some(
+            fragments
+                .iter()
+                .map(|f| FragmentReport {
+                    symbols: f.len(),
+                    a: location(unit_a, f.a),
+                    b: location(unit_b, f.b),
+                })
+                .collect(),
+        );
     }
 }
 
@@ -251,8 +268,8 @@ fn pair_summary(units: &[Unit], pair: &PairScore) -> PairReport {
         longest_fragment: pair.longest_fragment,
         total_overlap: pair.total_overlap,
         fragment_count: pair.fragment_count,
-        fragments: Vec::new(),
-        passages: Vec::new(),
+        fragments: None,
+        passages: None,
     }
 }
 

@@ -5,10 +5,13 @@
 //!   sides — built from a [`copyhound_index::Comparison`] by
 //!   [`Report::build`]; the reports of a batch's languages are joined by
 //!   [`Report::merge`].
-//! - [`write_json`] / [`read_json`]: the complete report as JSON with a
+//! - [`write_json`] / [`read_json`]: the report as JSON with a
 //!   [`SCHEMA_VERSION`]; [`write_json_with_details`] writes the same from
 //!   a report built without details ([`Report::build_without_details`]),
-//!   finding each pair's fragments ([`PairDetails`]) as it goes.
+//!   finding the fragments of its most similar pairs ([`PairDetails`],
+//!   [`DEFAULT_JSON_DETAILED_PAIRS`] by default in the command line) as it
+//!   goes. A pair without details has no `fragments` and no `passages`
+//!   key, and `summary.detailed_pairs` says how many pairs have them.
 //! - [`write_csv`]: one row per pair, starting `a,b,similarity`.
 //! - [`write_table`]: the top pairs for the terminal.
 //! - [`write_html`]: one self-contained page to browse the pairs and their
@@ -45,6 +48,7 @@ pub use model::{
     PassageReport, Problem, Report, SCHEMA_VERSION, Summary, Tool, UnitReport, UnitRole,
 };
 pub use write::{
-    CSV_HEADER, DEFAULT_HTML_MAX_DOCUMENT_BYTES, DEFAULT_HTML_MAX_PAIRS, HtmlOptions, ReportError,
-    read_json, write_csv, write_html, write_json, write_json_with_details, write_table,
+    CSV_HEADER, DEFAULT_HTML_MAX_DOCUMENT_BYTES, DEFAULT_HTML_MAX_PAIRS,
+    DEFAULT_JSON_DETAILED_PAIRS, HtmlOptions, ReportError, read_json, write_csv, write_html,
+    write_json, write_json_with_details, write_table,
 };

@@ -87,6 +87,7 @@ fn total<'a>(summaries: impl Iterator<Item = &'a Summary>) -> Summary {
         sum.scored_pairs += s.scored_pairs;
         sum.matching_pairs += s.matching_pairs;
         sum.reported_pairs += s.reported_pairs;
+        sum.detailed_pairs += s.detailed_pairs;
         match (s.max_units_per_fingerprint, limits.as_mut()) {
             (Some(limit), Some(limits)) => limits.push(limit),
             _ => limits = None,

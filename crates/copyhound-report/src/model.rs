@@ -10,7 +10,14 @@ use serde::{Deserialize, Serialize};
 /// The version of the JSON schema. Bump it on any change a reader could
 /// notice (a renamed or removed field, a changed meaning); adding an
 /// optional field is not such a change.
-pub const SCHEMA_VERSION: u32 = 1;
+///
+/// Version 2 lists the fragments and passages of only some pairs (the
+/// most similar, [`Summary::detailed_pairs`] of them): a pair without
+/// details has no `fragments` and no `passages` key, and every pair says
+/// how many fragments it has in `fragment_count`. Version 1 had both keys
+/// in every pair and no `fragment_count`; [`read_json`](crate::read_json)
+/// still reads it.
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// A whole comparison report.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -136,6 +143,9 @@ pub struct Summary {
     pub matching_pairs: usize,
     /// Pairs listed in this report (the top ones when limited).
     pub reported_pairs: usize,
+    /// Pairs listed with their fragments and passages: the most similar
+    /// ones when not all are.
+    pub detailed_pairs: usize,
 }
 
 /// Whether a unit is a current or an earlier submission.
@@ -205,21 +215,46 @@ pub struct PairReport {
     pub longest_fragment: usize,
     /// Symbols in all fragments.
     pub total_overlap: usize,
-    /// Number of fragments: `fragments.len()` once the details are in.
-    /// Not written to JSON, where it is the length of `fragments`;
-    /// [`read_json`](crate::read_json) sets it from them.
-    #[serde(skip)]
+    /// Number of fragments, whether or not they are listed.
     pub fragment_count: usize,
-    /// The fragments, by position in `a`; empty in a report built without
+    /// The fragments, by position in `a`, when the pair has its details:
+    /// `None` (no `fragments` key in JSON) in a report built without
     /// details ([`Report::build_without_details`]) until
-    /// [`PairDetails`](crate::PairDetails) fills them in.
-    pub fragments: Vec<FragmentReport>,
-    /// The fragments grouped into passages: chains that follow each other
-    /// on both sides with small gaps (noise cuts one copied stretch into
-    /// several exact fragments), by position in `a`; only those matching
-    /// at least [`Parameters::min_passage`] symbols.
-    #[serde(default)]
-    pub passages: Vec<PassageReport>,
+    /// [`Report::fill_details`](crate::Report::fill_details) fills them
+    /// in, and for the pairs a JSON report lists without details. Always
+    /// `Some` together with `passages`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fragments: Option<Vec<FragmentReport>>,
+    /// The fragments grouped into passages, when the pair has its
+    /// details: chains that follow each other on both sides with small
+    /// gaps (noise cuts one copied stretch into several exact fragments),
+    /// by position in `a`; only those matching at least
+    /// [`Parameters::min_passage`] symbols.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub passages: Option<Vec<PassageReport>>,
+}
+
+impl PairReport {
+    /// Whether the pair's fragments and passages are listed.
+    pub fn has_details(&self) -> bool {
+        self.fragments.is_some()
+    }
+
+    /// The listed fragments: none when the pair has no details.
+    pub fn listed_fragments(&self) -> &[FragmentReport] {
+        self.fragments.as_deref().unwrap_or_default()
+    }
+
+    /// The listed passages: none when the pair has no details.
+    pub fn listed_passages(&self) -> &[PassageReport] {
+        self.passages.as_deref().unwrap_or_default()
+    }
+
+    /// Drops the pair's fragments and passages.
+    pub fn remove_details(&mut self) {
+        self.fragments = None;
+        self.passages = None;
+    }
 }
 
 /// One unit of a pair and how much of it the pair's fragments cover.

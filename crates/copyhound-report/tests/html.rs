@@ -128,15 +128,15 @@ fn assert_fragments_match(report: &Report, data: &Value) {
     let documents = data["documents"].as_array().unwrap();
     let mut checked = 0;
     for (pair, page_pair) in report.pairs.iter().zip(data["pairs"].as_array().unwrap()) {
-        let fragments = pair.fragments.iter().map(|f| [&f.a, &f.b]);
-        let passages = pair.passages.iter().map(|p| [&p.a, &p.b]);
+        let fragments = pair.listed_fragments().iter().map(|f| [&f.a, &f.b]);
+        let passages = pair.listed_passages().iter().map(|p| [&p.a, &p.b]);
         let page_spans = page_pair["fragments"]
             .as_array()
             .unwrap()
             .iter()
             .chain(page_pair["passages"].as_array().unwrap());
         assert_eq!(
-            pair.fragments.len() + pair.passages.len(),
+            pair.listed_fragments().len() + pair.listed_passages().len(),
             page_spans.clone().count()
         );
         for ([a, b], page_span) in fragments.chain(passages).zip(page_spans) {
@@ -172,7 +172,7 @@ fn non_ascii_fragments_slice_by_utf16_code_units() {
     assert_eq!(report.pairs.len(), 1);
     // The fragment in `mixed` starts after characters of 4, 2 and 4 bytes,
     // so byte and UTF-16 offsets differ.
-    let fragment = &report.pairs[0].fragments[0];
+    let fragment = &report.pairs[0].listed_fragments()[0];
     let data = embedded_data(&page(&report, texts(NON_ASCII), &HtmlOptions::default()));
     assert_fragments_match(&report, &data);
     let mixed_start = data["pairs"][0]["fragments"][0]["b"]["start"]
@@ -236,7 +236,7 @@ fn only_the_most_similar_pairs_and_their_documents_are_embedded() {
     // The top pair's documents, each asked for once.
     let top = &report.pairs[0];
     let mut expected: Vec<(usize, usize)> = top
-        .fragments
+        .listed_fragments()
         .iter()
         .flat_map(|f| [(top.a.unit, f.a.document), (top.b.unit, f.b.document)])
         .collect();

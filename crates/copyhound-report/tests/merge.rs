@@ -150,13 +150,19 @@ fn merged_details_are_found_in_each_part() {
             .map(|part| PairDetails::new(&part.input(None))),
     );
     let mut streamed = Vec::new();
-    write_json_with_details(&outline, &details, &mut streamed).unwrap();
+    write_json_with_details(&outline, &details, usize::MAX, &mut streamed).unwrap();
     let mut written = Vec::new();
     write_json(&complete, &mut written).unwrap();
     assert_eq!(String::from_utf8(streamed), String::from_utf8(written));
 
     let mut filled = outline.clone();
-    details.fill(&mut filled.pairs);
+    filled.fill_details(&details, usize::MAX);
     assert_eq!(filled, complete);
-    assert!(complete.pairs.iter().all(|p| !p.fragments.is_empty()));
+    assert_eq!(complete.summary.detailed_pairs, complete.pairs.len());
+    assert!(
+        complete
+            .pairs
+            .iter()
+            .all(|p| !p.listed_fragments().is_empty())
+    );
 }

@@ -6,8 +6,8 @@ mod common;
 use common::Compared;
 use copyhound_index::{Document, Role, Unit};
 use copyhound_report::{
-    PairDetails, Problem, Report, ReportError, SCHEMA_VERSION, read_json, write_csv, write_json,
-    write_json_with_details, write_table,
+    PairDetails, Problem, Report, ReportError, SCHEMA_VERSION, UnitRole, read_json, write_csv,
+    write_json, write_json_with_details, write_table,
 };
 
 const K: usize = 8;
@@ -147,29 +147,147 @@ fn short_passages_are_left_out_of_the_report_but_still_scored() {
     let long_only = build(20);
     let (every, long_only) = (&every.pairs[0], &long_only.pairs[0]);
     // "aredkite" (8 symbols) is a fragment and a passage of its own.
-    assert_eq!(every.fragments.len(), 2);
-    assert_eq!(every.passages.len(), 2);
-    assert_eq!(long_only.passages.len(), 1);
-    assert!(long_only.passages[0].matched_symbols >= 20);
+    assert_eq!(every.listed_fragments().len(), 2);
+    assert_eq!(every.listed_passages().len(), 2);
+    assert_eq!(long_only.listed_passages().len(), 1);
+    assert!(long_only.listed_passages()[0].matched_symbols >= 20);
     // Fragments and the similarity do not depend on what is reported.
     assert_eq!(long_only.fragments, every.fragments);
     assert_eq!(long_only.similarity.to_bits(), every.similarity.to_bits());
 }
 
+/// `report` as its JSON lists it with the details of only the `detailed`
+/// most similar pairs.
+fn without_details_past(mut report: Report, detailed: usize) -> Report {
+    for pair in report.pairs.iter_mut().skip(detailed) {
+        pair.remove_details();
+    }
+    report.summary.detailed_pairs = detailed.min(report.pairs.len());
+    report
+}
+
 #[test]
-fn json_detailed_while_written_is_the_complete_report() {
+fn json_detailed_while_written_is_the_complete_report_without_the_details_past_the_limit() {
     for fixture in [fixture(), many_pairs()] {
         let input = fixture.input(None);
         let complete = Report::build(input);
         let outline = Report::build_without_details(input);
         let details = PairDetails::new(&input);
-        let streamed = text(|out| write_json_with_details(&outline, &details, out).unwrap());
-        assert_eq!(streamed, text(|out| write_json(&complete, out).unwrap()));
+        // Past one chunk of pairs detailed at once, too.
+        for detailed in [usize::MAX, 0, 1, 3, 300, complete.pairs.len()] {
+            let streamed =
+                text(|out| write_json_with_details(&outline, &details, detailed, out).unwrap());
+            let expected = without_details_past(complete.clone(), detailed);
+            assert_eq!(streamed, text(|out| write_json(&expected, out).unwrap()));
+            assert_eq!(read_json(streamed.as_bytes()).unwrap(), expected);
+        }
     }
     assert!(
         many_pairs().comparison.pairs.len() > 300,
         "more than one chunk"
     );
+}
+
+#[test]
+fn a_pair_without_details_has_neither_fragments_nor_passages_in_json() {
+    let report = without_details_past(report(None), 1);
+    let json: serde_json::Value =
+        serde_json::from_str(&text(|out| write_json(&report, out).unwrap())).unwrap();
+    assert_eq!(json["summary"]["detailed_pairs"], 1);
+    let pairs = json["pairs"].as_array().unwrap();
+    let has = |pair: &serde_json::Value, key: &str| pair.get(key).is_some();
+    assert!(has(&pairs[0], "fragments") && has(&pairs[0], "passages"));
+    for (pair, model) in pairs.iter().zip(&report.pairs).skip(1) {
+        assert!(!has(pair, "fragments") && !has(pair, "passages"), "{pair}");
+        assert!(model.fragment_count > 0);
+        assert_eq!(pair["fragment_count"], model.fragment_count);
+    }
+    assert_eq!(
+        pairs[0]["fragment_count"],
+        report.pairs[0].listed_fragments().len()
+    );
+}
+
+/// A version-1 report, written by hand: every pair with its fragments
+/// (the second, older still, without passages) and no fragment count.
+const VERSION_1: &str = r#"{
+  "schema_version": 1,
+  "tool": { "name": "copyhound", "version": "0.1.0" },
+  "parameters": {
+    "language": "text", "k": 8, "window": 6, "seed": 7,
+    "selector": "robust-winnow", "max_occurrences": "unlimited", "base": [],
+    "min_shared": 1, "max_pairs": 100, "min_fragment": 8, "weighting": "flat",
+    "merge_gap": 16, "min_passage": 0
+  },
+  "summary": {
+    "units": 3, "documents": 3, "fingerprints": 40, "base_fingerprints": 0,
+    "common_fingerprints": 0, "max_units_per_fingerprint": null,
+    "candidate_pairs": 2, "scored_pairs": 2, "matching_pairs": 2, "reported_pairs": 2
+  },
+  "units": [
+    { "id": 0, "path": "x.txt", "root": "in", "language": "text", "role": "new",
+      "group": null, "symbols": 30, "compared_symbols": 30, "base_symbols": 0,
+      "documents": [ { "path": "x.txt", "symbols": 30, "fingerprints": 12 } ] },
+    { "id": 1, "path": "y.txt", "root": "in", "role": "new",
+      "group": null, "symbols": 20, "compared_symbols": 20, "base_symbols": 0,
+      "documents": [ { "path": "y.txt", "symbols": 20, "fingerprints": 8 } ] },
+    { "id": 2, "path": "z.txt", "root": "in", "role": "old",
+      "group": "g", "symbols": 25, "compared_symbols": 25, "base_symbols": 0,
+      "documents": [ { "path": "z.txt", "symbols": 25, "fingerprints": 10 } ] }
+  ],
+  "pairs": [
+    { "similarity": 0.5,
+      "a": { "unit": 0, "path": "x.txt", "coverage": 0.4, "line_coverage": 0.5,
+             "covered_symbols": 12, "covered_lines": 1 },
+      "b": { "unit": 1, "path": "y.txt", "coverage": 0.6, "line_coverage": null,
+             "covered_symbols": 12, "covered_lines": null },
+      "shared_fingerprints": 3, "longest_fragment": 12, "total_overlap": 12,
+      "fragments": [
+        { "symbols": 12,
+          "a": { "document": 0, "path": "x.txt", "symbols": [2, 14], "bytes": [3, 17], "lines": [1, 1] },
+          "b": { "document": 0, "path": "y.txt", "symbols": [0, 12], "bytes": [0, 13], "lines": null } }
+      ],
+      "passages": [
+        { "fragments": [0, 1], "matched_symbols": 12,
+          "a": { "document": 0, "path": "x.txt", "symbols": [2, 14], "bytes": [3, 17], "lines": [1, 1] },
+          "b": { "document": 0, "path": "y.txt", "symbols": [0, 12], "bytes": [0, 13], "lines": null } }
+      ] },
+    { "similarity": 0.25,
+      "a": { "unit": 0, "path": "x.txt", "coverage": 0.3, "line_coverage": null,
+             "covered_symbols": 9, "covered_lines": null },
+      "b": { "unit": 2, "path": "z.txt", "coverage": 0.36, "line_coverage": null,
+             "covered_symbols": 9, "covered_lines": null },
+      "shared_fingerprints": 2, "longest_fragment": 9, "total_overlap": 9,
+      "fragments": [
+        { "symbols": 9,
+          "a": { "document": 0, "path": "x.txt", "symbols": [20, 29], "bytes": [22, 31], "lines": null },
+          "b": { "document": 0, "path": "z.txt", "symbols": [5, 14], "bytes": [6, 15], "lines": null } }
+      ] }
+  ],
+  "problems": [ { "path": "in/w.bin", "message": "not UTF-8 text" } ]
+}"#;
+
+#[test]
+fn a_version_1_report_is_read_as_version_2() {
+    let report = read_json(VERSION_1.as_bytes()).unwrap();
+    assert_eq!(report.schema_version, SCHEMA_VERSION);
+    assert_eq!(report.summary.detailed_pairs, 2);
+    assert_eq!(report.units[2].role, UnitRole::Old);
+    assert_eq!(report.units[2].group.as_deref(), Some("g"));
+    let [first, second] = &report.pairs[..] else {
+        panic!("two pairs: {:?}", report.pairs);
+    };
+    assert_eq!((first.fragment_count, second.fragment_count), (1, 1));
+    assert_eq!(first.listed_fragments()[0].a.bytes, [3, 17]);
+    assert_eq!(first.listed_passages()[0].fragments, [0, 1]);
+    assert_eq!(first.b.line_coverage, None);
+    assert_eq!(second.listed_fragments()[0].b.path, "z.txt");
+    assert!(second.has_details() && second.listed_passages().is_empty());
+    assert_eq!(report.problems[0].message, "not UTF-8 text");
+    // Written again, it is a version-2 report that reads back the same.
+    let json = text(|out| write_json(&report, out).unwrap());
+    assert!(json.starts_with(&format!("{{\n  \"schema_version\": {SCHEMA_VERSION},")));
+    assert_eq!(read_json(json.as_bytes()).unwrap(), report);
 }
 
 #[test]
@@ -180,13 +298,17 @@ fn pair_scores_agree_with_the_details_found_again() {
     let outline = Report::build_without_details(input);
     assert_eq!(complete.pairs.len(), outline.pairs.len());
     for (full, summary) in complete.pairs.iter().zip(&outline.pairs) {
-        assert!(summary.fragments.is_empty() && summary.passages.is_empty());
-        assert_eq!(summary.fragment_count, full.fragments.len());
-        let lengths = full.fragments.iter().map(|f| f.symbols as usize);
+        assert!(!summary.has_details() && full.has_details());
+        assert_eq!(summary.fragment_count, full.listed_fragments().len());
+        let lengths = full.listed_fragments().iter().map(|f| f.symbols as usize);
         assert_eq!(Some(summary.longest_fragment), lengths.clone().max());
         assert_eq!(summary.total_overlap, lengths.sum::<usize>());
         assert_eq!(summary.a.covered_symbols, summary.total_overlap);
-        let passages: u32 = full.passages.iter().map(|p| p.matched_symbols).sum();
+        let passages: u32 = full
+            .listed_passages()
+            .iter()
+            .map(|p| p.matched_symbols)
+            .sum();
         assert_eq!(passages as usize, summary.total_overlap);
     }
     // The CSV and the table need no details.

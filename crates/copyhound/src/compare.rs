@@ -28,8 +28,9 @@ use copyhound_index::{
 };
 use copyhound_normalize::{LoadError, LoadOptions, LoadedDocument};
 use copyhound_report::{
-    DEFAULT_HTML_MAX_PAIRS, HtmlOptions, PairDetails, Parameters, Problem, Report, ReportInput,
-    Tool, write_csv, write_html, write_json_with_details, write_table,
+    DEFAULT_HTML_MAX_PAIRS, DEFAULT_JSON_DETAILED_PAIRS, HtmlOptions, PairDetails, Parameters,
+    Problem, Report, ReportInput, Tool, write_csv, write_html, write_json_with_details,
+    write_table,
 };
 use rayon::prelude::*;
 use regex::Regex;
@@ -114,9 +115,16 @@ pub struct CompareArgs {
     /// Rows of the table printed on stdout.
     #[arg(long, default_value_t = 20, value_name = "N")]
     top: usize,
-    /// Write the full report as JSON to FILE.
+    /// Write the report as JSON to FILE: every pair with its scores, and
+    /// the fragments and passages of the `--json-details` most similar.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
+    /// Pairs the JSON report lists with their fragments and passages (the
+    /// most similar), `0` for none or `all`; the others have only their
+    /// scores and `fragment_count`. Every pair's fragments can take
+    /// gigabytes.
+    #[arg(long, default_value_t = DEFAULT_JSON_DETAILED_PAIRS, value_name = "N|all", value_parser = parse_pair_count::<0>)]
+    json_details: usize,
     /// Write one row per pair as CSV to FILE.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
@@ -126,7 +134,7 @@ pub struct CompareArgs {
     report: Option<PathBuf>,
     /// Pairs the HTML page embeds (the most similar), or `all`; the page
     /// says when it leaves pairs out. Large values make a large page.
-    #[arg(long, default_value_t = DEFAULT_HTML_MAX_PAIRS, value_name = "N|all", value_parser = parse_report_pairs)]
+    #[arg(long, default_value_t = DEFAULT_HTML_MAX_PAIRS, value_name = "N|all", value_parser = parse_pair_count::<1>)]
     report_pairs: usize,
     /// No progress bar.
     #[arg(short, long)]
@@ -137,12 +145,16 @@ pub struct CompareArgs {
     front_end: FrontEndArgs,
 }
 
-fn parse_report_pairs(value: &str) -> Result<usize, String> {
+/// A number of pairs of at least `MIN`, or `all` (`usize::MAX`).
+fn parse_pair_count<const MIN: usize>(value: &str) -> Result<usize, String> {
     match value {
         "all" => Ok(usize::MAX),
         n => match n.parse() {
-            Ok(0) | Err(_) => Err("expected a positive number of pairs, or `all`".into()),
-            Ok(n) => Ok(n),
+            Ok(n) if n >= MIN => Ok(n),
+            _ if MIN == 0 => Err("expected a number of pairs, or `all`".into()),
+            _ => Err(format!(
+                "expected a number of pairs of at least {MIN}, or `all`"
+            )),
         },
     }
 }
@@ -207,7 +219,20 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
     report.problems = batch.problems;
 
     if let Some(path) = args.json {
-        write_to(&path, |out| write_json_with_details(&report, &details, out))?;
+        write_to(&path, |out| {
+            write_json_with_details(&report, &details, args.json_details, out)
+        })?;
+        let (detailed, pairs) = (args.json_details, report.pairs.len());
+        if detailed < pairs && !args.quiet {
+            let which = match detailed {
+                0 => format!("none of the {pairs} pairs"),
+                n => format!("only the {n} most similar of {pairs} pairs"),
+            };
+            eprintln!(
+                "copyhound: {}: fragments and passages listed for {which}; --json-details all lists them for every pair",
+                path.display()
+            );
+        }
     }
     if let Some(path) = args.csv {
         write_to(&path, |out| write_csv(&report, out))?;
@@ -217,8 +242,7 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
             max_pairs: args.report_pairs,
             ..HtmlOptions::default()
         };
-        let embedded = html_options.max_pairs.min(report.pairs.len());
-        details.fill(&mut report.pairs[..embedded]);
+        report.fill_details(&details, html_options.max_pairs);
         let options = args.front_end.load_options()?;
         let source = |unit, document| reload_text(&report, &options, unit, document);
         write_to(&path, |out| write_html(&report, source, &html_options, out))?;

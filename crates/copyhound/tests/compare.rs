@@ -539,7 +539,7 @@ fn the_json_report_is_versioned_and_complete() {
     write(&input, "a.txt", &format!("{RIVERS}\n{ENGINES}\n"));
     write(&input, "b.txt", &format!("{BIRDS}\n{ENGINES}\n"));
     let report = compare_json(&dir, &[input.to_str().unwrap()]);
-    assert_eq!(report["schema_version"], 1);
+    assert_eq!(report["schema_version"], 2);
     assert_eq!(report["parameters"]["language"], "text");
     assert_eq!(report["parameters"]["weighting"], "rarity");
     assert_eq!(report["units"].as_array().unwrap().len(), 2);
@@ -550,6 +550,121 @@ fn the_json_report_is_versioned_and_complete() {
     let start = fragment["a"]["bytes"][0].as_u64().unwrap() as usize;
     let end = fragment["a"]["bytes"][1].as_u64().unwrap() as usize;
     assert!(ENGINES.contains(&format!("{RIVERS}\n{ENGINES}\n")[start..end]));
+}
+
+/// Runs compare, without `-q` unless given, on `input` with `args`,
+/// writing JSON; returns the report and what was said on stderr.
+fn compare_json_noting(dir: &TempDir, input: &Path, args: &[&str]) -> (serde_json::Value, String) {
+    let json = dir.path().join("details.json");
+    let output = Command::cargo_bin("copyhound")
+        .unwrap()
+        .arg("compare")
+        .arg(input)
+        .args(args)
+        .arg("--json")
+        .arg(&json)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    (
+        json_report(&json),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+/// How many of a JSON report's pairs list their fragments and passages:
+/// the first ones, each with both keys or neither.
+fn detailed_pairs(report: &serde_json::Value) -> usize {
+    let pairs = report["pairs"].as_array().unwrap();
+    let has = |pair: &serde_json::Value| {
+        let fragments = pair.get("fragments").is_some();
+        assert_eq!(fragments, pair.get("passages").is_some(), "{pair}");
+        assert!(pair["fragment_count"].as_u64().unwrap() > 0);
+        fragments
+    };
+    let detailed = pairs.iter().take_while(|pair| has(pair)).count();
+    assert!(pairs[detailed..].iter().all(|pair| !has(pair)));
+    assert_eq!(report["summary"]["detailed_pairs"], detailed);
+    detailed
+}
+
+#[test]
+fn json_details_sets_how_many_pairs_list_their_fragments() {
+    let dir = TempDir::new().unwrap();
+    let input = dir.path().join("in");
+    write(&input, "a.txt", &format!("{RIVERS}\n{ENGINES}\n"));
+    write(&input, "b.txt", &format!("{ENGINES}\n{BIRDS}\n"));
+    write(&input, "c.txt", &format!("{BIRDS}\n{RIVERS}\n"));
+    let (all, note) = compare_json_noting(&dir, &input, &["--json-details", "all"]);
+    assert_eq!(detailed_pairs(&all), 3);
+    assert!(!note.contains("--json-details"), "{note}");
+
+    let (top, note) = compare_json_noting(&dir, &input, &["--json-details", "1"]);
+    assert_eq!(detailed_pairs(&top), 1);
+    assert_eq!(top["pairs"][0], all["pairs"][0]);
+    assert_eq!(
+        top["pairs"][2]["fragment_count"],
+        all["pairs"][2]["fragments"].as_array().unwrap().len()
+    );
+    assert_eq!(note.matches("--json-details").count(), 1, "once: {note}");
+    assert!(
+        note.contains("only the 1 most similar of 3 pairs"),
+        "{note}"
+    );
+    assert!(note.contains("--json-details all"), "{note}");
+
+    let (none, note) = compare_json_noting(&dir, &input, &["--json-details", "0"]);
+    assert_eq!(detailed_pairs(&none), 0);
+    assert!(note.contains("none of the 3 pairs"), "{note}");
+    // The scores are the same whatever is detailed.
+    let without = |report: &serde_json::Value| {
+        let mut report = report.clone();
+        for pair in report["pairs"].as_array_mut().unwrap() {
+            let pair = pair.as_object_mut().unwrap();
+            pair.remove("fragments");
+            pair.remove("passages");
+        }
+        report["summary"]["detailed_pairs"] = 0.into();
+        report
+    };
+    assert_eq!(without(&all), none);
+
+    let (_, note) = compare_json_noting(&dir, &input, &["-q", "--json-details", "0"]);
+    assert_eq!(note, "", "-q silences the note");
+    for bad in ["-1", "some", ""] {
+        copyhound()
+            .arg(&input)
+            .arg(format!("--json-details={bad}"))
+            .arg("--json")
+            .arg(dir.path().join("bad.json"))
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("--json-details"));
+    }
+}
+
+#[test]
+fn json_details_are_of_the_thousand_most_similar_pairs_by_default() {
+    // 46 units sharing one sentence: 1,035 pairs.
+    let dir = TempDir::new().unwrap();
+    let input = dir.path().join("in");
+    let endings = [RIVERS, ENGINES, BIRDS, BREAD];
+    for i in 0..46 {
+        let ending = &endings[i % 4][..40 + i];
+        write(
+            &input,
+            &format!("{i:02}.txt"),
+            &format!("{COMMON}\n{ending}\n"),
+        );
+    }
+    let (report, note) = compare_json_noting(&dir, &input, &[]);
+    assert_eq!(report["pairs"].as_array().unwrap().len(), 1035);
+    assert_eq!(detailed_pairs(&report), 1000);
+    assert!(
+        note.contains("only the 1000 most similar of 1035 pairs"),
+        "{note}"
+    );
 }
 
 /// The JSON embedded in an HTML report page.

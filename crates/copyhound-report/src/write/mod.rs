@@ -11,7 +11,7 @@ pub use self::csv::{CSV_HEADER, write_csv};
 pub use self::html::{
     DEFAULT_HTML_MAX_DOCUMENT_BYTES, DEFAULT_HTML_MAX_PAIRS, HtmlOptions, write_html,
 };
-pub use self::json::{read_json, write_json, write_json_with_details};
+pub use self::json::{DEFAULT_JSON_DETAILED_PAIRS, read_json, write_json, write_json_with_details};
 pub use self::table::write_table;
 
 /// Why a report could not be written or read.

@@ -138,7 +138,7 @@ fn page_pair<'a>(
         longest_fragment: pair.longest_fragment,
         total_overlap: pair.total_overlap,
         fragments: pair
-            .fragments
+            .listed_fragments()
             .iter()
             .map(|fragment| PageFragment {
                 symbols: fragment.symbols,
@@ -147,7 +147,7 @@ fn page_pair<'a>(
             })
             .collect(),
         passages: pair
-            .passages
+            .listed_passages()
             .iter()
             .map(|passage| PagePassage {
                 fragments: passage.fragments,
@@ -181,8 +181,8 @@ impl<'a> Documents<'a> {
     ) -> Self {
         let mut offsets: BTreeMap<(usize, usize), (&'a str, BTreeSet<usize>)> = BTreeMap::new();
         for pair in pairs {
-            let spans = pair.fragments.iter().map(|f| (&f.a, &f.b));
-            let passage_spans = pair.passages.iter().map(|p| (&p.a, &p.b));
+            let spans = pair.listed_fragments().iter().map(|f| (&f.a, &f.b));
+            let passage_spans = pair.listed_passages().iter().map(|p| (&p.a, &p.b));
             for (a, b) in spans.chain(passage_spans) {
                 for (unit, location) in [(pair.a.unit, a), (pair.b.unit, b)] {
                     let entry = offsets
@@ -317,8 +317,8 @@ mod tests {
             longest_fragment: 0,
             total_overlap: 0,
             fragment_count: 0,
-            fragments: vec![],
-            passages: vec![],
+            fragments: None,
+            passages: None,
         };
         let bins = histogram(&[pair(0.0), pair(0.049), pair(0.05), pair(0.97), pair(1.0)]);
         assert_eq!(bins[0], 2);
