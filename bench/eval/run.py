@@ -208,11 +208,15 @@ class Copyhound:
         # same name; read the JSON report instead, whose units carry their
         # root and their documents' paths relative to it (the first
         # component is the unit's folder). Passage-level truth needs the
-        # JSON report's fragments too.
+        # passages of every pair; unit names need no pair's, and writing
+        # them would be timed too.
         report = work / "copyhound.json"
-        use_json = len(roots) > 1 or (files.parent / "fragments.csv").exists()
+        passage_truth = (files.parent / "fragments.csv").exists()
+        use_json = len(roots) > 1 or passage_truth
         if use_json:
-            command[command.index("--csv") : command.index("--csv")] = ["--json", str(report)]
+            details = "all" if passage_truth else "0"
+            json_args = ["--json", str(report), "--json-details", details]
+            command[command.index("--csv") : command.index("--csv")] = json_args
         usage = run_measured(command, work / "copyhound.log")
         prefix_of = {str(root): prefix for root, prefix in roots}
         rows = []
@@ -230,7 +234,7 @@ class Copyhound:
         scores = work / "copyhound.csv"
         write_scores(scores, rows)
         measured = Measured(scores, usage, shlex.join(command))
-        if use_json and (files.parent / "fragments.csv").exists():
+        if passage_truth:
             cases = plagdet.read_passages(files.parent / "fragments.csv")
             listed = plagdet.truth_pairs(files.parent)
             detections = plagdet.passages_from_copyhound(json.loads(report.read_text(encoding="utf-8")))
