@@ -5,6 +5,7 @@
 
 use std::io::Write;
 
+use super::numbers::NumberText;
 use crate::{Report, ReportError};
 
 /// The header row.
@@ -28,22 +29,28 @@ pub const CSV_HEADER: [&str; 12] = [
 pub fn write_csv(report: &Report, out: impl Write) -> Result<(), ReportError> {
     let mut writer = csv::Writer::from_writer(out);
     writer.write_record(CSV_HEADER)?;
-    let share = |x: f64| format!("{x:.6}");
+    // Fields go straight to the writer, numbers through one buffer: the
+    // CSV can have millions of rows.
+    let mut number = NumberText::default();
     for pair in &report.pairs {
-        writer.write_record([
-            pair.a.path.clone(),
-            pair.b.path.clone(),
-            share(pair.similarity),
-            share(pair.a.coverage),
-            share(pair.b.coverage),
-            pair.a.line_coverage.map(share).unwrap_or_default(),
-            pair.b.line_coverage.map(share).unwrap_or_default(),
-            pair.longest_fragment.to_string(),
-            pair.total_overlap.to_string(),
-            pair.shared_fingerprints.to_string(),
-            pair.fragment_count.to_string(),
-            report.pair_language(pair).unwrap_or_default().to_owned(),
-        ])?;
+        writer.write_field(&pair.a.path)?;
+        writer.write_field(&pair.b.path)?;
+        for share in [pair.similarity, pair.a.coverage, pair.b.coverage] {
+            writer.write_field(number.share(share))?;
+        }
+        for share in [pair.a.line_coverage, pair.b.line_coverage] {
+            writer.write_field(share.map_or(&[][..], |x| number.share(x)))?;
+        }
+        for count in [
+            pair.longest_fragment,
+            pair.total_overlap,
+            pair.shared_fingerprints,
+            pair.fragment_count,
+        ] {
+            writer.write_field(number.integer(count))?;
+        }
+        writer.write_field(report.pair_language(pair).unwrap_or_default())?;
+        writer.write_record(None::<&[u8]>)?;
     }
     writer.flush()?;
     Ok(())

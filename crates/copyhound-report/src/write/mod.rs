@@ -5,6 +5,7 @@
 mod csv;
 mod html;
 mod json;
+mod numbers;
 mod table;
 
 pub use self::csv::{CSV_HEADER, write_csv};

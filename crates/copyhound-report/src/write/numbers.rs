@@ -1,0 +1,187 @@
+//! Numbers written as the standard formatter writes them, into one reused
+//! buffer and without its cost: a CSV report can have millions of rows,
+//! and `format!("{x:.6}")` finds the exact decimal expansion of every
+//! share, where scaling by 10⁶ and rounding is enough unless the share
+//! lies within rounding error of a half.
+
+use std::io::Write;
+
+/// Digits after the point of a share.
+const SHARE_DECIMALS: usize = 6;
+
+/// `10^SHARE_DECIMALS`.
+const SHARE_SCALE: u64 = 1_000_000;
+
+/// Shares below this take the fast path; `x · 10⁶` then stays below
+/// 2³⁰, where the product is off by at most 2⁻²⁴ (half a unit in its
+/// last place), far less than [`HALF_MARGIN`].
+const FAST_LIMIT: f64 = 1000.0;
+
+/// Scaled shares whose fraction is this close to a half may round either
+/// way: the standard formatter decides them from the exact value.
+const HALF_MARGIN: f64 = 1e-6;
+
+/// Formats numbers into one buffer, reused from one number to the next.
+#[derive(Debug, Default)]
+pub(crate) struct NumberText {
+    text: Vec<u8>,
+}
+
+impl NumberText {
+    /// `x` as `format!("{x:.6}")` writes it.
+    pub(crate) fn share(&mut self, x: f64) -> &[u8] {
+        self.text.clear();
+        match scaled_share(x) {
+            Some(units) => {
+                push_digits(&mut self.text, units / SHARE_SCALE, 1);
+                self.text.push(b'.');
+                push_digits(&mut self.text, units % SHARE_SCALE, SHARE_DECIMALS);
+            }
+            None => write!(self.text, "{x:.SHARE_DECIMALS$}").expect("writing to a vector"),
+        }
+        &self.text
+    }
+
+    /// `n` as `n.to_string()` writes it.
+    pub(crate) fn integer(&mut self, n: usize) -> &[u8] {
+        self.text.clear();
+        push_digits(&mut self.text, n as u64, 1);
+        &self.text
+    }
+}
+
+/// `x · 10⁶` rounded to the nearest integer, when that is sure to be what
+/// the standard formatter rounds it to: `x` is not negative (nor `-0.0`),
+/// is below [`FAST_LIMIT`] and is not within rounding error of a half.
+fn scaled_share(x: f64) -> Option<u64> {
+    if !(x.is_sign_positive() && x < FAST_LIMIT) {
+        return None;
+    }
+    let scaled = x * SHARE_SCALE as f64;
+    let whole = scaled.floor();
+    // Exact: `whole` is 0 or within a factor of two of `scaled`.
+    let fraction = scaled - whole;
+    if (fraction - 0.5).abs() <= HALF_MARGIN {
+        return None;
+    }
+    // `whole` is below 2³⁰: the conversion is exact.
+    Some(whole as u64 + u64::from(fraction > 0.5))
+}
+
+/// Appends the decimal digits of `n`, at least `width` of them (leading
+/// zeros).
+fn push_digits(text: &mut Vec<u8>, mut n: u64, width: usize) {
+    let mut digits = [b'0'; 20];
+    let mut start = digits.len();
+    while n > 0 {
+        start -= 1;
+        digits[start] = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
+    text.extend_from_slice(&digits[start.min(digits.len() - width)..]);
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    fn share(x: f64) -> String {
+        String::from_utf8(NumberText::default().share(x).to_vec()).unwrap()
+    }
+
+    /// The `steps`-th float after (or before, when negative) `x`.
+    fn nudged(x: f64, steps: i64) -> f64 {
+        f64::from_bits(x.to_bits().saturating_add_signed(steps))
+    }
+
+    #[test]
+    fn shares_at_the_edges_are_as_the_standard_formatter_writes_them() {
+        let cases = [
+            0.0,
+            -0.0,
+            1.0,
+            0.5,
+            // Exact halves of a millionth: 7812.5, 2.5 and 0.5 millionths.
+            1.0 / 128.0,
+            5.0 / 2_097_152.0,
+            0.000_000_5,
+            0.999_999_5,
+            0.999_999_499_999,
+            999.999_999_5,
+            FAST_LIMIT,
+            f64::MIN_POSITIVE,
+            f64::EPSILON,
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            -0.25,
+            1e300,
+        ];
+        for x in cases {
+            assert_eq!(share(x), format!("{x:.6}"), "{x:e}");
+        }
+    }
+
+    #[test]
+    fn only_halves_negatives_and_large_or_odd_values_take_the_slow_path() {
+        assert_eq!(scaled_share(0.25), Some(250_000));
+        assert_eq!(scaled_share(1.0 / 3.0), Some(333_333));
+        assert_eq!(scaled_share(2.0 / 3.0), Some(666_667));
+        assert_eq!(scaled_share(1.0), Some(1_000_000));
+        assert_eq!(scaled_share(0.0), Some(0));
+        for x in [
+            1.0 / 128.0,
+            -0.0,
+            -0.25,
+            FAST_LIMIT,
+            f64::NAN,
+            f64::INFINITY,
+        ] {
+            assert_eq!(scaled_share(x), None, "{x}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn any_share_is_as_the_standard_formatter_writes_it(bits in any::<u64>()) {
+            let x = f64::from_bits(bits);
+            prop_assert_eq!(share(x), format!("{x:.6}"));
+        }
+
+        #[test]
+        fn ratios_are_as_the_standard_formatter_writes_them(
+            part in 0_u32..=1_000_000,
+            extra in 0_u32..=1_000_000,
+        ) {
+            let x = f64::from(part) / f64::from(part + extra).max(1.0);
+            prop_assert_eq!(share(x), format!("{x:.6}"));
+        }
+
+        #[test]
+        fn shares_near_halves_and_whole_millionths_are_as_the_standard_formatter_writes_them(
+            halves in 0_u64..4_000_000_000,
+            steps in -3_i64..=3,
+        ) {
+            let x = nudged(halves as f64 / 2e6, steps);
+            prop_assert_eq!(share(x), format!("{x:.6}"));
+        }
+
+        #[test]
+        fn dyadic_shares_are_as_the_standard_formatter_writes_them(
+            numerator in 0_u64..(1 << 40),
+            exponent in 0_i32..60,
+        ) {
+            let x = numerator as f64 / 2_f64.powi(exponent);
+            prop_assert_eq!(share(x), format!("{x:.6}"));
+        }
+
+        #[test]
+        fn integers_are_as_display_writes_them(n in any::<usize>()) {
+            let mut text = NumberText::default();
+            let expected = n.to_string();
+            prop_assert_eq!(text.integer(n), expected.as_bytes());
+        }
+    }
+}
