@@ -589,13 +589,20 @@ fn detailed_pairs(report: &serde_json::Value) -> usize {
     detailed
 }
 
-#[test]
-fn json_details_sets_how_many_pairs_list_their_fragments() {
-    let dir = TempDir::new().unwrap();
+/// Three texts in `dir/in`, each sharing a paragraph with each other one:
+/// three pairs.
+fn three_pairs(dir: &TempDir) -> PathBuf {
     let input = dir.path().join("in");
     write(&input, "a.txt", &format!("{RIVERS}\n{ENGINES}\n"));
     write(&input, "b.txt", &format!("{ENGINES}\n{BIRDS}\n"));
     write(&input, "c.txt", &format!("{BIRDS}\n{RIVERS}\n"));
+    input
+}
+
+#[test]
+fn json_details_sets_how_many_pairs_list_their_fragments() {
+    let dir = TempDir::new().unwrap();
+    let input = three_pairs(&dir);
     let (all, note) = compare_json_noting(&dir, &input, &["--json-details", "all"]);
     assert_eq!(detailed_pairs(&all), 3);
     assert!(!note.contains("--json-details"), "{note}");
@@ -679,10 +686,7 @@ fn page_data(page: &Path) -> serde_json::Value {
 #[test]
 fn report_pairs_sets_how_many_pairs_the_page_embeds() {
     let dir = TempDir::new().unwrap();
-    let input = dir.path().join("in");
-    write(&input, "a.txt", &format!("{RIVERS}\n{ENGINES}\n"));
-    write(&input, "b.txt", &format!("{ENGINES}\n{BIRDS}\n"));
-    write(&input, "c.txt", &format!("{BIRDS}\n{RIVERS}\n"));
+    let input = three_pairs(&dir);
     let page = dir.path().join("report.html");
     let embedded = |pairs: &str| {
         copyhound()
