@@ -5,7 +5,7 @@
 
 use std::io::Write;
 
-use super::numbers::NumberText;
+use super::numbers::{push_count, push_share};
 use crate::{Report, ReportError};
 
 /// The header row.
@@ -24,22 +24,34 @@ pub const CSV_HEADER: [&str; 12] = [
     "language",
 ];
 
+/// Rows are gathered in one buffer and written when it holds this many
+/// bytes.
+const FLUSH_AT: usize = 1 << 16;
+
 /// Writes the pairs of `report` as CSV. Shares are fractions in `[0, 1]`
 /// with six decimals; unknown line shares are empty.
-pub fn write_csv(report: &Report, out: impl Write) -> Result<(), ReportError> {
-    let mut writer = csv::Writer::from_writer(out);
-    writer.write_record(CSV_HEADER)?;
-    // Fields go straight to the writer, numbers through one buffer: the
-    // CSV can have millions of rows.
-    let mut number = NumberText::default();
+///
+/// Every field is written as the `csv` crate writes it by default, but the
+/// rows are made by hand in one reused buffer, numbers included: the CSV
+/// can have millions of rows, and formatting each number on its own cost
+/// more than everything else the report does.
+pub fn write_csv(report: &Report, mut out: impl Write) -> Result<(), ReportError> {
+    let mut rows = Vec::with_capacity(FLUSH_AT + 1024);
+    rows.extend_from_slice(CSV_HEADER.join(",").as_bytes());
+    rows.push(b'\n');
     for pair in &report.pairs {
-        writer.write_field(&pair.a.path)?;
-        writer.write_field(&pair.b.path)?;
+        push_text(&mut rows, &pair.a.path);
+        rows.push(b',');
+        push_text(&mut rows, &pair.b.path);
         for share in [pair.similarity, pair.a.coverage, pair.b.coverage] {
-            writer.write_field(number.share(share))?;
+            rows.push(b',');
+            push_share(&mut rows, share);
         }
         for share in [pair.a.line_coverage, pair.b.line_coverage] {
-            writer.write_field(share.map_or(&[][..], |x| number.share(x)))?;
+            rows.push(b',');
+            if let Some(share) = share {
+                push_share(&mut rows, share);
+            }
         }
         for count in [
             pair.longest_fragment,
@@ -47,11 +59,39 @@ pub fn write_csv(report: &Report, out: impl Write) -> Result<(), ReportError> {
             pair.shared_fingerprints,
             pair.fragment_count,
         ] {
-            writer.write_field(number.integer(count))?;
+            rows.push(b',');
+            push_count(&mut rows, count);
         }
-        writer.write_field(report.pair_language(pair).unwrap_or_default())?;
-        writer.write_record(None::<&[u8]>)?;
+        rows.push(b',');
+        push_text(&mut rows, report.pair_language(pair).unwrap_or_default());
+        rows.push(b'\n');
+        if rows.len() >= FLUSH_AT {
+            out.write_all(&rows)?;
+            rows.clear();
+        }
     }
-    writer.flush()?;
+    out.write_all(&rows)?;
+    out.flush()?;
     Ok(())
+}
+
+/// Appends `text` as a field: as it is, or quoted with its quotes doubled
+/// when it holds a comma, a quote or a line break (what the `csv` crate
+/// does by default).
+fn push_text(row: &mut Vec<u8>, text: &str) {
+    if text
+        .bytes()
+        .any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
+    {
+        row.push(b'"');
+        for part in text.split_inclusive('"') {
+            row.extend_from_slice(part.as_bytes());
+            if part.ends_with('"') {
+                row.push(b'"');
+            }
+        }
+        row.push(b'"');
+    } else {
+        row.extend_from_slice(text.as_bytes());
+    }
 }

@@ -24,9 +24,6 @@ pub enum ReportError {
     /// JSON could not be written or parsed.
     #[error("invalid JSON report: {0}")]
     Json(#[from] serde_json::Error),
-    /// CSV could not be written.
-    #[error("cannot write the CSV report: {0}")]
-    Csv(#[from] ::csv::Error),
     /// The report was written by a newer program.
     #[error(
         "the report has schema version {found}, newer than the supported {supported}; upgrade copyhound"

@@ -1,5 +1,5 @@
-//! Numbers written as the standard formatter writes them, into one reused
-//! buffer and without its cost: a CSV report can have millions of rows,
+//! Numbers appended to a buffer as the standard formatter writes them,
+//! without its cost: a CSV report can have millions of rows,
 //! and `format!("{x:.6}")` finds the exact decimal expansion of every
 //! share, where scaling by 10⁶ and rounding is enough unless the share
 //! lies within rounding error of a half.
@@ -21,33 +21,21 @@ const FAST_LIMIT: f64 = 1000.0;
 /// way: the standard formatter decides them from the exact value.
 const HALF_MARGIN: f64 = 1e-6;
 
-/// Formats numbers into one buffer, reused from one number to the next.
-#[derive(Debug, Default)]
-pub(crate) struct NumberText {
-    text: Vec<u8>,
+/// Appends `x` as `format!("{x:.6}")` writes it.
+pub(crate) fn push_share(text: &mut Vec<u8>, x: f64) {
+    match scaled_share(x) {
+        Some(units) => {
+            push_digits(text, units / SHARE_SCALE, 1);
+            text.push(b'.');
+            push_digits(text, units % SHARE_SCALE, SHARE_DECIMALS);
+        }
+        None => write!(text, "{x:.SHARE_DECIMALS$}").expect("writing to a vector"),
+    }
 }
 
-impl NumberText {
-    /// `x` as `format!("{x:.6}")` writes it.
-    pub(crate) fn share(&mut self, x: f64) -> &[u8] {
-        self.text.clear();
-        match scaled_share(x) {
-            Some(units) => {
-                push_digits(&mut self.text, units / SHARE_SCALE, 1);
-                self.text.push(b'.');
-                push_digits(&mut self.text, units % SHARE_SCALE, SHARE_DECIMALS);
-            }
-            None => write!(self.text, "{x:.SHARE_DECIMALS$}").expect("writing to a vector"),
-        }
-        &self.text
-    }
-
-    /// `n` as `n.to_string()` writes it.
-    pub(crate) fn integer(&mut self, n: usize) -> &[u8] {
-        self.text.clear();
-        push_digits(&mut self.text, n as u64, 1);
-        &self.text
-    }
+/// Appends `n` as `n.to_string()` writes it.
+pub(crate) fn push_count(text: &mut Vec<u8>, n: usize) {
+    push_digits(text, n as u64, 1);
 }
 
 /// `x · 10⁶` rounded to the nearest integer, when that is sure to be what
@@ -69,14 +57,24 @@ fn scaled_share(x: f64) -> Option<u64> {
 }
 
 /// Appends the decimal digits of `n`, at least `width` of them (leading
-/// zeros).
+/// zeros), two at a time.
 fn push_digits(text: &mut Vec<u8>, mut n: u64, width: usize) {
+    const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+        2021222324252627282930313233343536373839\
+        4041424344454647484950515253545556575859\
+        6061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899";
     let mut digits = [b'0'; 20];
     let mut start = digits.len();
-    while n > 0 {
+    while n >= 10 {
+        let pair = (n % 100) as usize * 2;
+        n /= 100;
+        start -= 2;
+        digits[start..start + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+    }
+    if n > 0 {
         start -= 1;
-        digits[start] = b'0' + (n % 10) as u8;
-        n /= 10;
+        digits[start] = b'0' + n as u8;
     }
     text.extend_from_slice(&digits[start.min(digits.len() - width)..]);
 }
@@ -88,7 +86,9 @@ mod tests {
     use super::*;
 
     fn share(x: f64) -> String {
-        String::from_utf8(NumberText::default().share(x).to_vec()).unwrap()
+        let mut text = Vec::new();
+        push_share(&mut text, x);
+        String::from_utf8(text).unwrap()
     }
 
     /// The `steps`-th float after (or before, when negative) `x`.
@@ -178,10 +178,12 @@ mod tests {
         }
 
         #[test]
-        fn integers_are_as_display_writes_them(n in any::<usize>()) {
-            let mut text = NumberText::default();
-            let expected = n.to_string();
-            prop_assert_eq!(text.integer(n), expected.as_bytes());
+        fn counts_are_as_display_writes_them(n in any::<usize>(), digits in 0_u32..20) {
+            // Short numbers as often as long ones.
+            let n = n % 10_usize.pow(digits).max(1);
+            let mut text = b"x".to_vec();
+            push_count(&mut text, n);
+            prop_assert_eq!(text, format!("x{n}").into_bytes());
         }
     }
 }
