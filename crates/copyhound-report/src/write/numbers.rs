@@ -25,9 +25,15 @@ const HALF_MARGIN: f64 = 1e-6;
 pub(crate) fn push_share(text: &mut Vec<u8>, x: f64) {
     match scaled_share(x) {
         Some(units) => {
-            push_digits(text, units / SHARE_SCALE, 1);
+            push_digits(text, units / SHARE_SCALE);
             text.push(b'.');
-            push_digits(text, units % SHARE_SCALE, SHARE_DECIMALS);
+            // A fixed-size copy: no call to memcpy.
+            let fraction = (units % SHARE_SCALE) as usize;
+            let mut decimals = [0; SHARE_DECIMALS];
+            decimals[..2].copy_from_slice(digit_pair(fraction / 10_000));
+            decimals[2..4].copy_from_slice(digit_pair(fraction / 100 % 100));
+            decimals[4..].copy_from_slice(digit_pair(fraction % 100));
+            text.extend_from_slice(&decimals);
         }
         None => write!(text, "{x:.SHARE_DECIMALS$}").expect("writing to a vector"),
     }
@@ -35,7 +41,7 @@ pub(crate) fn push_share(text: &mut Vec<u8>, x: f64) {
 
 /// Appends `n` as `n.to_string()` writes it.
 pub(crate) fn push_count(text: &mut Vec<u8>, n: usize) {
-    push_digits(text, n as u64, 1);
+    push_digits(text, n as u64);
 }
 
 /// `x · 10⁶` rounded to the nearest integer, when that is sure to be what
@@ -46,37 +52,42 @@ fn scaled_share(x: f64) -> Option<u64> {
         return None;
     }
     let scaled = x * SHARE_SCALE as f64;
-    let whole = scaled.floor();
+    // Below 2³⁰ and not negative: the cast is the floor, and the float of
+    // it exact (without SSE4.1, `f64::floor` is a call into libm).
+    let whole = scaled as u64;
     // Exact: `whole` is 0 or within a factor of two of `scaled`.
-    let fraction = scaled - whole;
+    let fraction = scaled - whole as f64;
     if (fraction - 0.5).abs() <= HALF_MARGIN {
         return None;
     }
-    // `whole` is below 2³⁰: the conversion is exact.
-    Some(whole as u64 + u64::from(fraction > 0.5))
+    Some(whole + u64::from(fraction > 0.5))
 }
 
-/// Appends the decimal digits of `n`, at least `width` of them (leading
-/// zeros), two at a time.
-fn push_digits(text: &mut Vec<u8>, mut n: u64, width: usize) {
+/// The two digits of `n` below 100.
+fn digit_pair(n: usize) -> &'static [u8] {
     const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
         2021222324252627282930313233343536373839\
         4041424344454647484950515253545556575859\
         6061626364656667686970717273747576777879\
         8081828384858687888990919293949596979899";
+    &PAIRS[2 * n..2 * n + 2]
+}
+
+/// Appends the decimal digits of `n`, two at a time.
+fn push_digits(text: &mut Vec<u8>, mut n: u64) {
     let mut digits = [b'0'; 20];
     let mut start = digits.len();
     while n >= 10 {
-        let pair = (n % 100) as usize * 2;
-        n /= 100;
         start -= 2;
-        digits[start..start + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+        digits[start..start + 2].copy_from_slice(digit_pair((n % 100) as usize));
+        n /= 100;
     }
     if n > 0 {
         start -= 1;
         digits[start] = b'0' + n as u8;
     }
-    text.extend_from_slice(&digits[start.min(digits.len() - width)..]);
+    // Zero has one digit.
+    text.extend_from_slice(&digits[start.min(digits.len() - 1)..]);
 }
 
 #[cfg(test)]
