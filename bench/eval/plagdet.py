@@ -162,7 +162,15 @@ def passages_from_copyhound(report: dict, susp_prefix: str = "susp/") -> list[Pa
     """Every passage of a copyhound JSON report (its fragments, in reports
     written before passages existed) between a suspicious and a source
     document, oriented suspicious first. Document paths in the report are
-    relative to the input path, like the dataset's units."""
+    relative to the input path, like the dataset's units. A report whose
+    pairs were not all given their details (`--json-details`, schema 2)
+    would silently lose detections, so it is refused."""
+    detailed, listed = report.get("summary", {}).get("detailed_pairs"), len(report["pairs"])
+    if detailed is not None and detailed < listed:
+        raise ValueError(
+            f"the report lists passages for only {detailed} of its {listed} pairs; "
+            "run copyhound compare with --json-details all"
+        )
     passages = []
     for pair in report["pairs"]:
         for fragment in pair.get("passages") or pair["fragments"]:

@@ -102,6 +102,18 @@ class CopyhoundReport(unittest.TestCase):
             [Passage("susp/s1.txt", (10, 71), "src/r1.txt", (0, 60))],
         )
 
+    def test_a_report_with_capped_details_is_refused(self):
+        side = {"path": "susp/s1.txt", "bytes": [0, 4]}
+        report = {
+            "summary": {"detailed_pairs": 1},
+            "pairs": [
+                {"fragments": [{"a": side, "b": {"path": "src/r1.txt", "bytes": [0, 4]}}], "passages": []},
+                {"fragment_count": 3},
+            ],
+        }
+        with self.assertRaisesRegex(ValueError, "--json-details all"):
+            passages_from_copyhound(report)
+
 
 if __name__ == "__main__":
     unittest.main()
