@@ -27,18 +27,13 @@ use crate::error::{DbError, Result};
 use crate::params::{Mode, Params};
 use crate::print::{DocumentPrint, Fingerprinter};
 use crate::prints::{read_print_file, write_print_file};
-use crate::records::{
-    RECORDS, for_each_record, insert_records, read_record, remove_record, update_records,
-};
+use crate::records::{RECORDS, for_each_record, insert_records, read_record, remove_record};
 use crate::segment::{Posting, Segment, merge_segments, write_postings};
 
 /// The catalogue file inside a database directory.
 pub const CATALOG_FILE: &str = "catalog.redb";
 /// The folder of segment files inside a database directory.
 pub const SEGMENTS_DIR: &str = "segments";
-/// Postings per segment written by `rotate` before it starts another
-/// (the background merges then combine them).
-const ROTATION_SEGMENT_POSTINGS: usize = 16 << 20;
 /// A temporary file older than this is left over from a crash.
 const STALE_TEMPORARY: Duration = Duration::from_secs(600);
 
@@ -160,7 +155,12 @@ pub(crate) fn meta_u64(
     }
 }
 
-fn put_meta_u64(path: &Path, meta: &mut Table<&str, &[u8]>, key: &str, value: u64) -> Result<()> {
+pub(crate) fn put_meta_u64(
+    path: &Path,
+    meta: &mut Table<&str, &[u8]>,
+    key: &str,
+    value: u64,
+) -> Result<()> {
     meta.insert(key, value.to_le_bytes().as_slice())
         .in_catalog(path)
         .map(drop)
@@ -430,7 +430,7 @@ impl Database {
     }
 
     /// The stored keys of a print under `epoch`.
-    fn stored_keys(&self, print: &[u64], epoch: u64) -> Vec<u64> {
+    pub(crate) fn stored_keys(&self, print: &[u64], epoch: u64) -> Vec<u64> {
         keys_of(
             &self.fingerprinter.stored(print, epoch),
             self.params.hash_bits,
@@ -664,7 +664,7 @@ impl Database {
     /// Writes a segment with `write` under a temporary name, renames it to
     /// the manifest's next number and syncs the directory. Call inside the
     /// write transaction that will list it.
-    fn publish_segment(
+    pub(crate) fn publish_segment(
         &self,
         manifest: &mut Manifest,
         write: impl FnOnce(&Path) -> Result<crate::segment::SegmentSummary>,
@@ -921,92 +921,6 @@ impl Database {
         Ok(true)
     }
 
-    /// Re-selects every stored subset from the kept prints under a new
-    /// rotation key (Koala §3.3), without reading any document, and rewrites
-    /// the postings. Returns the new epoch.
-    pub fn rotate(&self) -> Result<u64> {
-        if self.params.mode != Mode::Koala {
-            return Err(DbError::WrongMode {
-                operation: "rotate",
-                mode: self.params.mode.name(),
-            });
-        }
-        if !self.keeps_prints() {
-            return Err(DbError::NoKeptPrints {
-                path: self.dir.clone(),
-            });
-        }
-        let path = &self.catalog_path;
-        let txn = self.catalog.begin_write().in_catalog(path)?;
-        let old;
-        let epoch;
-        {
-            let mut meta = txn.open_table(META).in_catalog(path)?;
-            epoch = meta_u64(path, &meta, META_EPOCH)? + 1;
-            let mut manifest = read_manifest(path, &meta)?;
-            old = std::mem::take(&mut manifest.segments);
-            let staged_prints = txn.open_table(PRINTS).in_catalog(path)?;
-            let mut records = txn.open_table(RECORDS).in_catalog(path)?;
-            let mut registered = HashSet::new();
-            for_each_record(path, &records, 0, |cursor| {
-                registered.insert(cursor.id());
-                Ok(())
-            })?;
-            let mut stored: HashMap<DocId, u32> = HashMap::with_capacity(registered.len());
-            let mut postings = Vec::new();
-            let mut fresh = Vec::new();
-            let listed = manifest.clone();
-            self.for_each_print(&listed, &staged_prints, |id, print| {
-                // Prints of removed documents stay in their files.
-                if !registered.contains(&id) {
-                    return Ok(());
-                }
-                let keys = self.stored_keys(&print, epoch);
-                stored.insert(id, keys.len() as u32);
-                postings.extend(keys.into_iter().map(|key| Posting { key, doc: id }));
-                if postings.len() >= ROTATION_SEGMENT_POSTINGS {
-                    fresh.push(self.publish_segment(&mut manifest, |tmp| {
-                        write_postings(tmp, self.params.hash_bits, &mut postings)
-                    })?);
-                    postings.clear();
-                }
-                Ok(())
-            })?;
-            if !postings.is_empty() {
-                fresh.push(self.publish_segment(&mut manifest, |tmp| {
-                    write_postings(tmp, self.params.hash_bits, &mut postings)
-                })?);
-            }
-            update_records(path, &mut records, 0, DocId::MAX, |record| {
-                if let Some(&size) = stored.get(&record.id) {
-                    record.selection = epoch;
-                    record.stored = size;
-                }
-            })?;
-            manifest.segments = fresh;
-            manifest.generation += 1;
-            meta.insert(META_MANIFEST, manifest.encode().as_slice())
-                .in_catalog(path)?;
-            txn.open_table(STAGED)
-                .in_catalog(path)?
-                .retain(|_, _| false)
-                .in_catalog(path)?;
-            txn.open_table(REMOVED)
-                .in_catalog(path)?
-                .retain(|_, ()| false)
-                .in_catalog(path)?;
-            put_meta_u64(path, &mut meta, META_STAGED_DOCS, 0)?;
-            put_meta_u64(path, &mut meta, META_EPOCH, epoch)?;
-            bump_change(path, &mut meta)?;
-        }
-        txn.commit().in_catalog(path)?;
-        for entry in old {
-            let _ = fs::remove_file(self.segment_path(entry.number));
-        }
-        self.merge()?;
-        Ok(epoch)
-    }
-
     /// The current snapshot for searching, refreshed if a commit changed
     /// what searches see.
     pub(crate) fn view(&self) -> Result<Arc<View>> {
@@ -1141,12 +1055,12 @@ impl Database {
     }
 }
 
-fn bump_change(path: &Path, meta: &mut Table<&str, &[u8]>) -> Result<()> {
+pub(crate) fn bump_change(path: &Path, meta: &mut Table<&str, &[u8]>) -> Result<()> {
     let change = meta_u64(path, meta, META_CHANGE)?;
     put_meta_u64(path, meta, META_CHANGE, change.wrapping_add(1))
 }
 
-fn damaged_record(path: &Path, id: DocId) -> DbError {
+pub(crate) fn damaged_record(path: &Path, id: DocId) -> DbError {
     DbError::corrupt(path, format!("the record of document {id} is damaged"))
 }
 

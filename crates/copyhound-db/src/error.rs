@@ -75,10 +75,10 @@ pub enum DbError {
         /// The database's mode.
         mode: &'static str,
     },
-    /// `rotate` on a database created without kept prints.
+    /// [`crate::Database::rotate`] on a database created without kept prints.
     #[error(
-        "{path}: rotate needs the kept prints, and this database was created without them \
-         (keep_prints=false); create a new database and add the documents again"
+        "{path}: this database keeps no prints (keep_prints=false), so rotation must read \
+         the documents again: use `rotate_from_documents` (what `copyhound db rotate` does)"
     )]
     NoKeptPrints {
         /// The database directory.

@@ -3,8 +3,10 @@
 //! searched against all of them.
 //!
 //! - [`Database`]: create/open a database directory; [`Database::add`],
-//!   [`Database::search`], [`Database::remove`], [`Database::rotate`],
-//!   [`Database::stats`], and [`check`] for integrity.
+//!   [`Database::search`], [`Database::remove`], [`Database::stats`],
+//!   rotation ([`Database::rotate_from_documents`] reads the documents
+//!   again, Koala's way; [`Database::rotate`] uses kept prints), and
+//!   [`check`] for integrity.
 //! - [`Fingerprinter`]: turns a normalised document into its
 //!   [`DocumentPrint`] with the database's [`Params`] — Koala's fixed-size
 //!   search set (N = 1000, of which n = 100 are stored) or, in
@@ -19,11 +21,9 @@
 //! Costs per document, Koala defaults (measured, see the crate's benchmark):
 //! hot postings about 277 bytes (n = 100 keys of 27 bits; Koala used 400);
 //! the record about 11 to 25 bytes, coded against its neighbours in a block
-//! of 32; the cold print about 7 KB
-//! (N = 1000 full 64-bit hashes, needed to re-select stored subsets under a
-//! new key without the documents), read only by `rotate` and `check`, and
-//! not kept at all with [`Params::keep_prints`] false (then `rotate`
-//! refuses).
+//! of 32. Prints are kept only with [`Params::keep_prints`] (about 7 KB per
+//! document at N = 1000, read only by [`Database::rotate`] and `check`);
+//! without them rotation reads every document again.
 //!
 //! ```
 //! use copyhound_db::{Database, DocumentMeta, NewDocument, Params, SearchOptions};
@@ -59,6 +59,7 @@ mod params;
 mod print;
 mod prints;
 mod records;
+mod rotate;
 mod search;
 pub mod segment;
 mod stats;
@@ -69,5 +70,6 @@ pub use database::{BackgroundMerger, CATALOG_FILE, Database, NewDocument, SEGMEN
 pub use error::{DbError, Result};
 pub use params::{Mode, Params};
 pub use print::{DocumentPrint, Fingerprinter, SharedPassage};
+pub use rotate::{Refetch, RotationReport, Unrotated};
 pub use search::{IgnoredKey, MatchBucket, SearchMatch, SearchOptions, SearchReport};
 pub use stats::Stats;

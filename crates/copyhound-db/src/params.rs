@@ -101,10 +101,14 @@ pub struct Params {
     /// tiers. Every search reads one bucket per segment, so this bounds its
     /// cost while segments accumulate between tier merges. Default 4.
     pub max_segments: u32,
-    /// Whether Koala mode keeps each document's print (its search set, about
-    /// 7 KB at N = 1000) so that `rotate` can re-select stored subsets
-    /// without the documents. Default true. Without them a database costs
-    /// only its postings and records, adds faster, and `rotate` refuses.
+    /// Whether Koala mode keeps each document's print (its search set) so
+    /// that [`crate::Database::rotate`] can re-select stored subsets without
+    /// the documents. Default false: a database then costs only its
+    /// postings and records, and rotation reads every document again
+    /// ([`crate::Database::rotate_from_documents`], Koala's way), keeping
+    /// the old subset of any document that is gone or has changed. True
+    /// adds the kept prints on disk (about 7 KB per document at N = 1000)
+    /// and slows adding.
     pub keep_prints: bool,
     /// The front-end documents are normalised with, as its command-line name
     /// (`chars`, `words`, `consonants`). The database does not interpret it;
@@ -129,7 +133,7 @@ impl Default for Params {
             flush_docs: 4096,
             merge_factor: 4,
             max_segments: 4,
-            keep_prints: true,
+            keep_prints: false,
             front_end: "chars".to_owned(),
         }
     }
@@ -280,7 +284,7 @@ mod tests {
         params.hash_bits = 40;
         params.max_ignored = 3;
         params.front_end = "consonants".into();
-        params.keep_prints = false;
+        params.keep_prints = true;
         assert_eq!(Params::decode(&params.encode()).unwrap(), params);
     }
 

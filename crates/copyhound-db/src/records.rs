@@ -14,6 +14,7 @@
 //! first from the block's first id, the others from the previous id plus
 //! one), a byte of [`Field`] flags, then the differing fields in flag order.
 
+use std::ops::RangeInclusive;
 use std::path::Path;
 
 use redb::{ReadableTable, Table, TableDefinition};
@@ -318,15 +319,26 @@ pub(crate) fn for_each_record(
     path: &Path,
     table: &impl ReadableTable<u32, &'static [u8]>,
     from: DocId,
+    visit: impl FnMut(&BlockCursor) -> Result<()>,
+) -> Result<()> {
+    for_each_record_in(path, table, from..=DocId::MAX, visit)
+}
+
+/// Calls `visit` on every record with an id in `ids`, in id order.
+pub(crate) fn for_each_record_in(
+    path: &Path,
+    table: &impl ReadableTable<u32, &'static [u8]>,
+    ids: RangeInclusive<DocId>,
     mut visit: impl FnMut(&BlockCursor) -> Result<()>,
 ) -> Result<()> {
-    for entry in table.range(block_of(from)..).in_catalog(path)? {
+    let blocks = block_of(*ids.start())..=block_of(*ids.end());
+    for entry in table.range(blocks).in_catalog(path)? {
         let (block, bytes) = entry.in_catalog(path)?;
         let block = block.value();
         let mut cursor =
             BlockCursor::new(block, bytes.value()).ok_or_else(|| damaged_block(path, block))?;
         while cursor.advance().ok_or_else(|| damaged_block(path, block))? {
-            if cursor.id() >= from {
+            if ids.contains(&cursor.id()) {
                 visit(&cursor)?;
             }
         }

@@ -10,8 +10,8 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
 use copyhound_db::{
-    Database, DocumentMeta, MatchBucket, Mode, NewDocument, Params, SearchMatch, SearchOptions,
-    SearchReport, SharedPassage, check,
+    Database, DocumentMeta, DocumentPrint, DocumentRecord, MatchBucket, Mode, NewDocument, Params,
+    SearchMatch, SearchOptions, SearchReport, SharedPassage, check,
 };
 use copyhound_normalize::{KindChoice, LoadOptions, LoadedDocument, TextMode, TextOptions};
 use serde::Serialize;
@@ -31,8 +31,15 @@ pub enum DbCommand {
     Remove(RemoveArgs),
     /// Counts and sizes.
     Stats(StatsArgs),
-    /// Re-select every stored fingerprint under a new secret (Koala §3.3),
-    /// without reading the documents again.
+    /// Re-select every stored fingerprint under a new secret (Koala §3.3).
+    ///
+    /// By default (`--keep-prints false` at `init`) every registered file is
+    /// read again from its stored path and normalised as `db add` did; its
+    /// new selection is taken only if it still holds every key it stores now.
+    /// Files that are gone, changed size or changed text keep their current
+    /// selection and are listed (id, title, location, e-mail, reason); the
+    /// exit code is then 1. A database made with `--keep-prints true` rotates
+    /// from its kept prints and reads no file.
     Rotate(DatabaseArg),
     /// Read every file of the database and report damage.
     Check(DatabaseArg),
@@ -115,10 +122,11 @@ pub struct InitArgs {
     merge_factor: Option<u32>,
     #[arg(long)]
     max_segments: Option<u32>,
-    /// Keep each document's search set (about 7 KB) so that `db rotate`
-    /// works without the documents; `false` saves the space and refuses
-    /// `rotate`.
-    #[arg(long, action = clap::ArgAction::Set, default_value_t = true)]
+    /// Keep each document's search set (about 2.3 KB per document) so that
+    /// `db rotate` needs no document; by default `db rotate` reads every
+    /// registered file again instead, and the database stays under 300
+    /// bytes per document.
+    #[arg(long, action = clap::ArgAction::Set, default_value_t = false)]
     keep_prints: bool,
 }
 
@@ -194,11 +202,7 @@ pub fn run(cmd: DbCommand) -> Result<ExitCode> {
         DbCommand::Search(args) => search(&args),
         DbCommand::Remove(args) => remove(&args),
         DbCommand::Stats(args) => stats(&args),
-        DbCommand::Rotate(args) => {
-            let epoch = Database::open(&args.db)?.rotate()?;
-            println!("re-selected every stored fingerprint (rotation {epoch})");
-            Ok(ExitCode::SUCCESS)
-        }
+        DbCommand::Rotate(args) => rotate(&args.db),
         DbCommand::Check(args) => check_command(&args.db),
     }
 }
@@ -588,6 +592,64 @@ fn print_search(out: &mut impl Write, output: &SearchOutput) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+fn rotate(dir: &Path) -> Result<ExitCode> {
+    let db = Database::open(dir)?;
+    let report = if db.params().keep_prints || db.params().mode != Mode::Koala {
+        db.rotate()?
+    } else {
+        let options = load_options(db.params())?;
+        db.rotate_from_documents(&|record| refetch(&db, &options, record))?
+    };
+    let mut out = io::stdout().lock();
+    writeln!(
+        out,
+        "rotation {}: re-selected the stored fingerprints of {} documents",
+        report.epoch, report.rotated
+    )?;
+    if report.unrotated.is_empty() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(
+        out,
+        "{} documents keep their previous selection:\nid\ttitle\tlocation\te-mail\treason",
+        report.unrotated.len()
+    )?;
+    for kept in &report.unrotated {
+        let meta = &kept.record.meta;
+        writeln!(
+            out,
+            "{}\t{}\t{}\t{}\t{}",
+            kept.record.id, meta.title, meta.location, meta.email, kept.reason
+        )?;
+    }
+    Ok(ExitCode::from(1))
+}
+
+/// A registered document's print, computed again from its file as `db add`
+/// computed it, provided the file still has the size it had then.
+fn refetch(
+    db: &Database,
+    options: &LoadOptions,
+    record: &DocumentRecord,
+) -> std::result::Result<DocumentPrint, String> {
+    let location = &record.meta.location;
+    if location.contains("://") {
+        return Err("a URL: only files on this machine are read again".into());
+    }
+    let path = Path::new(location);
+    let size = fs::metadata(path)
+        .map_err(|e| format!("cannot read it: {e}"))?
+        .len();
+    if size != record.meta.size {
+        return Err(format!(
+            "its size is {size} bytes, {} when it was added",
+            record.meta.size
+        ));
+    }
+    let loaded = load(path, options).map_err(|e| e.to_string())?;
+    Ok(db.fingerprinter().print(&loaded.doc))
 }
 
 fn remove(args: &RemoveArgs) -> Result<ExitCode> {

@@ -131,6 +131,63 @@ fn init_add_search_remove_rotate_and_check() {
 }
 
 #[test]
+fn rotate_reads_the_files_again_and_lists_those_it_cannot_use() {
+    let work = tempfile::tempdir().unwrap();
+    let database = work.path().join("db");
+    let docs = write_documents(&work.path().join("docs"), 40, 6, 1500);
+    db(&["init", "--seed", "9"], &database).success();
+    db(
+        &[
+            "add",
+            work.path().join("docs").to_str().unwrap(),
+            "--email",
+            "owner@example.org",
+        ],
+        &database,
+    )
+    .success();
+    // doc0001 moves away; doc0004 grows.
+    let moved = work.path().join("moved.txt");
+    std::fs::rename(&docs[1], &moved).unwrap();
+    let mut grown = std::fs::read_to_string(&docs[4]).unwrap();
+    grown.push_str(&words(77, 300));
+    std::fs::write(&docs[4], &grown).unwrap();
+
+    let output = db(&["rotate"], &database).code(1);
+    let stdout = String::from_utf8(output.get_output().stdout.clone()).unwrap();
+    assert!(
+        stdout.contains("rotation 1: re-selected the stored fingerprints of 4 documents"),
+        "{stdout}"
+    );
+    let listed: Vec<Vec<&str>> = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("id\t"))
+        .skip(1)
+        .map(|l| l.split('\t').collect())
+        .collect();
+    assert_eq!(listed.len(), 2, "{stdout}");
+    assert_eq!(listed[0][..2], ["1", "doc0001.txt"]);
+    assert!(listed[0][2].ends_with("doc0001.txt"), "{stdout}");
+    assert_eq!(listed[0][3], "owner@example.org");
+    assert!(listed[0][4].contains("cannot read"), "{stdout}");
+    assert_eq!(listed[1][..2], ["4", "doc0004.txt"]);
+    assert!(listed[1][4].contains("size"), "{stdout}");
+
+    // Every document is still found whole: the moved one under its old
+    // selection, the grown one from its original text.
+    std::fs::write(&docs[4], words(44, 1500)).unwrap();
+    for (i, doc) in docs.iter().enumerate() {
+        let query = if i == 1 { &moved } else { doc };
+        let best = &search_json(&database, query)["matches"][0];
+        assert_eq!(best["id"], i, "{best}");
+        assert_eq!(best["ratio"], 1.0, "{best}");
+    }
+    db(&["check"], &database)
+        .success()
+        .stdout(predicate::str::contains("ok: 6 documents"));
+}
+
+#[test]
 fn winnowing_finds_a_small_part_of_a_large_document() {
     let work = tempfile::tempdir().unwrap();
     let database = work.path().join("db");

@@ -8,6 +8,7 @@
 mod concurrency;
 mod koala;
 mod passages;
+mod rotation;
 mod storage;
 mod support;
 mod winnow;

@@ -2,7 +2,7 @@
 
 use copyhound_db::{Database, DbError, Params, check};
 
-use crate::support::{TextGenerator, add, ratio_of, search, small_params};
+use crate::support::{TextGenerator, add, kept_prints_params, ratio_of, search, small_params};
 
 #[test]
 fn a_registered_document_is_found_at_100_percent_after_reopening() {
@@ -107,7 +107,7 @@ fn without_kept_prints_search_works_and_rotate_refuses() {
 #[test]
 fn removed_documents_are_not_found_and_leave_at_compaction() {
     let dir = tempfile::tempdir().unwrap();
-    let db = Database::create(dir.path(), small_params()).unwrap();
+    let db = Database::create(dir.path(), kept_prints_params()).unwrap();
     let mut text = TextGenerator::new(3);
     let bodies: Vec<String> = (0..20).map(|_| text.words(800)).collect();
     let ids: Vec<_> = bodies.iter().map(|b| add(&db, "d", b)).collect();
@@ -140,7 +140,7 @@ fn removed_documents_are_not_found_and_leave_at_compaction() {
 #[test]
 fn rotation_reselects_stored_subsets_without_the_documents() {
     let dir = tempfile::tempdir().unwrap();
-    let db = Database::create(dir.path(), small_params()).unwrap();
+    let db = Database::create(dir.path(), kept_prints_params()).unwrap();
     let mut text = TextGenerator::new(4);
     let bodies: Vec<String> = (0..12).map(|_| text.words(3000)).collect();
     let ids: Vec<_> = bodies.iter().map(|b| add(&db, "d", b)).collect();
@@ -148,8 +148,8 @@ fn rotation_reselects_stored_subsets_without_the_documents() {
     // on the stored subset, so the hit count moves under rotation.
     let half = &bodies[3][..bodies[3].len() / 2];
     let before = search(&db, half);
-    assert_eq!(db.rotate().unwrap(), 1);
-    assert_eq!(db.rotate().unwrap(), 2);
+    assert_eq!(db.rotate().unwrap().epoch, 1);
+    assert_eq!(db.rotate().unwrap().epoch, 2);
     let after = search(&db, half);
     for (body, &id) in bodies.iter().zip(&ids) {
         assert_eq!(ratio_of(&search(&db, body), id), 1.0);
@@ -276,7 +276,7 @@ fn stats_count_documents_and_staged_prints_without_reading_them() {
     let dir = tempfile::tempdir().unwrap();
     let params = Params {
         flush_docs: 1000,
-        ..small_params()
+        ..kept_prints_params()
     };
     let db = Database::create(dir.path(), params).unwrap();
     let mut text = TextGenerator::new(8);

@@ -132,3 +132,11 @@ pub fn full_ratio(db: &Database, registered: &str, query: &str) -> f64 {
     let b = kgrams(query);
     a.intersection(&b).count() as f64 / a.len().max(1) as f64
 }
+
+/// [`small_params`] keeping prints, so that `rotate` needs no document.
+pub fn kept_prints_params() -> Params {
+    Params {
+        keep_prints: true,
+        ..small_params()
+    }
+}
