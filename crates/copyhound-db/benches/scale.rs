@@ -16,7 +16,7 @@
 //!
 //! Without DIR the database goes to a temporary directory under the target
 //! directory; DOCUMENTS defaults to 100000. `--no-prints` creates the
-//! database without kept prints (no `rotate`); `--no-compact` skips the
+//! database without kept prints (as `db init` does); `--no-compact` skips the
 //! final compaction. `search DIR` measures searches on an existing synthetic
 //! database; `texts DIR FILES` searches every file under FILES (loaded and
 //! fingerprinted as `copyhound db` does, text front-end) against the

@@ -15,8 +15,8 @@ use crate::codec::{BitReader, BitWriter, get_varint, put_varint, rice_k_for_mean
 pub(crate) const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
 /// Document id → stored keys not yet in a segment ([`encode_keys`]).
 pub(crate) const STAGED: TableDefinition<u32, &[u8]> = TableDefinition::new("staged");
-/// Document id → the print ([`encode_print`]) of a document whose print
-/// is not yet in a cold print file.
+/// Document id → the keys of the print ([`encode_keys`]) of a document
+/// whose print is not yet in a cold print file (only with `keep_prints`).
 pub(crate) const PRINTS: TableDefinition<u32, &[u8]> = TableDefinition::new("prints");
 /// Document id → how many searches matched it (the audit of Koala §3.3),
 /// as far as a searcher has written its counts back.
@@ -45,8 +45,9 @@ pub(crate) const META_DOCUMENTS: &str = "documents";
 pub(crate) const META_STAGED_PRINT_BYTES: &str = "staged_print_bytes";
 
 /// The catalogue format this build reads and writes. Version 2 keeps the
-/// records in blocks ([`crate::records`]) and counts documents in `meta`.
-pub(crate) const CATALOG_FORMAT: u32 = 2;
+/// records in blocks ([`crate::records`]) and counts documents in `meta`;
+/// version 3 ranks stored subsets by key and keeps prints as keys.
+pub(crate) const CATALOG_FORMAT: u32 = 3;
 
 /// A document id. Ids are allocated in increasing order and never reused.
 pub type DocId = u32;
@@ -85,9 +86,9 @@ pub struct DocumentRecord {
 
 /// Stored keys (strictly increasing) as Rice-coded gaps: varint count, a
 /// byte with the Rice parameter, then the bit stream. A hundred 27-bit keys
-/// take about 280 bytes this way against 400 as varints; the staging table
-/// holds up to `flush_docs` such lists, and the catalogue file keeps that
-/// high-water mark.
+/// take about 280 bytes this way against 400 as varints, a kept print of a
+/// thousand about 2.3 KB; the staging table holds up to `flush_docs` such
+/// lists, and the catalogue file keeps that high-water mark.
 pub(crate) fn encode_keys(keys: &[u64]) -> Vec<u8> {
     let mut out = Vec::with_capacity(keys.len() * 3 + 4);
     put_varint(&mut out, keys.len() as u64);
@@ -134,56 +135,6 @@ pub(crate) fn decode_keys(bytes: &[u8]) -> Option<Vec<u64>> {
 /// The Rice parameter for the gaps of `count` values spread over `0..span`.
 fn gap_rice_k(span: u64, count: usize) -> u32 {
     rice_k_for_mean(span as f64 / count.max(1) as f64, 32)
-}
-
-/// A print (strictly increasing 64-bit hashes) as gaps: the top 32 bits of
-/// each gap Rice-coded, the low 32 raw. A thousand hashes spread over 2^64
-/// have gaps near 2^54, which this codes in about 55.5 bits, against 64 raw
-/// or 56 as varints.
-pub(crate) fn encode_print(hashes: &[u64]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(hashes.len() * 7 + 8);
-    put_varint(&mut out, hashes.len() as u64);
-    let k = print_rice_k(hashes.len());
-    let mut bits = BitWriter::default();
-    let mut previous = 0u64;
-    for &hash in hashes {
-        let gap = hash - previous;
-        bits.write_rice(gap >> 32, k);
-        bits.write_bits(gap & u64::from(u32::MAX), 32);
-        previous = hash;
-    }
-    bits.take_bytes(&mut out);
-    out
-}
-
-/// Reads [`encode_print`]'s output.
-pub(crate) fn decode_print(bytes: &[u8]) -> Option<Vec<u64>> {
-    let pos = &mut 0;
-    let len = usize::try_from(get_varint(bytes, pos)?).ok()?;
-    if len > bytes.len() * 8 {
-        return None;
-    }
-    let k = print_rice_k(len);
-    let mut reader = BitReader::new(&bytes[*pos..]);
-    let mut out = Vec::with_capacity(len);
-    let mut previous = 0u64;
-    for i in 0..len {
-        let high = reader.read_rice(k).filter(|&h| u32::try_from(h).is_ok())?;
-        let gap = (high << 32) | reader.read_bits(32)?;
-        if i > 0 && gap == 0 {
-            return None;
-        }
-        previous = previous.checked_add(gap)?;
-        out.push(previous);
-    }
-    (reader.remaining() < 8).then_some(out)
-}
-
-/// The Rice parameter for the top 32 bits of the gaps of `len` uniform
-/// 64-bit hashes.
-fn print_rice_k(len: usize) -> u32 {
-    // Mean gap 2^64 / len; its top half has mean 2^32 / len.
-    rice_k_for_mean((1u64 << 32) as f64 / len.max(1) as f64, 31)
 }
 
 /// One segment as the manifest lists it.
@@ -275,39 +226,23 @@ mod tests {
             prop_assert_eq!(decode_keys(&encode_keys(&keys)), Some(keys));
         }
 
-        #[test]
-        fn prints_round_trip(hashes in prop::collection::btree_set(any::<u64>(), 0..1200)) {
-            let hashes: Vec<u64> = hashes.into_iter().collect();
-            prop_assert_eq!(decode_print(&encode_print(&hashes)), Some(hashes));
-        }
-
-        #[test]
-        fn clustered_prints_round_trip(base: u64, gaps in prop::collection::vec(1u64..1000, 0..300)) {
-            let mut hashes = Vec::new();
-            let mut h = base / 2;
-            for g in gaps {
-                h += g;
-                hashes.push(h);
-            }
-            prop_assert_eq!(decode_print(&encode_print(&hashes)), Some(hashes));
-        }
     }
 
     #[test]
-    fn a_thousand_hashes_cost_about_seven_bytes_each() {
+    fn a_print_of_a_thousand_keys_costs_under_two_and_a_half_kilobytes() {
         let mut state = 7u64;
-        let hashes: Vec<u64> = (0..1000)
+        let keys: Vec<u64> = (0..1000)
             .map(|_| {
                 state = state
                     .wrapping_mul(6_364_136_223_846_793_005)
                     .wrapping_add(1);
-                state
+                state >> 37
             })
             .collect::<std::collections::BTreeSet<_>>()
             .into_iter()
             .collect();
-        let bytes = encode_print(&hashes).len();
-        assert!((6500..7200).contains(&bytes), "{bytes} bytes");
+        let bytes = encode_keys(&keys).len();
+        assert!((2200..2450).contains(&bytes), "{bytes} bytes");
     }
 
     #[test]

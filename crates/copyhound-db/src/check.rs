@@ -13,7 +13,7 @@ use redb::{ReadableDatabase, ReadableTable};
 
 use crate::catalog::{
     DocId, DocumentRecord, META, META_DOCUMENTS, META_STAGED_PRINT_BYTES, PRINTS, REMOVED, STAGED,
-    decode_keys, decode_print,
+    decode_keys,
 };
 use crate::database::{
     CATALOG_FILE, InCatalog, SEGMENTS_DIR, meta_u64, read_manifest, read_params,
@@ -232,14 +232,14 @@ fn check_prints(
     let mut examine = |place: &Path, id: DocId, bytes: &[u8], staged: bool| {
         let place = place.display();
         *prints_of.entry(id).or_default() += 1;
-        match (decode_print(bytes), records.get(&id)) {
+        match (decode_keys(bytes), records.get(&id)) {
             (None, _) => Some(format!("{place}: the print of document {id} is damaged")),
             // A cold file keeps the prints of removed documents.
             (Some(_), None) if staged => Some(format!(
                 "{place}: a print of document {id}, which is not registered"
             )),
             (Some(print), Some(record)) if print.len() != record.print as usize => Some(format!(
-                "{place}: the print of document {id} has {} hashes, its record says {}",
+                "{place}: the print of document {id} has {} keys, its record says {}",
                 print.len(),
                 record.print
             )),

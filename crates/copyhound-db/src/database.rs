@@ -21,7 +21,7 @@ use crate::catalog::{
     CATALOG_FORMAT, DocId, DocumentMeta, DocumentRecord, META, META_CHANGE, META_DOCUMENTS,
     META_EPOCH, META_FORMAT, META_MANIFEST, META_NEXT_DOC, META_PARAMS, META_STAGED_DOCS,
     META_STAGED_PRINT_BYTES, Manifest, PRINTS, REMOVED, SEARCHES, STAGED, SegmentEntry,
-    decode_keys, decode_print, encode_keys, encode_print,
+    decode_keys, encode_keys,
 };
 use crate::error::{DbError, Result};
 use crate::params::{Mode, Params};
@@ -83,8 +83,8 @@ impl Drop for BackgroundMerger {
 /// A document ready for the write transaction.
 struct Prepared {
     meta: DocumentMeta,
-    /// The print.
-    hashes: Vec<u64>,
+    /// The keys of its print, sorted.
+    print_keys: Vec<u64>,
     /// Its stored keys under the epoch it was prepared for.
     keys: Vec<u64>,
     /// The encoded print, kept in Koala mode.
@@ -339,7 +339,7 @@ impl Database {
             let epoch = meta_u64(path, &meta, META_EPOCH)?;
             if epoch != seen_epoch {
                 for doc in &mut prepared {
-                    doc.keys = self.stored_keys(&doc.hashes, epoch);
+                    doc.keys = self.stored_keys(&doc.print_keys, epoch);
                 }
             }
             let mut next = meta_u64(path, &meta, META_NEXT_DOC)?;
@@ -355,7 +355,7 @@ impl Database {
                     added,
                     selection: epoch,
                     stored: doc.keys.len() as u32,
-                    print: doc.hashes.len() as u32,
+                    print: doc.print_keys.len() as u32,
                 });
                 staged
                     .insert(id, encode_keys(&doc.keys).as_slice())
@@ -429,22 +429,22 @@ impl Database {
         self.params.mode == Mode::Koala && self.params.keep_prints
     }
 
-    /// The stored keys of a print under `epoch`.
-    pub(crate) fn stored_keys(&self, print: &[u64], epoch: u64) -> Vec<u64> {
-        keys_of(
-            &self.fingerprinter.stored(print, epoch),
-            self.params.hash_bits,
-        )
+    /// The stored keys under `epoch` of a print given by its keys.
+    pub(crate) fn stored_keys(&self, print_keys: &[u64], epoch: u64) -> Vec<u64> {
+        self.fingerprinter.stored_keys(print_keys, epoch)
     }
 
     /// Selects the stored keys and encodes the kept print of each document,
     /// in parallel for large batches.
     fn prepare(&self, docs: Vec<NewDocument>, epoch: u64) -> Vec<Prepared> {
-        let one = |doc: NewDocument| Prepared {
-            keys: self.stored_keys(&doc.print.hashes, epoch),
-            print: self.keeps_prints().then(|| encode_print(&doc.print.hashes)),
-            hashes: doc.print.hashes,
-            meta: doc.meta,
+        let one = |doc: NewDocument| {
+            let print_keys = keys_of(&doc.print.hashes, self.params.hash_bits);
+            Prepared {
+                keys: self.stored_keys(&print_keys, epoch),
+                print: self.keeps_prints().then(|| encode_keys(&print_keys)),
+                print_keys,
+                meta: doc.meta,
+            }
         };
         let threads = std::thread::available_parallelism().map_or(1, usize::from);
         if threads == 1 || docs.len() < 64 {
@@ -707,8 +707,8 @@ impl Database {
         })
     }
 
-    /// Calls `visit(id, print)` for every kept print: the cold files', then
-    /// the staged ones. Prints of removed documents are included.
+    /// Calls `visit(id, print keys)` for every kept print: the cold files',
+    /// then the staged ones. Prints of removed documents are included.
     pub(crate) fn for_each_print(
         &self,
         manifest: &Manifest,
@@ -718,7 +718,7 @@ impl Database {
         for entry in &manifest.print_files {
             let file = self.prints_path(entry.number);
             read_print_file(&file, |id, bytes| {
-                let print = decode_print(bytes).ok_or_else(|| {
+                let print = decode_keys(bytes).ok_or_else(|| {
                     DbError::corrupt(&file, format!("the print of document {id} is damaged"))
                 })?;
                 visit(id, print)
@@ -728,7 +728,7 @@ impl Database {
         for entry in staged.iter().in_catalog(path)? {
             let (id, bytes) = entry.in_catalog(path)?;
             let id = id.value();
-            let print = decode_print(bytes.value()).ok_or_else(|| {
+            let print = decode_keys(bytes.value()).ok_or_else(|| {
                 DbError::corrupt(path, format!("the print of document {id} is damaged"))
             })?;
             visit(id, print)?;

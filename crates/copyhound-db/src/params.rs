@@ -107,7 +107,8 @@ pub struct Params {
     /// postings and records, and rotation reads every document again
     /// ([`crate::Database::rotate_from_documents`], Koala's way), keeping
     /// the old subset of any document that is gone or has changed. True
-    /// adds the kept prints on disk (about 7 KB per document at N = 1000)
+    /// adds the kept prints on disk (the keys of the search set, about
+    /// 2.3 KB per document at N = 1000)
     /// and slows adding.
     pub keep_prints: bool,
     /// The front-end documents are normalised with, as its command-line name

@@ -136,24 +136,30 @@ impl Fingerprinter {
         }
     }
 
-    /// The stored subset of a print under rotation key `rotation`: in Koala
-    /// mode the n hashes of smallest keyed rank, otherwise the whole print.
-    /// Sorted.
-    pub fn stored(&self, print: &[u64], rotation: u64) -> Vec<u64> {
+    /// The stored subset under rotation key `rotation` of a print given by
+    /// its keys (the top `hash_bits` bits of its hashes, sorted, distinct):
+    /// in Koala mode the n keys of smallest keyed rank, otherwise all of
+    /// them. Sorted.
+    ///
+    /// Ranking keys rather than whole hashes selects the same kind of subset
+    /// (matching is by key anyway) and means that a kept print need only
+    /// hold the keys: about 2.3 KB per document at N = 1000 and 27 bits,
+    /// against 7 KB for the 64-bit hashes.
+    pub fn stored_keys(&self, print_keys: &[u64], rotation: u64) -> Vec<u64> {
         match self.params.mode {
             Mode::Koala => {
-                let search: Vec<Fingerprint> = print
+                let search: Vec<Fingerprint> = print_keys
                     .iter()
                     .enumerate()
-                    .map(|(i, &hash)| Fingerprint::new(hash, i))
+                    .map(|(i, &key)| Fingerprint::new(key, i))
                     .collect();
                 let mut stored = Vec::with_capacity(self.params.stored_size as usize);
                 KoalaSelector::new(self.koala_params(0)).stored(&search, rotation, &mut stored);
-                let mut hashes: Vec<u64> = stored.iter().map(|f| f.hash).collect();
-                hashes.sort_unstable();
-                hashes
+                let mut keys: Vec<u64> = stored.iter().map(|f| f.hash).collect();
+                keys.sort_unstable();
+                keys
             }
-            Mode::Winnow => print.to_vec(),
+            Mode::Winnow => print_keys.to_vec(),
         }
     }
 

@@ -2,8 +2,10 @@
 //! the staging table, kept so that `rotate` can re-select stored subsets
 //! without the documents.
 //!
-//! A print file is written once, at a flush, from the prints staged in the
-//! catalogue, and never rewritten: rotation only reads it. Prints of
+//! A print is the sorted keys of a document's search set, coded as the
+//! staged keys are ([`crate::catalog::encode_keys`]; version 1 held 64-bit
+//! hashes). A print file is written once, at a flush, from the prints
+//! staged in the catalogue, and never rewritten: rotation only reads it. Prints of
 //! removed documents stay in their file until it is dropped (they cost disk
 //! but are skipped by every reader). Layout:
 //!
@@ -19,7 +21,7 @@ use crate::catalog::DocId;
 use crate::error::{DbError, Result};
 
 const MAGIC: &[u8; 8] = b"CHDBPRT\0";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 const HEADER_LEN: usize = 16;
 const TRAILER_LEN: usize = 16;
 
@@ -146,5 +148,28 @@ mod tests {
             error.contains("1.prints") && error.contains("checksum"),
             "{error}"
         );
+    }
+
+    #[test]
+    fn a_print_file_of_format_1_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("2.prints");
+        write_print_file(&path, &[(1, vec![5; 40])]).unwrap();
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
+        std::fs::write(&path, &bytes).unwrap();
+        let error = read_print_file(&path, |_, _| Ok(())).unwrap_err();
+        assert!(
+            matches!(
+                error,
+                DbError::UnsupportedVersion {
+                    found: 1,
+                    supported: 2,
+                    ..
+                }
+            ),
+            "{error}"
+        );
+        assert!(error.to_string().contains("2.prints"), "{error}");
     }
 }

@@ -242,7 +242,7 @@ impl Database {
                 now.len()
             ));
         }
-        Ok(self.stored_keys(&print.hashes, epoch))
+        Ok(self.stored_keys(&keys, epoch))
     }
 
     /// The keys documents in `ids` store now, each list sorted: one pass
