@@ -34,6 +34,11 @@ use crate::segment::{Posting, Segment, merge_segments, write_postings};
 pub const CATALOG_FILE: &str = "catalog.redb";
 /// The folder of segment files inside a database directory.
 pub const SEGMENTS_DIR: &str = "segments";
+/// Segments with fewer postings than this share the lowest size tier, so
+/// that the uneven flushes of a small database (a `db add` of 300 files, then
+/// one of 4,096…) still merge: merging them costs little, and every segment
+/// adds a directory and a partly filled last bucket group to the disk.
+const MERGE_FLOOR_POSTINGS: u64 = 1 << 20;
 /// A temporary file older than this is left over from a crash.
 const STALE_TEMPORARY: Duration = Duration::from_secs(600);
 
@@ -810,12 +815,13 @@ impl Database {
     }
 
     /// What to merge next: the segments of the first size tier (sizes
-    /// within a factor 4) that holds `merge_factor` of them, or else, when
+    /// within a factor 4, all under [`MERGE_FLOOR_POSTINGS`] in one tier)
+    /// that holds `merge_factor` of them, or else, when
     /// more than `max_segments` are live, the smallest ones (enough to get
     /// back to the cap), with the tombstones at that moment.
     fn plan_merge(&self) -> Result<Option<(Vec<SegmentEntry>, HashSet<DocId>)>> {
         let (manifest, removed) = self.merge_snapshot()?;
-        let tier = |s: &SegmentEntry| s.postings.max(1).ilog2() / 2;
+        let tier = |s: &SegmentEntry| s.postings.max(MERGE_FLOOR_POSTINGS).ilog2() / 2;
         let mut tiers: HashMap<u32, Vec<SegmentEntry>> = HashMap::new();
         for segment in &manifest.segments {
             tiers.entry(tier(segment)).or_default().push(*segment);

@@ -1,6 +1,8 @@
 //! Persistence, segments, merges, removal, rotation and integrity checks.
 
-use copyhound_db::{Database, DbError, Params, check};
+use copyhound_db::{
+    Database, DbError, DocumentMeta, DocumentPrint, NewDocument, Params, SearchOptions, check,
+};
 
 use crate::support::{TextGenerator, add, kept_prints_params, ratio_of, search, small_params};
 
@@ -66,6 +68,56 @@ fn live_segments_stay_within_the_cap_while_tiers_fill() {
     assert_eq!(stats.postings, 12 * 100);
     for (body, &id) in bodies.iter().zip(&ids) {
         assert_eq!(ratio_of(&search(&db, body), id), 1.0);
+    }
+    assert!(check(dir.path()).unwrap().is_ok());
+}
+
+#[test]
+fn uneven_small_flushes_share_one_tier_and_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let params = Params {
+        flush_docs: 1 << 20,
+        ..Params::default()
+    };
+    let db = Database::create(dir.path(), params).unwrap();
+    let mut state = 99u64;
+    let mut random_print = || {
+        DocumentPrint::from_hashes(
+            (0..100)
+                .map(|_| {
+                    state = state
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1_442_695_040_888_963_407);
+                    state ^ (state >> 29)
+                })
+                .collect(),
+        )
+    };
+    // Flushes of 1,000 to 64,000 postings: four size tiers apart, under the
+    // cap of four segments, so only a shared floor tier merges them.
+    let mut prints = Vec::new();
+    for batch in [10, 40, 160, 640] {
+        let docs: Vec<NewDocument> = (0..batch)
+            .map(|_| NewDocument {
+                meta: DocumentMeta::default(),
+                print: random_print(),
+            })
+            .collect();
+        prints.extend(docs.iter().map(|d| d.print.clone()));
+        db.add(docs).unwrap();
+        db.flush().unwrap();
+        db.merge().unwrap();
+    }
+    let stats = db.stats().unwrap();
+    assert_eq!(
+        (stats.segments, stats.postings),
+        (1, 850 * 100),
+        "{stats:?}"
+    );
+    for (id, print) in prints.iter().enumerate().step_by(97) {
+        let report = db.search(print, &SearchOptions::default()).unwrap();
+        assert_eq!(report.matches[0].document.id, id as u32);
+        assert_eq!(report.matches[0].ratio, 1.0);
     }
     assert!(check(dir.path()).unwrap().is_ok());
 }
