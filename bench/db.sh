@@ -27,7 +27,10 @@
 # the wall-clock ones.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Absolute: the bench binary runs from the crate's folder, so a relative
+# target folder would name another place there.
 target="${CARGO_TARGET_DIR:-target}"
+case "$target" in /*) ;; *) target="$PWD/$target" ;; esac
 sizes=("$@")
 # shellcheck disable=SC2206 # word splitting of the list is intended
 [ ${#sizes[@]} -gt 0 ] || sizes=(${SIZES-100000 1000000})
