@@ -46,7 +46,8 @@ pub(crate) const META_STAGED_PRINT_BYTES: &str = "staged_print_bytes";
 
 /// The catalogue format this build reads and writes. Version 2 keeps the
 /// records in blocks ([`crate::records`]) and counts documents in `meta`;
-/// version 3 ranks stored subsets by key and keeps prints as keys.
+/// version 3 ranks stored subsets by key, keeps prints as keys and codes
+/// records with varint flags and titles taken from their locations.
 pub(crate) const CATALOG_FORMAT: u32 = 3;
 
 /// A document id. Ids are allocated in increasing order and never reused.

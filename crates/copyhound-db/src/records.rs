@@ -8,11 +8,14 @@
 //! stored size. A block therefore codes each record against the previous
 //! one: a bitmask of the fields that differ, numbers as varints, and each
 //! differing string as the lengths of its prefix and suffix shared with the
-//! previous value plus the bytes in between.
+//! previous value plus the bytes in between. A title that is the file name
+//! of the record's location (what `db add` gives by default) costs nothing.
 //!
-//! Block value: varint record count; per record the varint id step (the
-//! first from the block's first id, the others from the previous id plus
-//! one), a byte of [`Field`] flags, then the differing fields in flag order.
+//! Block value: varint record count; per record a varint of [`Field`]
+//! flags, the varint id step if [`Field::ID_STEP`] is set (from the block's
+//! first id for the first record, else from the previous id plus one), then
+//! the differing fields: location, title, e-mail, size, added, selection,
+//! stored, print.
 
 use std::ops::RangeInclusive;
 use std::path::Path;
@@ -36,26 +39,35 @@ pub(crate) fn block_of(id: DocId) -> u32 {
     id / BLOCK_RECORDS
 }
 
-/// Bits of the per-record flag byte: the field differs from the previous
-/// record's (for the first record of a block: from empty or zero).
+/// Bits of the per-record flags (a varint): the field differs from the
+/// previous record's (for the first record of a block: from empty or zero).
+/// The fields that usually differ between neighbours come first, so that
+/// the flags of a typical record fit in one byte.
 struct Field;
 
 impl Field {
-    const TITLE: u8 = 1;
-    const LOCATION: u8 = 1 << 1;
-    const EMAIL: u8 = 1 << 2;
-    const SIZE: u8 = 1 << 3;
-    const ADDED: u8 = 1 << 4;
-    const SELECTION: u8 = 1 << 5;
-    const STORED: u8 = 1 << 6;
-    const PRINT: u8 = 1 << 7;
+    const LOCATION: u16 = 1;
+    const SIZE: u16 = 1 << 1;
+    const PRINT: u16 = 1 << 2;
+    /// Unlike the others: set when the title is not the file name of the
+    /// record's own location (the last `/`-separated part), which `db add`
+    /// makes it by default; the title is then coded against the previous
+    /// record's. Unset, the title is that file name and takes no bytes.
+    const TITLE: u16 = 1 << 3;
+    const STORED: u16 = 1 << 4;
+    const ADDED: u16 = 1 << 5;
+    /// The id is not the previous id plus one (or, for the first record,
+    /// the block's first id): a varint step follows the flags.
+    const ID_STEP: u16 = 1 << 6;
+    const EMAIL: u16 = 1 << 7;
+    const SELECTION: u16 = 1 << 8;
 }
 
 /// The fields of a record in the form the block codes them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 struct Fields {
-    title: Vec<u8>,
     location: Vec<u8>,
+    title: Vec<u8>,
     email: Vec<u8>,
     numbers: [u64; 5],
 }
@@ -63,8 +75,8 @@ struct Fields {
 impl Fields {
     fn of(record: &DocumentRecord) -> Self {
         Self {
-            title: record.meta.title.as_bytes().to_vec(),
             location: record.meta.location.as_bytes().to_vec(),
+            title: record.meta.title.as_bytes().to_vec(),
             email: record.meta.email.as_bytes().to_vec(),
             numbers: [
                 record.meta.size,
@@ -75,18 +87,17 @@ impl Fields {
             ],
         }
     }
-
-    fn strings(&self) -> [&Vec<u8>; 3] {
-        [&self.title, &self.location, &self.email]
-    }
-
-    fn strings_mut(&mut self) -> [&mut Vec<u8>; 3] {
-        [&mut self.title, &mut self.location, &mut self.email]
-    }
 }
 
-const STRING_FLAGS: [u8; 3] = [Field::TITLE, Field::LOCATION, Field::EMAIL];
-const NUMBER_FLAGS: [u8; 5] = [
+/// The title a record gets when [`Field::TITLE`] is unset.
+fn file_name(location: &[u8]) -> &[u8] {
+    location
+        .iter()
+        .rposition(|&b| b == b'/')
+        .map_or(location, |slash| &location[slash + 1..])
+}
+
+const NUMBER_FLAGS: [u16; 5] = [
     Field::SIZE,
     Field::ADDED,
     Field::SELECTION,
@@ -117,6 +128,30 @@ fn put_string_change(out: &mut Vec<u8>, previous: &[u8], value: &[u8]) {
     out.extend_from_slice(middle);
 }
 
+/// Replaces `value` by the string [`put_string_change`] coded against it,
+/// read at `*pos`; `None` if damaged.
+fn get_string_change(
+    bytes: &[u8],
+    pos: &mut usize,
+    value: &mut Vec<u8>,
+    scratch: &mut Vec<u8>,
+) -> Option<()> {
+    let prefix = usize::try_from(get_varint(bytes, pos)?).ok()?;
+    let suffix = usize::try_from(get_varint(bytes, pos)?).ok()?;
+    let middle = usize::try_from(get_varint(bytes, pos)?).ok()?;
+    if prefix.checked_add(suffix)? > value.len() {
+        return None;
+    }
+    let middle = bytes.get(*pos..pos.checked_add(middle)?)?;
+    *pos += middle.len();
+    scratch.clear();
+    scratch.extend_from_slice(&value[..prefix]);
+    scratch.extend_from_slice(middle);
+    scratch.extend_from_slice(&value[value.len() - suffix..]);
+    std::mem::swap(value, scratch);
+    Some(())
+}
+
 /// Encodes records of one block, sorted by id.
 pub(crate) fn encode_block(records: &[DocumentRecord]) -> Vec<u8> {
     debug_assert!(records.windows(2).all(|w| w[0].id < w[1].id));
@@ -125,32 +160,46 @@ pub(crate) fn encode_block(records: &[DocumentRecord]) -> Vec<u8> {
             .windows(2)
             .all(|w| block_of(w[0].id) == block_of(w[1].id))
     );
-    let mut out = Vec::with_capacity(16 * records.len() + 1);
+    let mut out = Vec::with_capacity(12 * records.len() + 1);
     put_varint(&mut out, records.len() as u64);
     let mut previous = Fields::default();
     let mut next_id = records
         .first()
         .map_or(0, |r| block_of(r.id) * BLOCK_RECORDS);
     for record in records {
-        put_varint(&mut out, u64::from(record.id - next_id));
-        next_id = record.id + 1;
         let fields = Fields::of(record);
-        let mut flags = 0u8;
-        for (i, (now, before)) in fields.strings().iter().zip(previous.strings()).enumerate() {
-            if now != &before {
-                flags |= STRING_FLAGS[i];
-            }
+        let mut flags = 0u16;
+        let step = record.id - next_id;
+        next_id = record.id + 1;
+        if step != 0 {
+            flags |= Field::ID_STEP;
+        }
+        if fields.location != previous.location {
+            flags |= Field::LOCATION;
+        }
+        if fields.title != file_name(&fields.location) {
+            flags |= Field::TITLE;
+        }
+        if fields.email != previous.email {
+            flags |= Field::EMAIL;
         }
         for (i, (now, before)) in fields.numbers.iter().zip(previous.numbers).enumerate() {
             if *now != before {
                 flags |= NUMBER_FLAGS[i];
             }
         }
-        out.push(flags);
-        for (i, (now, before)) in fields.strings().iter().zip(previous.strings()).enumerate() {
-            if flags & STRING_FLAGS[i] != 0 {
-                put_string_change(&mut out, before, now);
-            }
+        put_varint(&mut out, u64::from(flags));
+        if flags & Field::ID_STEP != 0 {
+            put_varint(&mut out, u64::from(step));
+        }
+        if flags & Field::LOCATION != 0 {
+            put_string_change(&mut out, &previous.location, &fields.location);
+        }
+        if flags & Field::TITLE != 0 {
+            put_string_change(&mut out, &previous.title, &fields.title);
+        }
+        if flags & Field::EMAIL != 0 {
+            put_string_change(&mut out, &previous.email, &fields.email);
         }
         for (i, &now) in fields.numbers.iter().enumerate() {
             if flags & NUMBER_FLAGS[i] != 0 {
@@ -200,31 +249,33 @@ impl<'a> BlockCursor<'a> {
             return (self.pos == self.bytes.len()).then_some(false);
         }
         self.left -= 1;
-        let step = u32::try_from(get_varint(self.bytes, &mut self.pos)?).ok()?;
+        let flags = u16::try_from(get_varint(self.bytes, &mut self.pos)?).ok()?;
+        if flags >> 9 != 0 {
+            return None;
+        }
+        let step = if flags & Field::ID_STEP == 0 {
+            0
+        } else {
+            u32::try_from(get_varint(self.bytes, &mut self.pos)?).ok()?
+        };
         self.id = self.next_id.checked_add(step)?;
         if block_of(self.id) != self.block {
             return None;
         }
         self.next_id = self.id.checked_add(1)?;
-        let flags = *self.bytes.get(self.pos)?;
-        self.pos += 1;
         let (bytes, pos, scratch) = (self.bytes, &mut self.pos, &mut self.scratch);
-        for (i, value) in self.fields.strings_mut().into_iter().enumerate() {
-            if flags & STRING_FLAGS[i] != 0 {
-                let prefix = usize::try_from(get_varint(bytes, pos)?).ok()?;
-                let suffix = usize::try_from(get_varint(bytes, pos)?).ok()?;
-                let middle = usize::try_from(get_varint(bytes, pos)?).ok()?;
-                if prefix.checked_add(suffix)? > value.len() {
-                    return None;
-                }
-                let middle = bytes.get(*pos..pos.checked_add(middle)?)?;
-                *pos += middle.len();
-                scratch.clear();
-                scratch.extend_from_slice(&value[..prefix]);
-                scratch.extend_from_slice(middle);
-                scratch.extend_from_slice(&value[value.len() - suffix..]);
-                std::mem::swap(value, scratch);
-            }
+        let fields = &mut self.fields;
+        if flags & Field::LOCATION != 0 {
+            get_string_change(bytes, pos, &mut fields.location, scratch)?;
+        }
+        if flags & Field::TITLE == 0 {
+            fields.title.clear();
+            fields.title.extend_from_slice(file_name(&fields.location));
+        } else {
+            get_string_change(bytes, pos, &mut fields.title, scratch)?;
+        }
+        if flags & Field::EMAIL != 0 {
+            get_string_change(bytes, pos, &mut fields.email, scratch)?;
         }
         for (i, value) in self.fields.numbers.iter_mut().enumerate() {
             if flags & NUMBER_FLAGS[i] != 0 {
@@ -465,6 +516,8 @@ mod tests {
             "Ünïcode",
             "https://example.org/x/10.pdf",
             "https://example.org/x/11.pdf",
+            "11.pdf",
+            "x/",
         ]);
         (
             (
@@ -540,6 +593,35 @@ mod tests {
         // The first record in full (about 90 bytes), then about 10 per record.
         assert!(bytes.len() < 90 + 31 * 12, "{} bytes", bytes.len());
         assert_eq!(decode_block(3, &bytes), Some(records));
+    }
+
+    #[test]
+    fn a_title_that_is_the_file_name_costs_nothing() {
+        let records = |named: bool| -> Vec<DocumentRecord> {
+            (0..32)
+                .map(|id| {
+                    let name = format!("g0pA_task{id:02}.txt");
+                    let title = if named {
+                        name.clone()
+                    } else {
+                        format!("{name} ")
+                    };
+                    record(id, &title, &format!("/data/set/files/{name}"), 100)
+                })
+                .collect()
+        };
+        let (named, other) = (records(true), records(false));
+        let (named_bytes, other_bytes) = (encode_block(&named), encode_block(&other));
+        // Flags, the location's change (three lengths and about two bytes)
+        // and nothing else: size, stored and print do not change here.
+        assert!(
+            named_bytes.len() < 60 + 31 * 7,
+            "{} bytes",
+            named_bytes.len()
+        );
+        assert!(other_bytes.len() > named_bytes.len() + 31 * 3);
+        assert_eq!(decode_block(0, &named_bytes), Some(named));
+        assert_eq!(decode_block(0, &other_bytes), Some(other));
     }
 
     #[test]
