@@ -625,12 +625,7 @@ impl Database {
             let mut postings = Vec::new();
             for entry in staged.iter().in_catalog(path)? {
                 let (id, bytes) = entry.in_catalog(path)?;
-                let keys = decode_keys(bytes.value()).ok_or_else(|| {
-                    DbError::corrupt(
-                        path,
-                        format!("staged postings of document {} are damaged", id.value()),
-                    )
-                })?;
+                let keys = decode_staged(path, id.value(), bytes.value())?;
                 postings.extend(keys.into_iter().map(|key| Posting {
                     key,
                     doc: id.value(),
@@ -999,12 +994,7 @@ impl Database {
         if let Ok(start) = DocId::try_from(start) {
             for entry in table.range(start..).in_catalog(path)? {
                 let (id, bytes) = entry.in_catalog(path)?;
-                let keys = decode_keys(bytes.value()).ok_or_else(|| {
-                    DbError::corrupt(
-                        path,
-                        format!("staged postings of document {} are damaged", id.value()),
-                    )
-                })?;
+                let keys = decode_staged(path, id.value(), bytes.value())?;
                 for key in keys {
                     staged.entry(key).or_insert_with(Vec::new).push(id.value());
                 }
@@ -1064,6 +1054,16 @@ impl Database {
 pub(crate) fn bump_change(path: &Path, meta: &mut Table<&str, &[u8]>) -> Result<()> {
     let change = meta_u64(path, meta, META_CHANGE)?;
     put_meta_u64(path, meta, META_CHANGE, change.wrapping_add(1))
+}
+
+/// The stored keys staged for document `id`.
+pub(crate) fn decode_staged(path: &Path, id: DocId, bytes: &[u8]) -> Result<Vec<u64>> {
+    decode_keys(bytes).ok_or_else(|| {
+        DbError::corrupt(
+            path,
+            format!("staged postings of document {id} are damaged"),
+        )
+    })
 }
 
 pub(crate) fn damaged_record(path: &Path, id: DocId) -> DbError {

@@ -22,17 +22,16 @@
 use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::ops::RangeInclusive;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use redb::ReadableTable;
 
 use crate::catalog::{
     DocId, DocumentRecord, META, META_EPOCH, META_MANIFEST, META_STAGED_DOCS, Manifest, PRINTS,
-    REMOVED, STAGED, SegmentEntry, decode_keys,
+    REMOVED, STAGED, SegmentEntry,
 };
 use crate::database::{
-    Database, InCatalog, bump_change, damaged_record, keys_of, meta_u64, put_meta_u64,
-    read_manifest,
+    Database, InCatalog, bump_change, damaged_record, decode_staged, keys_of, meta_u64,
+    put_meta_u64, read_manifest,
 };
 use crate::error::{DbError, Result};
 use crate::params::Mode;
@@ -47,6 +46,9 @@ const SEGMENT_POSTINGS: usize = 16 << 20;
 /// current keys are gathered in one pass over every segment (about 6.5
 /// million postings, 52 MB, at n = 100), then their documents are read.
 const ROUND_DOCS: usize = 1 << 16;
+/// Documents whose prints are asked for at once (about 8 MB of prints at
+/// N = 1000): enough to keep every core busy reading them.
+const FETCH_DOCS: usize = 1024;
 
 /// What a rotation did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,11 +72,13 @@ pub struct Unrotated {
     pub reason: String,
 }
 
-/// Computes a registered document's print afresh from its source (the file
-/// or URL its record names), exactly as it was computed when it was added,
-/// or says why it cannot.
+/// Computes registered documents' prints afresh from their sources (the
+/// files or URLs their records name), exactly as they were computed when
+/// they were added, or says why it cannot: one result per record, in
+/// order. It gets the documents in batches, so that it can read them in
+/// parallel.
 pub type Refetch<'a> =
-    dyn Fn(&DocumentRecord) -> std::result::Result<DocumentPrint, String> + Sync + 'a;
+    dyn Fn(&[DocumentRecord]) -> Vec<std::result::Result<DocumentPrint, String>> + 'a;
 
 /// Collects the new postings and writes them as segments of at most
 /// [`SEGMENT_POSTINGS`].
@@ -153,8 +157,9 @@ impl Database {
     }
 
     /// Re-selects every stored subset under a new epoch from the documents
-    /// themselves, as Koala does (§3.3): `refetch` computes each registered
-    /// document's print again (reading its file or URL), and the new subset
+    /// themselves, as Koala does (§3.3): `refetch` computes the registered
+    /// documents' prints again (reading their files or URLs), batch by
+    /// batch, and each new subset
     /// is accepted only if that print holds every key the document stores
     /// now. Documents that cannot be refetched or have changed keep their
     /// current subset and are listed in the report. Needs no kept prints.
@@ -188,20 +193,26 @@ impl Database {
                     );
                     Ok(())
                 })?;
-                let outcomes = parallel_map(&batch, |record| {
-                    let now = current.get(&record.id).map_or(&[][..], Vec::as_slice);
-                    self.reselect(record, now, refetch, epoch)
-                });
-                for (record, outcome) in batch.into_iter().zip(outcomes) {
-                    match outcome {
-                        Ok(keys) => {
-                            stored.insert(record.id, keys.len() as u32);
-                            sink.push(record.id, &keys)?;
-                        }
-                        Err(reason) => {
-                            let keys = current.remove(&record.id).unwrap_or_default();
-                            sink.push(record.id, &keys)?;
-                            unrotated.push(Unrotated { record, reason });
+                for fetch in batch.chunks(FETCH_DOCS) {
+                    let mut prints = refetch(fetch).into_iter();
+                    for record in fetch {
+                        let now = current.get(&record.id).map_or(&[][..], Vec::as_slice);
+                        let print = prints
+                            .next()
+                            .unwrap_or_else(|| Err("no print was computed".into()));
+                        match self.reselect(now, print, epoch) {
+                            Ok(keys) => {
+                                stored.insert(record.id, keys.len() as u32);
+                                sink.push(record.id, &keys)?;
+                            }
+                            Err(reason) => {
+                                let keys = current.remove(&record.id).unwrap_or_default();
+                                sink.push(record.id, &keys)?;
+                                unrotated.push(Unrotated {
+                                    record: record.clone(),
+                                    reason,
+                                });
+                            }
                         }
                     }
                 }
@@ -221,17 +232,15 @@ impl Database {
         }
     }
 
-    /// The stored keys of `record` under `epoch`, from its print fetched
-    /// again, if that print holds all of `now`, the keys it stores now.
+    /// The stored keys under `epoch` from a document's print fetched again,
+    /// if that print holds all of `now`, the keys it stores now.
     fn reselect(
         &self,
-        record: &DocumentRecord,
         now: &[u64],
-        refetch: &Refetch<'_>,
+        print: std::result::Result<DocumentPrint, String>,
         epoch: u64,
     ) -> std::result::Result<Vec<u64>, String> {
-        let print = refetch(record)?;
-        let keys = keys_of(&print.hashes, self.params.hash_bits);
+        let keys = keys_of(&print?.hashes, self.params.hash_bits);
         let missing = now
             .iter()
             .filter(|key| keys.binary_search(key).is_err())
@@ -269,12 +278,7 @@ impl Database {
         let path = &self.catalog_path;
         for entry in staged.range(ids).in_catalog(path)? {
             let (id, bytes) = entry.in_catalog(path)?;
-            let staged_keys = decode_keys(bytes.value()).ok_or_else(|| {
-                DbError::corrupt(
-                    path,
-                    format!("staged postings of document {} are damaged", id.value()),
-                )
-            })?;
+            let staged_keys = decode_staged(path, id.value(), bytes.value())?;
             keys.entry(id.value()).or_default().extend(staged_keys);
         }
         for list in keys.values_mut() {
@@ -355,37 +359,4 @@ impl Database {
             unrotated,
         })
     }
-}
-
-/// `f` over `items` on every core, results in order; items are handed out
-/// one at a time, since documents differ in size.
-fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, usize::from)
-        .min(items.len());
-    if threads <= 1 {
-        return items.iter().map(f).collect();
-    }
-    let next = AtomicUsize::new(0);
-    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(item) = items.get(i) else { break };
-                        mine.push((i, f(item)));
-                    }
-                    mine
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("a rotation thread panicked"))
-            .collect()
-    });
-    done.sort_unstable_by_key(|(i, _)| *i);
-    done.into_iter().map(|(_, r)| r).collect()
 }

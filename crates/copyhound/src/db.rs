@@ -369,28 +369,32 @@ fn prepare_files(
     options: &LoadOptions,
     files: &[PathBuf],
 ) -> Vec<PreparedFile> {
-    let one = |path: &PathBuf| -> PreparedFile {
+    parallel_map(files, |path| {
         let loaded = load(path, options).map_err(|e| e.to_string())?;
         let warnings = loaded.warnings.iter().map(ToString::to_string).collect();
         Ok((new_document(db, args, path, &loaded), warnings))
-    };
+    })
+}
+
+/// `f` over `items` on every core, results in order. Documents differ in
+/// size, so threads take the next item as they finish.
+fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let threads = std::thread::available_parallelism()
         .map_or(1, usize::from)
-        .min(files.len());
+        .min(items.len());
     if threads <= 1 {
-        return files.iter().map(one).collect();
+        return items.iter().map(f).collect();
     }
-    // Documents differ in size: threads take the next file as they finish.
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut done: Vec<(usize, PreparedFile)> = std::thread::scope(|scope| {
+    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
                     let mut mine = Vec::new();
                     loop {
                         let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(path) = files.get(i) else { break };
-                        mine.push((i, one(path)));
+                        let Some(item) = items.get(i) else { break };
+                        mine.push((i, f(item)));
                     }
                     mine
                 })
@@ -398,11 +402,11 @@ fn prepare_files(
             .collect();
         workers
             .into_iter()
-            .flat_map(|w| w.join().expect("a loading thread panicked"))
+            .flat_map(|w| w.join().expect("a worker thread panicked"))
             .collect()
     });
     done.sort_unstable_by_key(|(i, _)| *i);
-    done.into_iter().map(|(_, prepared)| prepared).collect()
+    done.into_iter().map(|(_, result)| result).collect()
 }
 
 fn new_document(
@@ -600,7 +604,9 @@ fn rotate(dir: &Path) -> Result<ExitCode> {
         db.rotate()?
     } else {
         let options = load_options(db.params())?;
-        db.rotate_from_documents(&|record| refetch(&db, &options, record))?
+        db.rotate_from_documents(&|records| {
+            parallel_map(records, |record| refetch(&db, &options, record))
+        })?
     };
     let mut out = io::stdout().lock();
     writeln!(

@@ -13,12 +13,21 @@ struct Sources {
 }
 
 impl Sources {
-    fn refetch(&self, db: &Database, record: &DocumentRecord) -> Result<DocumentPrint, String> {
+    fn refetch(
+        &self,
+        db: &Database,
+        records: &[DocumentRecord],
+    ) -> Vec<Result<DocumentPrint, String>> {
         let texts = self.texts.lock().unwrap();
-        let text = texts
-            .get(&record.meta.location)
-            .ok_or_else(|| format!("{} is gone", record.meta.location))?;
-        Ok(print(db, text))
+        records
+            .iter()
+            .map(|record| {
+                let text = texts
+                    .get(&record.meta.location)
+                    .ok_or_else(|| format!("{} is gone", record.meta.location))?;
+                Ok(print(db, text))
+            })
+            .collect()
     }
 }
 
@@ -55,7 +64,7 @@ fn rotation_reads_the_documents_and_keeps_those_it_cannot_use() {
     let before = ratio_of(&search(&db, half), ids[3]);
 
     let report = db
-        .rotate_from_documents(&|record| sources.refetch(&db, record))
+        .rotate_from_documents(&|records| sources.refetch(&db, records))
         .unwrap();
 
     assert_eq!(report.epoch, 1);
@@ -89,7 +98,7 @@ fn rotation_reads_the_documents_and_keeps_those_it_cannot_use() {
 
     // A second rotation keeps the unusable ones again, and they stay found.
     let report = db
-        .rotate_from_documents(&|record| sources.refetch(&db, record))
+        .rotate_from_documents(&|records| sources.refetch(&db, records))
         .unwrap();
     assert_eq!((report.epoch, report.unrotated.len()), (2, 2));
     assert_eq!(ratio_of(&search(&db, &bodies[9]), ids[9]), 1.0);
@@ -106,9 +115,15 @@ fn removed_documents_are_neither_fetched_nor_kept() {
     db.remove(ids[2]).unwrap();
     let fetched = Mutex::new(Vec::new());
     let report = db
-        .rotate_from_documents(&|record| {
-            fetched.lock().unwrap().push(record.id);
-            Ok(print(&db, &bodies[record.id as usize]))
+        .rotate_from_documents(&|records| {
+            let mut fetched = fetched.lock().unwrap();
+            records
+                .iter()
+                .map(|record| {
+                    fetched.push(record.id);
+                    Ok(print(&db, &bodies[record.id as usize]))
+                })
+                .collect()
         })
         .unwrap();
     let mut fetched = fetched.into_inner().unwrap();
