@@ -599,7 +599,7 @@ fn print_search(out: &mut impl Write, output: &SearchOutput) -> io::Result<()> {
 }
 
 fn rotate(dir: &Path) -> Result<ExitCode> {
-    let db = Database::open(dir)?;
+    let mut db = Database::open(dir)?;
     let report = if db.params().keep_prints || db.params().mode != Mode::Koala {
         db.rotate()?
     } else {
@@ -608,6 +608,8 @@ fn rotate(dir: &Path) -> Result<ExitCode> {
             parallel_map(records, |record| refetch(&db, &options, record))
         })?
     };
+    // Every record was rewritten: give the old pages back, as `db add` does.
+    db.compact_catalog()?;
     let mut out = io::stdout().lock();
     writeln!(
         out,
