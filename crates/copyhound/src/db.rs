@@ -124,7 +124,7 @@ pub struct InitArgs {
     max_segments: Option<u32>,
     /// Keep each document's search set (about 2.3 KB per document) so that
     /// `db rotate` needs no document; by default `db rotate` reads every
-    /// registered file again instead, and the database stays under 300
+    /// registered file again instead, and the database costs about 290
     /// bytes per document.
     #[arg(long, action = clap::ArgAction::Set, default_value_t = false)]
     keep_prints: bool,
