@@ -6,13 +6,14 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::candidates::{PairingRules, candidate_pairs};
-use crate::fragments::{Match, Side, find_fragments};
+use crate::fragments::{Match, PairScratch, Side, find_fragments};
+use crate::index::{PostingTable, SharedRun};
 use crate::prepare::{PreparedUnit, UnitSummary, prepare};
-use crate::rarity::unit_weights;
+use crate::rarity::{UnitWeights, unit_weights};
 use crate::score::score;
 use crate::{
-    BaseCode, CompareError, CompareOptions, Document, FingerprintIndex, Fragment, IndexStats,
-    LineIndex, PairScore, Unit,
+    BaseCode, CandidatePair, CompareError, CompareOptions, Document, FingerprintIndex, Fragment,
+    IndexStats, LineIndex, PairScore, Posting, Unit,
 };
 use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Selector};
 
@@ -85,23 +86,39 @@ struct Detail {
 }
 
 impl Detail {
-    /// The fragments of units `a` (first side) and `b`, with `matches` as
+    /// The fragments of units `a` (first side) and `b`, with `scratch` as
     /// scratch space; also how many distinct hashes they share.
     fn fragments(
         &self,
         units: &[Unit],
         a: u32,
         b: u32,
-        matches: &mut Vec<Match>,
+        scratch: &mut PairScratch,
     ) -> (usize, Vec<Fragment>) {
-        let shared = collect_matches(&self.index, a, b, matches);
+        let shared = collect_matches(
+            self.index.shared_postings(a, b),
+            false,
+            &mut scratch.matches,
+        );
+        (shared, self.fragments_of_matches(units, a, b, scratch))
+    }
+
+    /// The fragments of units `a` and `b` from their matches, already in
+    /// `scratch.matches`.
+    fn fragments_of_matches(
+        &self,
+        units: &[Unit],
+        a: u32,
+        b: u32,
+        scratch: &mut PairScratch,
+    ) -> Vec<Fragment> {
         let side = |u: u32| Side {
             unit: &units[u as usize],
             prepared: &self.prepared[u as usize],
         };
-        let mut fragments = find_fragments(side(a), side(b), matches, self.k);
+        let mut fragments = find_fragments(side(a), side(b), self.k, scratch);
         fragments.retain(|f| f.len() as usize >= self.min_fragment);
-        (shared, fragments)
+        fragments
     }
 }
 
@@ -125,7 +142,7 @@ impl Comparison {
             "the units of this comparison"
         );
         self.detail
-            .fragments(units, a as u32, b as u32, &mut Vec::new())
+            .fragments(units, a as u32, b as u32, &mut PairScratch::default())
             .1
     }
 }
@@ -265,38 +282,8 @@ pub fn compare_with_progress(
         min_fragment,
     };
     progress.start(Stage::Score, candidates.pairs.len() as u64);
-    let mut pairs: Vec<PairScore> = candidates
-        .pairs
-        .par_iter()
-        .map_init(Vec::new, |matches, candidate| {
-            // The side whose name sorts first is `a`, so a pair's fragments
-            // (and the tie-breaks among them) do not depend on input order.
-            let (low, high) = (candidate.a, candidate.b);
-            let (a, b) = if (&units[high as usize].name, high) < (&units[low as usize].name, low) {
-                (high, low)
-            } else {
-                (low, high)
-            };
-            let (shared, fragments) = detail.fragments(units, a, b, matches);
-            progress.advance(1);
-            let (a, b) = (a as usize, b as usize);
-            let prepared = &detail.prepared;
-            score(
-                (a, &units[a], &prepared[a], &weights[a]),
-                (b, &units[b], &prepared[b], &weights[b]),
-                shared,
-                &fragments,
-            )
-        })
-        .filter(|pair| pair.fragment_count > 0)
-        .collect();
-    pairs.sort_by(|p, q| {
-        q.similarity
-            .total_cmp(&p.similarity)
-            .then_with(|| units[p.a].name.cmp(&units[q.a].name))
-            .then_with(|| units[p.b].name.cmp(&units[q.b].name))
-            .then_with(|| (p.a, p.b).cmp(&(q.a, q.b)))
-    });
+    let mut pairs = score_candidates(units, &detail, &weights, &candidates.pairs, progress);
+    sort_pairs(units, &mut pairs);
 
     Ok(Comparison {
         pairs,
@@ -331,21 +318,135 @@ fn check_fingerprints(units: &[Unit], k: usize) -> Result<(), CompareError> {
     Ok(())
 }
 
-/// Every pair of occurrences of the hashes units `a` and `b` share; returns
-/// how many distinct hashes they share (all kept ones, also those too
-/// common to have been counted for candidates).
-fn collect_matches(index: &FingerprintIndex, a: u32, b: u32, out: &mut Vec<Match>) -> usize {
+/// Fragments and scores of every candidate pair that has a fragment, in no
+/// particular order.
+///
+/// Candidates are taken by their first unit: each worker looks that unit's
+/// hashes up in a [`PostingTable`] once and then scans only the postings
+/// of each partner, where merging the two units' postings for every pair
+/// would read the first unit's again each time (on the labelled sets
+/// nearly every pair is a candidate).
+fn score_candidates(
+    units: &[Unit],
+    detail: &Detail,
+    weights: &[UnitWeights],
+    candidates: &[CandidatePair],
+    progress: &dyn Progress,
+) -> Vec<PairScore> {
+    let mut by_first: Vec<(u32, u32)> = candidates.iter().map(|c| (c.a, c.b)).collect();
+    by_first.sort_unstable();
+    let groups: Vec<&[(u32, u32)]> = by_first.chunk_by(|x, y| x.0 == y.0).collect();
+    let scored: Vec<Vec<PairScore>> = groups
+        .par_iter()
+        .map_init(
+            || (PostingTable::default(), PairScratch::default()),
+            |(table, scratch), group| {
+                let first = group[0].0;
+                table.fill(&detail.index, first);
+                let scored = group
+                    .iter()
+                    .filter_map(|&(_, other)| {
+                        // The side whose name sorts first is `a`, so a
+                        // pair's fragments (and the tie-breaks among them)
+                        // do not depend on input order.
+                        let swapped = (&units[other as usize].name, other)
+                            < (&units[first as usize].name, first);
+                        let runs = detail.index.shared_postings_with(table, other);
+                        let shared = collect_matches(runs, swapped, &mut scratch.matches);
+                        let (a, b) = if swapped {
+                            (other, first)
+                        } else {
+                            (first, other)
+                        };
+                        let fragments = detail.fragments_of_matches(units, a, b, scratch);
+                        let (a, b) = (a as usize, b as usize);
+                        let prepared = &detail.prepared;
+                        let pair = score(
+                            (a, &units[a], &prepared[a], &weights[a]),
+                            (b, &units[b], &prepared[b], &weights[b]),
+                            shared,
+                            &fragments,
+                        );
+                        (pair.fragment_count > 0).then_some(pair)
+                    })
+                    .collect();
+                progress.advance(group.len() as u64);
+                scored
+            },
+        )
+        .collect();
+    scored.concat()
+}
+
+/// Sorts pairs by similarity (highest first), then by unit names, then by
+/// unit indices: by each unit's rank among the distinct names, so the sort
+/// compares integers instead of strings.
+fn sort_pairs(units: &[Unit], pairs: &mut [PairScore]) {
+    let mut by_name: Vec<u32> = (0..units.len() as u32).collect();
+    by_name.par_sort_unstable_by(|&x, &y| units[x as usize].name.cmp(&units[y as usize].name));
+    let mut name_rank = vec![0u32; units.len()];
+    let mut rank = 0;
+    for (i, pair) in by_name.windows(2).enumerate() {
+        if units[pair[0] as usize].name != units[pair[1] as usize].name {
+            rank = i as u32 + 1;
+        }
+        name_rank[pair[1] as usize] = rank;
+    }
+    // (a, b) tells any two pairs apart, so an unstable sort gives the one
+    // order.
+    pairs.par_sort_unstable_by_key(|p| {
+        (
+            std::cmp::Reverse(TotalF64(p.similarity)),
+            name_rank[p.a],
+            name_rank[p.b],
+            p.a,
+            p.b,
+        )
+    });
+}
+
+/// An `f64` ordered by [`f64::total_cmp`].
+#[derive(Clone, Copy, PartialEq)]
+struct TotalF64(f64);
+
+impl Eq for TotalF64 {}
+
+impl PartialOrd for TotalF64 {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for TotalF64 {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+/// Every pair of occurrences of the hashes in `runs` (those two units
+/// share) into `out`, each run's `in_a` as the first side unless
+/// `swapped`; returns how many distinct hashes they share (all kept ones,
+/// also those too common to have been counted for candidates).
+fn collect_matches<'a>(
+    runs: impl Iterator<Item = SharedRun<'a>>,
+    swapped: bool,
+    out: &mut Vec<Match>,
+) -> usize {
     out.clear();
     let mut shared = 0;
-    for run in index.shared_postings(a, b) {
+    for run in runs {
         shared += 1;
-        let pair = |pa: &crate::Posting, pb: &crate::Posting| Match {
+        let pair = |pa: &Posting, pb: &Posting| Match {
             a_doc: pa.doc,
             a_pos: pa.pos,
             b_doc: pb.doc,
             b_pos: pb.pos,
         };
-        let (in_a, in_b) = (run.in_a, run.in_b);
+        let (in_a, in_b) = if swapped {
+            (run.in_b, run.in_a)
+        } else {
+            (run.in_a, run.in_b)
+        };
         if in_a.len() * in_b.len() <= MAX_OCCURRENCE_PAIRS {
             for pa in in_a {
                 out.extend(in_b.iter().map(|pb| pair(pa, pb)));

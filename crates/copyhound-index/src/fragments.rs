@@ -21,7 +21,7 @@
 use copyhound_fingerprint::Symbol;
 
 use crate::Unit;
-use crate::bitset::BitSet;
+use crate::bitset::{self, BitSet};
 use crate::prepare::PreparedUnit;
 
 /// A range of symbols in one document of a unit.
@@ -87,28 +87,77 @@ impl Match {
     fn diagonal(self) -> i64 {
         i64::from(self.b_pos) - i64::from(self.a_pos)
     }
+}
 
-    /// (document pair, diagonal, position in `a`) as one integer, in the
-    /// same order, for positions below 2³¹ (the diagonal then fits in 32
-    /// bits).
-    fn packed_order(self) -> u128 {
-        let diagonal = (self.diagonal() + (1 << 31)) as u128;
-        (u128::from(self.a_doc) << 96)
-            | (u128::from(self.b_doc) << 64)
-            | (diagonal << 32)
-            | u128::from(self.a_pos)
+/// Matches packed into one `u64` each, in the order of (document pair,
+/// diagonal, position in `a`): fields of fixed width for `a`'s document,
+/// `b`'s document, the diagonal offset by `2^pos_bits` and `a`'s position,
+/// highest first, so comparing keys compares the tuples. Sorting plain
+/// integers is much cheaper than sorting structs by a derived key, and a
+/// pair's matches are sorted once per pair.
+#[derive(Clone, Copy, Debug)]
+struct Packing {
+    /// Bits of a symbol position.
+    pos_bits: u32,
+    /// Bits of `b`'s document index.
+    b_doc_bits: u32,
+}
+
+impl Packing {
+    /// The packing for units of `a_docs` and `b_docs` documents whose
+    /// longest holds `longest` symbols, if the fields fit in 64 bits.
+    fn new(a_docs: usize, b_docs: usize, longest: usize) -> Option<Self> {
+        // Bits that hold every value of 0..n.
+        let bits = |n: usize| usize::BITS - n.saturating_sub(1).leading_zeros();
+        let pos_bits = bits(longest);
+        let b_doc_bits = bits(b_docs);
+        let total = bits(a_docs) + b_doc_bits + 2 * pos_bits + 1;
+        (total <= 64).then_some(Self {
+            pos_bits,
+            b_doc_bits,
+        })
+    }
+
+    fn pack(self, m: Match) -> u64 {
+        let diagonal = (1u64 << self.pos_bits) + u64::from(m.b_pos) - u64::from(m.a_pos);
+        let b_doc_shift = 2 * self.pos_bits + 1;
+        // With one document in `a` its field is empty, and may sit at 64.
+        let a_doc = u64::from(m.a_doc)
+            .checked_shl(b_doc_shift + self.b_doc_bits)
+            .unwrap_or(0);
+        a_doc
+            | (u64::from(m.b_doc) << b_doc_shift)
+            | (diagonal << self.pos_bits)
+            | u64::from(m.a_pos)
+    }
+
+    fn unpack(self, key: u64) -> Match {
+        let low = |value: u64, bits: u32| value & ((1u64 << bits) - 1);
+        let b_doc_shift = 2 * self.pos_bits + 1;
+        let a_pos = low(key, self.pos_bits);
+        let diagonal = low(key >> self.pos_bits, self.pos_bits + 1);
+        Match {
+            a_doc: key.checked_shr(b_doc_shift + self.b_doc_bits).unwrap_or(0) as u32,
+            a_pos: a_pos as u32,
+            b_doc: low(key >> b_doc_shift, self.b_doc_bits) as u32,
+            b_pos: (a_pos + diagonal - (1u64 << self.pos_bits)) as u32,
+        }
     }
 }
 
 /// Sorts matches by document pair, diagonal and position in `a`: the
-/// order fragments grow in. Comparing one packed integer is cheaper than
-/// comparing the tuple, and sorting is a good part of a pair's cost.
-fn sort_by_diagonal(matches: &mut [Match]) {
-    const FITS: u32 = 1 << 31;
-    if matches.iter().all(|m| m.a_pos < FITS && m.b_pos < FITS) {
-        matches.sort_unstable_by_key(|m| m.packed_order());
-    } else {
+/// order fragments grow in; as packed keys (in `keys`) when `packing`
+/// fits the units.
+fn sort_by_diagonal(matches: &mut [Match], packing: Option<Packing>, keys: &mut Vec<u64>) {
+    let Some(packing) = packing else {
         matches.sort_unstable_by_key(|m| (m.a_doc, m.b_doc, m.diagonal(), m.a_pos));
+        return;
+    };
+    keys.clear();
+    keys.extend(matches.iter().map(|&m| packing.pack(m)));
+    keys.sort_unstable();
+    for (m, &key) in matches.iter_mut().zip(keys.iter()) {
+        *m = packing.unpack(key);
     }
 }
 
@@ -216,17 +265,46 @@ fn common_suffix(x: &[Symbol], y: &[Symbol]) -> usize {
         .count()
 }
 
+/// Buffers one worker reuses from pair to pair, so that finding a pair's
+/// fragments allocates only the fragments it returns.
+#[derive(Debug, Default)]
+pub(crate) struct PairScratch {
+    /// The pair's matching fingerprints, filled in by the caller.
+    pub(crate) matches: Vec<Match>,
+    keys: Vec<u64>,
+    grown: Vec<Fragment>,
+    taken_a: Occupancy,
+    taken_b: Occupancy,
+}
+
 /// The fragments between units `a` and `b` given their matching
-/// fingerprints: disjoint on each side, each at least `k` symbols, sorted
-/// by their position in `a`.
+/// fingerprints (`scratch.matches`, left in an unspecified order):
+/// disjoint on each side, each at least `k` symbols, sorted by their
+/// position in `a`.
 pub(crate) fn find_fragments(
     a: Side<'_>,
     b: Side<'_>,
-    matches: &mut [Match],
     k: usize,
+    scratch: &mut PairScratch,
 ) -> Vec<Fragment> {
-    sort_by_diagonal(matches);
-    let mut grown: Vec<Fragment> = Vec::new();
+    let PairScratch {
+        matches,
+        keys,
+        grown,
+        taken_a,
+        taken_b,
+    } = scratch;
+    let longest = a
+        .unit
+        .documents
+        .iter()
+        .chain(&b.unit.documents)
+        .map(|d| d.normalized.len())
+        .max()
+        .unwrap_or(0);
+    let packing = Packing::new(a.unit.documents.len(), b.unit.documents.len(), longest);
+    sort_by_diagonal(matches, packing, keys);
+    grown.clear();
     let mut reach: Option<(u32, u32, i64, usize)> = None;
     for &m in matches.iter() {
         if let Some((a_doc, b_doc, diagonal, end)) = reach {
@@ -256,56 +334,101 @@ pub(crate) fn find_fragments(
             },
         });
     }
-    resolve_overlaps(a, b, grown, k)
+    taken_a.reset(a.unit);
+    taken_b.reset(b.unit);
+    resolve_overlaps(grown, k, taken_a, taken_b)
 }
 
-/// The symbols of document `doc` of `side` taken so far, empty at first.
-fn occupancy<'t>(taken: &'t mut Vec<(u32, BitSet)>, side: Side<'_>, doc: u32) -> &'t mut BitSet {
-    let at = taken
-        .iter()
-        .position(|(d, _)| *d == doc)
-        .unwrap_or_else(|| {
-            taken.push((doc, BitSet::new(side.doc(doc).symbols.len())));
-            taken.len() - 1
-        });
-    &mut taken[at].1
+/// The symbols of each document of a unit taken by fragments so far: one
+/// bit each in one reused buffer, each document's words cleared when it is
+/// first touched.
+#[derive(Debug, Default)]
+struct Occupancy {
+    words: Vec<u64>,
+    /// Document `d` owns `words[starts[d]..starts[d + 1]]`.
+    starts: Vec<usize>,
+    cleared: Vec<bool>,
 }
 
-/// Keeps the longest fragments and the non-overlapping rest of the others.
-fn resolve_overlaps(a: Side<'_>, b: Side<'_>, mut grown: Vec<Fragment>, k: usize) -> Vec<Fragment> {
+impl Occupancy {
+    /// Nothing taken, for the documents of `unit`.
+    fn reset(&mut self, unit: &Unit) {
+        self.starts.clear();
+        self.starts.push(0);
+        let mut end = 0;
+        for document in &unit.documents {
+            end += document.normalized.len().div_ceil(64);
+            self.starts.push(end);
+        }
+        if self.words.len() < end {
+            self.words.resize(end, 0);
+        }
+        self.cleared.clear();
+        self.cleared.resize(unit.documents.len(), false);
+    }
+
+    /// The taken symbols of document `doc`.
+    fn doc(&mut self, doc: u32) -> &mut [u64] {
+        let d = doc as usize;
+        let words = &mut self.words[self.starts[d]..self.starts[d + 1]];
+        if !self.cleared[d] {
+            words.fill(0);
+            self.cleared[d] = true;
+        }
+        words
+    }
+}
+
+/// Keeps the longest fragments and the non-overlapping rest of the others,
+/// with `taken_a` and `taken_b` empty at first.
+fn resolve_overlaps(
+    grown: &mut [Fragment],
+    k: usize,
+    taken_a: &mut Occupancy,
+    taken_b: &mut Occupancy,
+) -> Vec<Fragment> {
     grown.sort_unstable_by_key(|f| (std::cmp::Reverse(f.len()), *f));
-    grown.dedup();
-    // Symbols taken, per document: few documents per unit take part, so a
-    // list beats a hash map.
-    let mut taken_a: Vec<(u32, BitSet)> = Vec::new();
-    let mut taken_b: Vec<(u32, BitSet)> = Vec::new();
     let mut kept = Vec::new();
-    for f in grown {
-        let occupied_a = occupancy(&mut taken_a, a, f.a.doc);
-        let occupied_b = occupancy(&mut taken_b, b, f.b.doc);
+    let mut previous = None;
+    for &f in grown.iter() {
+        if previous.replace(f) == Some(f) {
+            continue;
+        }
+        let occupied_a = taken_a.doc(f.a.doc);
+        let occupied_b = taken_b.doc(f.b.doc);
+        let (a_start, b_start) = (f.a.start as usize, f.b.start as usize);
+        let len = f.len() as usize;
+        // Most fragments overlap nothing: taken whole, a word at a time.
+        if bitset::range_is_clear(occupied_a, a_start, a_start + len)
+            && bitset::range_is_clear(occupied_b, b_start, b_start + len)
+        {
+            if len >= k {
+                bitset::insert_range(occupied_a, a_start, a_start + len);
+                bitset::insert_range(occupied_b, b_start, b_start + len);
+                kept.push(f);
+            }
+            continue;
+        }
         let mut piece_start = None;
-        for t in 0..=f.len() {
-            let free = t < f.len()
-                && !occupied_a.contains((f.a.start + t) as usize)
-                && !occupied_b.contains((f.b.start + t) as usize);
+        for t in 0..=len {
+            let free = t < len
+                && !bitset::contains(occupied_a, a_start + t)
+                && !bitset::contains(occupied_b, b_start + t);
             if free {
                 piece_start.get_or_insert(t);
             } else if let Some(s) = piece_start.take()
-                && (t - s) as usize >= k
+                && t - s >= k
             {
-                occupied_a.insert_range((f.a.start + s) as usize, (f.a.start + t) as usize);
-                occupied_b.insert_range((f.b.start + s) as usize, (f.b.start + t) as usize);
+                bitset::insert_range(occupied_a, a_start + s, a_start + t);
+                bitset::insert_range(occupied_b, b_start + s, b_start + t);
+                let piece = |range: SymbolRange| SymbolRange {
+                    doc: range.doc,
+                    start: range.start + s as u32,
+                    end: range.start + t as u32,
+                };
                 kept.push(Fragment {
-                    a: SymbolRange {
-                        doc: f.a.doc,
-                        start: f.a.start + s,
-                        end: f.a.start + t,
-                    },
-                    b: SymbolRange {
-                        doc: f.b.doc,
-                        start: f.b.start + s,
-                        end: f.b.start + t,
-                    },
+                    a: piece(f.a),
+                    b: piece(f.b),
                 });
             }
         }
@@ -319,19 +442,104 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    fn matches() -> impl Strategy<Value = Vec<Match>> {
-        let position = prop_oneof![0u32..40, (1u32 << 31) - 3..(1u32 << 31) + 3];
-        prop::collection::vec(
-            (0u32..3, position.clone(), 0u32..3, position).prop_map(
-                |(a_doc, a_pos, b_doc, b_pos)| Match {
-                    a_doc,
-                    a_pos,
-                    b_doc,
-                    b_pos,
-                },
-            ),
-            0..40,
+    /// Units of up to 3 documents, the longest of up to `longest`
+    /// symbols (tiny, or around 2^31 where packing no longer fits), and
+    /// matches between them.
+    fn matches() -> impl Strategy<Value = (usize, usize, usize, Vec<Match>)> {
+        (
+            1usize..4,
+            1usize..4,
+            prop_oneof![1usize..50, (1usize << 31) - 3..(1usize << 31) + 3],
         )
+            .prop_flat_map(|(a_docs, b_docs, longest)| {
+                let position = 0..longest as u32;
+                let one = (
+                    0..a_docs as u32,
+                    position.clone(),
+                    0..b_docs as u32,
+                    position,
+                )
+                    .prop_map(|(a_doc, a_pos, b_doc, b_pos)| Match {
+                        a_doc,
+                        a_pos,
+                        b_doc,
+                        b_pos,
+                    });
+                (
+                    Just(a_docs),
+                    Just(b_docs),
+                    Just(longest),
+                    prop::collection::vec(one, 0..40),
+                )
+            })
+    }
+
+    /// The symbols of each document taken so far, one `BitSet` each.
+    type Taken = Vec<(u32, BitSet)>;
+
+    /// The plain resolution: each fragment symbol by symbol against one
+    /// `BitSet` per document, found by search.
+    fn resolve_symbol_by_symbol(grown: &[Fragment], k: usize, len: usize) -> Vec<Fragment> {
+        fn occupancy(taken: &mut Taken, doc: u32, len: usize) -> &mut BitSet {
+            let at = taken
+                .iter()
+                .position(|(d, _)| *d == doc)
+                .unwrap_or_else(|| {
+                    taken.push((doc, BitSet::new(len)));
+                    taken.len() - 1
+                });
+            &mut taken[at].1
+        }
+        let mut grown = grown.to_vec();
+        grown.sort_unstable_by_key(|f| (std::cmp::Reverse(f.len()), *f));
+        grown.dedup();
+        let (mut taken_a, mut taken_b) = (Taken::new(), Taken::new());
+        let mut kept = Vec::new();
+        for f in grown {
+            let mut piece_start = None;
+            for t in 0..=f.len() {
+                let free = t < f.len()
+                    && !occupancy(&mut taken_a, f.a.doc, len).contains((f.a.start + t) as usize)
+                    && !occupancy(&mut taken_b, f.b.doc, len).contains((f.b.start + t) as usize);
+                if free {
+                    piece_start.get_or_insert(t);
+                } else if let Some(s) = piece_start.take()
+                    && (t - s) as usize >= k
+                {
+                    let (a, b) = (f.a.start, f.b.start);
+                    occupancy(&mut taken_a, f.a.doc, len)
+                        .insert_range((a + s) as usize, (a + t) as usize);
+                    occupancy(&mut taken_b, f.b.doc, len)
+                        .insert_range((b + s) as usize, (b + t) as usize);
+                    kept.push(Fragment {
+                        a: SymbolRange {
+                            doc: f.a.doc,
+                            start: a + s,
+                            end: a + t,
+                        },
+                        b: SymbolRange {
+                            doc: f.b.doc,
+                            start: b + s,
+                            end: b + t,
+                        },
+                    });
+                }
+            }
+        }
+        kept.sort_unstable();
+        kept
+    }
+
+    /// A unit of `docs` documents of `len` symbols each.
+    fn unit_of(docs: usize, len: usize) -> Unit {
+        let document = |_| {
+            let mut normalized = copyhound_fingerprint::NormalizedDocument::new();
+            for i in 0..len {
+                normalized.push(0, i..i + 1);
+            }
+            crate::Document::new("d", normalized, Vec::new())
+        };
+        Unit::new("u", (0..docs).map(document).collect())
     }
 
     proptest! {
@@ -346,17 +554,43 @@ mod tests {
             prop_assert_eq!(common_suffix(&x, &y), naive(&mut x.iter().rev().zip(y.iter().rev())));
         }
 
-        /// The packed order is the tuple order.
+        /// Sorting packed keys gives the tuple order, and unpacking gives
+        /// the matches back.
         #[test]
-        fn packed_order_sorts_as_the_tuple(mut matches in matches()) {
+        fn packed_order_sorts_as_the_tuple((a_docs, b_docs, longest, mut matches) in matches()) {
             let mut expected = matches.clone();
-            expected.sort_by_key(|m| (m.a_doc, m.b_doc, m.diagonal(), m.a_pos, m.b_pos));
-            sort_by_diagonal(&mut matches);
-            let key = |m: &Match| (m.a_doc, m.b_doc, m.diagonal(), m.a_pos);
-            prop_assert_eq!(
-                matches.iter().map(key).collect::<Vec<_>>(),
-                expected.iter().map(key).collect::<Vec<_>>()
-            );
+            expected.sort_by_key(|m| (m.a_doc, m.b_doc, m.diagonal(), m.a_pos));
+            let packing = Packing::new(a_docs, b_docs, longest);
+            // Small units always pack; positions of 32 bits never do.
+            prop_assert!(packing.is_some() || longest >= 50);
+            prop_assert!(packing.is_none() || longest <= 1 << 31);
+            sort_by_diagonal(&mut matches, packing, &mut Vec::new());
+            prop_assert_eq!(matches, expected);
+        }
+
+        /// Word-wise resolution, with the occupancy buffers reused from a
+        /// previous pair, keeps what the plain one keeps.
+        #[test]
+        fn overlaps_resolve_as_symbol_by_symbol(
+            grown in prop::collection::vec((0u32..2, 0u32..150, 0u32..2, 0u32..150, 1u32..90), 0..30),
+            k in 1usize..12,
+            earlier in prop::collection::vec((0u32..2, 0u32..150, 0u32..2, 0u32..150, 1u32..90), 0..5),
+        ) {
+            const LEN: usize = 240;
+            let fragment = |&(a_doc, a, b_doc, b, len): &(u32, u32, u32, u32, u32)| Fragment {
+                a: SymbolRange { doc: a_doc, start: a, end: a + len },
+                b: SymbolRange { doc: b_doc, start: b, end: b + len },
+            };
+            let unit = unit_of(2, LEN);
+            let (mut taken_a, mut taken_b) = (Occupancy::default(), Occupancy::default());
+            taken_a.reset(&unit);
+            taken_b.reset(&unit);
+            resolve_overlaps(&mut earlier.iter().map(fragment).collect::<Vec<_>>(), 1, &mut taken_a, &mut taken_b);
+            taken_a.reset(&unit);
+            taken_b.reset(&unit);
+            let grown: Vec<Fragment> = grown.iter().map(fragment).collect();
+            let kept = resolve_overlaps(&mut grown.clone(), k, &mut taken_a, &mut taken_b);
+            prop_assert_eq!(kept, resolve_symbol_by_symbol(&grown, k, LEN));
         }
     }
 }

@@ -256,6 +256,38 @@ impl FingerprintIndex {
         })
     }
 
+    /// Every hash the unit of `table` and unit `b` share, in `b`'s hash id
+    /// order, with its postings in each (`in_a` those of the table's
+    /// unit): what [`Self::shared_postings`] gives, found by looking up
+    /// each hash of `b` instead of merging.
+    pub(crate) fn shared_postings_with<'t>(
+        &'t self,
+        table: &'t PostingTable,
+        b: u32,
+    ) -> impl Iterator<Item = SharedRun<'t>> {
+        let (hashes_a, postings_a) = self.unit_run(table.unit);
+        let (hashes_b, postings_b) = self.unit_run(b);
+        debug_assert_eq!(table.postings, hashes_a.len());
+        let mut j = 0;
+        std::iter::from_fn(move || {
+            while j < hashes_b.len() {
+                let h = hashes_b[j];
+                let start = j;
+                j += 1;
+                while j < hashes_b.len() && hashes_b[j] == h {
+                    j += 1;
+                }
+                if let Some(in_a) = table.find(h) {
+                    return Some(SharedRun {
+                        in_a: &postings_a[in_a],
+                        in_b: &postings_b[start..j],
+                    });
+                }
+            }
+            None
+        })
+    }
+
     /// The distinct units holding hash id `h`, ascending.
     pub fn units_of(&self, h: u32) -> &[u32] {
         let h = h as usize;
@@ -266,6 +298,71 @@ impl FingerprintIndex {
     pub fn hashes_of(&self, unit: u32) -> &[u32] {
         let u = unit as usize;
         &self.unit_hashes[self.unit_hash_starts[u] as usize..self.unit_hash_starts[u + 1] as usize]
+    }
+}
+
+/// Where each hash id of one unit lies among that unit's postings: an
+/// open-addressing table sized to the unit, so that pairing it with many
+/// others looks each of their hashes up in a few cached words instead of
+/// merging the two units' postings every time.
+#[derive(Debug, Default)]
+pub(crate) struct PostingTable {
+    unit: u32,
+    /// How many postings the unit has (checked in debug builds).
+    postings: usize,
+    /// (hash id, first posting, one past the last); `EMPTY` ids are free.
+    slots: Vec<(u32, u32, u32)>,
+    /// `slots.len() - 1`, a power of two minus one.
+    mask: usize,
+    /// 32 minus the bits of a slot index.
+    shift: u32,
+}
+
+impl PostingTable {
+    const EMPTY: u32 = u32::MAX;
+
+    /// Fills the table with the hash ids of `unit`, reusing its memory.
+    pub(crate) fn fill(&mut self, index: &FingerprintIndex, unit: u32) {
+        let (hashes, _) = index.unit_run(unit);
+        self.unit = unit;
+        self.postings = hashes.len();
+        // At most half full: a miss ends after a probe or two.
+        let size = (2 * hashes.len()).next_power_of_two().max(2);
+        self.slots.clear();
+        self.slots.resize(size, (Self::EMPTY, 0, 0));
+        self.mask = size - 1;
+        self.shift = 32 - size.trailing_zeros();
+        let mut start = 0;
+        for run in hashes.chunk_by(|x, y| x == y) {
+            let end = start + run.len();
+            let mut at = self.home(run[0]);
+            while self.slots[at].0 != Self::EMPTY {
+                at = (at + 1) & self.mask;
+            }
+            self.slots[at] = (run[0], start as u32, end as u32);
+            start = end;
+        }
+    }
+
+    /// Where hash id `h` would sit first: the top bits of a
+    /// multiplicative hash, as ids close together must spread.
+    fn home(&self, h: u32) -> usize {
+        (h.wrapping_mul(0x9E37_79B9) >> self.shift) as usize
+    }
+
+    /// The postings range of hash id `h`, if the unit holds it.
+    fn find(&self, h: u32) -> Option<std::ops::Range<usize>> {
+        let mut at = self.home(h);
+        loop {
+            let (id, start, end) = self.slots[at];
+            if id == h {
+                return Some(start as usize..end as usize);
+            }
+            if id == Self::EMPTY {
+                return None;
+            }
+            at = (at + 1) & self.mask;
+        }
     }
 }
 
@@ -333,7 +430,14 @@ mod tests {
                         .filter(|&&h| index.units_of(h).contains(&b))
                         .map(|&h| (index.unit_postings(h, a), index.unit_postings(h, b)))
                         .collect();
-                    proptest::prop_assert_eq!(merged, looked_up);
+                    proptest::prop_assert_eq!(&merged, &looked_up);
+                    let mut table = PostingTable::default();
+                    table.fill(&index, a);
+                    let from_table: Vec<(&[Posting], &[Posting])> = index
+                        .shared_postings_with(&table, b)
+                        .map(|run| (run.in_a, run.in_b))
+                        .collect();
+                    proptest::prop_assert_eq!(from_table, looked_up);
                 }
             }
         }
