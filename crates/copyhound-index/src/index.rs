@@ -72,6 +72,10 @@ pub struct FingerprintIndex {
     /// `unit_hashes[unit_hash_starts[u]..unit_hash_starts[u + 1]]`.
     unit_hash_starts: Vec<u32>,
     unit_hashes: Vec<u32>,
+    /// The postings of `unit_hashes[i]` in its unit are
+    /// `postings[hash_posting_starts[i]..hash_posting_starts[i + 1]]`
+    /// (units' postings follow each other in the same order).
+    hash_posting_starts: Vec<u32>,
     stats: IndexStats,
 }
 
@@ -189,6 +193,19 @@ impl FingerprintIndex {
             }
         }
         self.unit_hashes = unit_hashes;
+        // Each unit's postings are by hash id, so its runs of one id are
+        // its distinct hash ids in order.
+        self.hash_posting_starts = Vec::with_capacity(self.unit_hashes.len() + 1);
+        for u in 0..self.unit_hash_starts.len() - 1 {
+            let mut start = self.unit_posting_starts[u];
+            let end = self.unit_posting_starts[u + 1];
+            for run in self.posting_hashes[start as usize..end as usize].chunk_by(|x, y| x == y) {
+                self.hash_posting_starts.push(start);
+                start += run.len() as u32;
+            }
+        }
+        self.hash_posting_starts.push(self.postings.len() as u32);
+        debug_assert_eq!(self.hash_posting_starts.len(), self.unit_hashes.len() + 1);
     }
 
     /// What was kept and dropped.
@@ -256,7 +273,19 @@ impl FingerprintIndex {
         })
     }
 
-    /// Every hash the unit of `table` and unit `b` share, in `b`'s hash id
+    /// The postings of each distinct hash id of unit `unit`, by hash id:
+    /// the hash id, and the range of its postings.
+    fn runs_of(&self, unit: u32) -> impl Iterator<Item = (u32, std::ops::Range<usize>)> {
+        let u = unit as usize;
+        let range = self.unit_hash_starts[u] as usize..self.unit_hash_starts[u + 1] as usize;
+        let starts = &self.hash_posting_starts[range.start..=range.end];
+        self.unit_hashes[range]
+            .iter()
+            .zip(starts.windows(2))
+            .map(|(&h, w)| (h, w[0] as usize..w[1] as usize))
+    }
+
+    /// Every hash the unit of `table` and unit `b` share, in hash id
     /// order, with its postings in each (`in_a` those of the table's
     /// unit): what [`Self::shared_postings`] gives, found by looking up
     /// each hash of `b` instead of merging.
@@ -265,26 +294,12 @@ impl FingerprintIndex {
         table: &'t PostingTable,
         b: u32,
     ) -> impl Iterator<Item = SharedRun<'t>> {
-        let (hashes_a, postings_a) = self.unit_run(table.unit);
-        let (hashes_b, postings_b) = self.unit_run(b);
-        debug_assert_eq!(table.postings, hashes_a.len());
-        let mut j = 0;
-        std::iter::from_fn(move || {
-            while j < hashes_b.len() {
-                let h = hashes_b[j];
-                let start = j;
-                j += 1;
-                while j < hashes_b.len() && hashes_b[j] == h {
-                    j += 1;
-                }
-                if let Some(in_a) = table.find(h) {
-                    return Some(SharedRun {
-                        in_a: &postings_a[in_a],
-                        in_b: &postings_b[start..j],
-                    });
-                }
-            }
-            None
+        self.runs_of(b).filter_map(|(h, in_b)| {
+            let in_a = table.find(h)?;
+            Some(SharedRun {
+                in_a: &self.postings[in_a],
+                in_b: &self.postings[in_b],
+            })
         })
     }
 
@@ -307,10 +322,8 @@ impl FingerprintIndex {
 /// merging the two units' postings every time.
 #[derive(Debug, Default)]
 pub(crate) struct PostingTable {
-    unit: u32,
-    /// How many postings the unit has (checked in debug builds).
-    postings: usize,
-    /// (hash id, first posting, one past the last); `EMPTY` ids are free.
+    /// (hash id, first posting, one past the last) in the index's
+    /// postings; `EMPTY` ids are free.
     slots: Vec<(u32, u32, u32)>,
     /// `slots.len() - 1`, a power of two minus one.
     mask: usize,
@@ -323,24 +336,20 @@ impl PostingTable {
 
     /// Fills the table with the hash ids of `unit`, reusing its memory.
     pub(crate) fn fill(&mut self, index: &FingerprintIndex, unit: u32) {
-        let (hashes, _) = index.unit_run(unit);
-        self.unit = unit;
-        self.postings = hashes.len();
-        // At most half full: a miss ends after a probe or two.
-        let size = (2 * hashes.len()).next_power_of_two().max(2);
+        let distinct = index.hashes_of(unit).len();
+        // At most a quarter full: most lookups miss, and a miss mostly
+        // ends at the first slot.
+        let size = (4 * distinct).next_power_of_two().max(2);
         self.slots.clear();
         self.slots.resize(size, (Self::EMPTY, 0, 0));
         self.mask = size - 1;
         self.shift = 32 - size.trailing_zeros();
-        let mut start = 0;
-        for run in hashes.chunk_by(|x, y| x == y) {
-            let end = start + run.len();
-            let mut at = self.home(run[0]);
+        for (h, postings) in index.runs_of(unit) {
+            let mut at = self.home(h);
             while self.slots[at].0 != Self::EMPTY {
                 at = (at + 1) & self.mask;
             }
-            self.slots[at] = (run[0], start as u32, end as u32);
-            start = end;
+            self.slots[at] = (h, postings.start as u32, postings.end as u32);
         }
     }
 
