@@ -185,23 +185,36 @@ fn coverage(
 /// `line_first_symbols`), so a range's lines are a span of consecutive
 /// numbers; ranges are disjoint, but two can share a line, so touching
 /// spans are joined before counting.
-fn lines_between_ends(prepared: &PreparedUnit, ranges: impl Iterator<Item = SymbolRange>) -> usize {
-    let mut spans: Vec<(u32, usize, usize)> = ranges
-        .filter(|r| !r.is_empty())
-        .map(|r| {
-            let firsts = prepared.documents[r.doc as usize]
-                .line_first_symbols
-                .as_deref()
-                .unwrap_or_default();
-            let line = |i: u32| {
-                firsts
-                    .partition_point(|&first| first <= i)
-                    .saturating_sub(1)
-            };
-            (r.doc, line(r.start), line(r.end - 1))
-        })
-        .collect();
+fn lines_between_ends(
+    prepared: &PreparedUnit,
+    ranges: impl Iterator<Item = SymbolRange> + Clone,
+) -> usize {
+    let ranges = ranges.filter(|r| !r.is_empty());
+    let span = |r: SymbolRange| {
+        let firsts = prepared.documents[r.doc as usize]
+            .line_first_symbols
+            .as_deref()
+            .unwrap_or_default();
+        let line = |i: u32| {
+            firsts
+                .partition_point(|&first| first <= i)
+                .saturating_sub(1)
+        };
+        (r.doc, line(r.start), line(r.end - 1))
+    };
+    // Ranges in order (always those of side a) give spans in order: no
+    // need to collect and sort them.
+    if ranges.clone().map(|r| (r.doc, r.start)).is_sorted() {
+        return joined_line_count(ranges.map(span));
+    }
+    let mut spans: Vec<(u32, usize, usize)> = ranges.map(span).collect();
     spans.sort_unstable();
+    joined_line_count(spans.into_iter())
+}
+
+/// The lines covered by line spans `(document, first, last)` sorted by
+/// document and first line, counting lines that several share once.
+fn joined_line_count(spans: impl Iterator<Item = (u32, usize, usize)>) -> usize {
     let mut total = 0;
     let mut joined: Option<(u32, usize, usize)> = None;
     for (doc, first, last) in spans {
@@ -250,6 +263,7 @@ mod tests {
         fn lines_from_range_ends_are_the_lines_of_every_symbol(
             breaks in prop::collection::vec(0usize..4, 1..120),
             cuts in prop::collection::btree_set(0u32..120, 0..20),
+            rotation in 0usize..10,
         ) {
             // Symbol i is one byte, followed by breaks[i] line breaks.
             let mut normalized = NormalizedDocument::new();
@@ -268,15 +282,17 @@ mod tests {
             prop_assert!(prepared.documents[0].line_first_symbols.is_some());
             // Every other stretch between cut points is a range.
             let points: Vec<u32> = cuts.into_iter().filter(|&c| c < len).chain([len]).collect();
-            let ranges: Vec<SymbolRange> = points
+            let mut ranges: Vec<SymbolRange> = points
                 .windows(2)
                 .step_by(2)
                 .map(|w| SymbolRange { doc: 0, start: w[0], end: w[1] })
                 .collect();
-            prop_assert_eq!(
-                lines_between_ends(prepared, ranges.iter().copied()),
-                lines_of_every_symbol(&unit, ranges.iter().copied())
-            );
+            let expected = lines_of_every_symbol(&unit, ranges.iter().copied());
+            prop_assert_eq!(lines_between_ends(prepared, ranges.iter().copied()), expected);
+            // Out of order (as side b's ranges can be), they are sorted first.
+            let by = rotation % ranges.len().max(1);
+            ranges.rotate_left(by);
+            prop_assert_eq!(lines_between_ends(prepared, ranges.iter().copied()), expected);
         }
     }
 }
