@@ -196,6 +196,15 @@ fn usable(a: DocView<'_>, i: usize, b: DocView<'_>, j: usize) -> bool {
 /// (a hash collision).
 fn extend(a: DocView<'_>, b: DocView<'_>, m: Match, k: usize) -> Option<(usize, usize, usize)> {
     let (pa, pb) = (m.a_pos as usize, m.b_pos as usize);
+    if a.base.is_none() && b.base.is_none() {
+        // Nothing masked and no collision (the usual case): the run is the
+        // common prefix from the k-gram on and the common suffix before it.
+        let right = common_prefix(&a.symbols[pa..], &b.symbols[pb..]);
+        if right >= k {
+            let left = common_suffix(&a.symbols[..pa], &b.symbols[..pb]);
+            return Some((pa - left, pb - left, left + right));
+        }
+    }
     // The longest usable run inside the k-gram seeds the extension; with no
     // collision it is the whole k-gram minus any base-code edge.
     let mut seed: Option<(usize, usize)> = None;
@@ -530,6 +539,36 @@ mod tests {
         kept
     }
 
+    /// The plain extension: the longest usable run inside the k-gram,
+    /// grown a symbol at a time.
+    fn extend_symbol_by_symbol(
+        a: DocView<'_>,
+        b: DocView<'_>,
+        m: Match,
+        k: usize,
+    ) -> Option<(usize, usize, usize)> {
+        let (pa, pb) = (m.a_pos as usize, m.b_pos as usize);
+        let usable_at = |offset: usize| usable(a, pa + offset, b, pb + offset);
+        let mut seed: Option<(usize, usize)> = None;
+        let mut start = 0;
+        while start < k {
+            let end = start + (start..k).take_while(|&o| usable_at(o)).count();
+            if end > start && seed.is_none_or(|(from, to)| end - start > to - from) {
+                seed = Some((start, end));
+            }
+            start = end + 1;
+        }
+        let (from, to) = seed?;
+        let (start_a, start_b, end_a, end_b) = (pa + from, pb + from, pa + to, pb + to);
+        let left = (1..=start_a.min(start_b))
+            .take_while(|&t| usable(a, start_a - t, b, start_b - t))
+            .count();
+        let right = (0..(a.symbols.len() - end_a).min(b.symbols.len() - end_b))
+            .take_while(|&t| usable(a, end_a + t, b, end_b + t))
+            .count();
+        Some((start_a - left, start_b - left, to - from + left + right))
+    }
+
     /// A unit of `docs` documents of `len` symbols each.
     fn unit_of(docs: usize, len: usize) -> Unit {
         let document = |_| {
@@ -552,6 +591,39 @@ mod tests {
             let naive = |p: &mut dyn Iterator<Item = (&u32, &u32)>| p.take_while(|(a, b)| a == b).count();
             prop_assert_eq!(common_prefix(&x, &y), naive(&mut x.iter().zip(&y)));
             prop_assert_eq!(common_suffix(&x, &y), naive(&mut x.iter().rev().zip(y.iter().rev())));
+        }
+
+        /// Extension, by blocks or through base code, finds the run the
+        /// plain symbol-by-symbol extension finds.
+        #[test]
+        fn extension_is_the_symbol_by_symbol_one(
+            x in prop::collection::vec(0u32..3, 12..80),
+            y in prop::collection::vec(0u32..3, 12..80),
+            k in 1usize..12,
+            at in (0usize..80, 0usize..80),
+            masked in prop::option::of((prop::collection::vec(0usize..80, 0..6), prop::collection::vec(0usize..80, 0..6))),
+            copy in any::<bool>(),
+        ) {
+            let (pa, pb) = (at.0 % (x.len() - k + 1), at.1 % (y.len() - k + 1));
+            let mut y = y;
+            if copy {
+                // A planted k-gram, so that the usual case is tried too.
+                y[pb..pb + k].copy_from_slice(&x[pa..pa + k]);
+            }
+            let mask = |len: usize, at: &[usize]| {
+                let mut set = BitSet::new(len);
+                for &i in at {
+                    set.insert(i % len);
+                }
+                set
+            };
+            let masks = masked.map(|(ma, mb)| (mask(x.len(), &ma), mask(y.len(), &mb)));
+            let (a, b) = (
+                DocView { symbols: &x, base: masks.as_ref().map(|m| &m.0) },
+                DocView { symbols: &y, base: masks.as_ref().map(|m| &m.1) },
+            );
+            let m = Match { a_doc: 0, a_pos: pa as u32, b_doc: 0, b_pos: pb as u32 };
+            prop_assert_eq!(extend(a, b, m, k), extend_symbol_by_symbol(a, b, m, k));
         }
 
         /// Sorting packed keys gives the tuple order, and unpacking gives

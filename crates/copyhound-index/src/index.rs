@@ -294,8 +294,13 @@ impl FingerprintIndex {
         table: &'t PostingTable,
         b: u32,
     ) -> impl Iterator<Item = SharedRun<'t>> {
-        self.runs_of(b).filter_map(|(h, in_b)| {
-            let in_a = table.find(h)?;
+        let u = b as usize;
+        let own = self.unit_hash_starts[u] as usize..self.unit_hash_starts[u + 1] as usize;
+        // Most hashes miss: only a hit reads where its postings are.
+        own.filter_map(|i| {
+            let in_a = table.find(self.unit_hashes[i])?;
+            let in_b =
+                self.hash_posting_starts[i] as usize..self.hash_posting_starts[i + 1] as usize;
             Some(SharedRun {
                 in_a: &self.postings[in_a],
                 in_b: &self.postings[in_b],
@@ -322,10 +327,12 @@ impl FingerprintIndex {
 /// merging the two units' postings every time.
 #[derive(Debug, Default)]
 pub(crate) struct PostingTable {
-    /// (hash id, first posting, one past the last) in the index's
-    /// postings; `EMPTY` ids are free.
-    slots: Vec<(u32, u32, u32)>,
-    /// `slots.len() - 1`, a power of two minus one.
+    /// Hash ids; `EMPTY` slots are free.
+    ids: Vec<u32>,
+    /// The postings of the hash id in the same slot: first, one past the
+    /// last, in the index's postings.
+    postings: Vec<(u32, u32)>,
+    /// `ids.len() - 1`, a power of two minus one.
     mask: usize,
     /// 32 minus the bits of a slot index.
     shift: u32,
@@ -340,16 +347,18 @@ impl PostingTable {
         // At most a quarter full: most lookups miss, and a miss mostly
         // ends at the first slot.
         let size = (4 * distinct).next_power_of_two().max(2);
-        self.slots.clear();
-        self.slots.resize(size, (Self::EMPTY, 0, 0));
+        self.ids.clear();
+        self.ids.resize(size, Self::EMPTY);
+        self.postings.resize(size, (0, 0));
         self.mask = size - 1;
         self.shift = 32 - size.trailing_zeros();
         for (h, postings) in index.runs_of(unit) {
             let mut at = self.home(h);
-            while self.slots[at].0 != Self::EMPTY {
+            while self.ids[at] != Self::EMPTY {
                 at = (at + 1) & self.mask;
             }
-            self.slots[at] = (h, postings.start as u32, postings.end as u32);
+            self.ids[at] = h;
+            self.postings[at] = (postings.start as u32, postings.end as u32);
         }
     }
 
@@ -363,8 +372,9 @@ impl PostingTable {
     fn find(&self, h: u32) -> Option<std::ops::Range<usize>> {
         let mut at = self.home(h);
         loop {
-            let (id, start, end) = self.slots[at];
+            let id = self.ids[at];
             if id == h {
+                let (start, end) = self.postings[at];
                 return Some(start as usize..end as usize);
             }
             if id == Self::EMPTY {
