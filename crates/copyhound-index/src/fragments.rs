@@ -228,17 +228,28 @@ fn extend(a: DocView<'_>, b: DocView<'_>, m: Match, k: usize) -> Option<(usize, 
             common_prefix(&a.symbols[end_a..], &b.symbols[end_b..]),
         )
     } else {
-        let left = (1..=start_a.min(start_b))
-            .take_while(|&t| usable(a, start_a - t, b, start_b - t))
-            .count();
-        let right = (0..(a.symbols.len() - end_a).min(b.symbols.len() - end_b))
-            .take_while(|&t| usable(a, end_a + t, b, end_b + t))
-            .count();
-        (left, right)
+        grow_symbol_by_symbol(a, b, (start_a, start_b), (end_a, end_b))
     };
     let (start_a, start_b) = (start_a - left, start_b - left);
     let end_a = end_a + right;
     Some((start_a, start_b, end_a - start_a))
+}
+
+/// How many usable symbols precede `start` and follow `end` (one past the
+/// run) on the diagonal they share, tested one at a time.
+fn grow_symbol_by_symbol(
+    a: DocView<'_>,
+    b: DocView<'_>,
+    (start_a, start_b): (usize, usize),
+    (end_a, end_b): (usize, usize),
+) -> (usize, usize) {
+    let left = (1..=start_a.min(start_b))
+        .take_while(|&t| usable(a, start_a - t, b, start_b - t))
+        .count();
+    let right = (0..(a.symbols.len() - end_a).min(b.symbols.len() - end_b))
+        .take_while(|&t| usable(a, end_a + t, b, end_b + t))
+        .count();
+    (left, right)
 }
 
 /// Symbols compared at once when extending a match.
@@ -540,7 +551,7 @@ mod tests {
     }
 
     /// The plain extension: the longest usable run inside the k-gram,
-    /// grown a symbol at a time.
+    /// grown a symbol at a time (as through base code).
     fn extend_symbol_by_symbol(
         a: DocView<'_>,
         b: DocView<'_>,
@@ -559,13 +570,8 @@ mod tests {
             start = end + 1;
         }
         let (from, to) = seed?;
-        let (start_a, start_b, end_a, end_b) = (pa + from, pb + from, pa + to, pb + to);
-        let left = (1..=start_a.min(start_b))
-            .take_while(|&t| usable(a, start_a - t, b, start_b - t))
-            .count();
-        let right = (0..(a.symbols.len() - end_a).min(b.symbols.len() - end_b))
-            .take_while(|&t| usable(a, end_a + t, b, end_b + t))
-            .count();
+        let (start_a, start_b) = (pa + from, pb + from);
+        let (left, right) = grow_symbol_by_symbol(a, b, (start_a, start_b), (pa + to, pb + to));
         Some((start_a - left, start_b - left, to - from + left + right))
     }
 
