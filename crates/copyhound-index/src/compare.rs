@@ -321,11 +321,12 @@ fn check_fingerprints(units: &[Unit], k: usize) -> Result<(), CompareError> {
 /// Fragments and scores of every candidate pair that has a fragment, in no
 /// particular order.
 ///
-/// Candidates are taken by their first unit: each worker looks that unit's
-/// hashes up in a [`PostingTable`] once and then scans only the postings
-/// of each partner, where merging the two units' postings for every pair
-/// would read the first unit's again each time (on the labelled sets
-/// nearly every pair is a candidate).
+/// Candidates are taken in order of their first unit: each worker looks
+/// that unit's hashes up in a [`PostingTable`] filled once for the run of
+/// pairs that share it, and scans only the postings of each partner, where
+/// merging the two units' postings for every pair would read the first
+/// unit's again each time (on the labelled sets nearly every pair is a
+/// candidate).
 fn score_candidates(
     units: &[Unit],
     detail: &Detail,
@@ -335,47 +336,41 @@ fn score_candidates(
 ) -> Vec<PairScore> {
     let mut by_first: Vec<(u32, u32)> = candidates.iter().map(|c| (c.a, c.b)).collect();
     by_first.sort_unstable();
-    let groups: Vec<&[(u32, u32)]> = by_first.chunk_by(|x, y| x.0 == y.0).collect();
-    let scored: Vec<Vec<PairScore>> = groups
+    by_first
         .par_iter()
         .map_init(
-            || (PostingTable::default(), PairScratch::default()),
-            |(table, scratch), group| {
-                let first = group[0].0;
-                table.fill(&detail.index, first);
-                let scored = group
-                    .iter()
-                    .filter_map(|&(_, other)| {
-                        // The side whose name sorts first is `a`, so a
-                        // pair's fragments (and the tie-breaks among them)
-                        // do not depend on input order.
-                        let swapped = (&units[other as usize].name, other)
-                            < (&units[first as usize].name, first);
-                        let runs = detail.index.shared_postings_with(table, other);
-                        let shared = collect_matches(runs, swapped, &mut scratch.matches);
-                        let (a, b) = if swapped {
-                            (other, first)
-                        } else {
-                            (first, other)
-                        };
-                        let fragments = detail.fragments_of_matches(units, a, b, scratch);
-                        let (a, b) = (a as usize, b as usize);
-                        let prepared = &detail.prepared;
-                        let pair = score(
-                            (a, &units[a], &prepared[a], &weights[a]),
-                            (b, &units[b], &prepared[b], &weights[b]),
-                            shared,
-                            &fragments,
-                        );
-                        (pair.fragment_count > 0).then_some(pair)
-                    })
-                    .collect();
-                progress.advance(group.len() as u64);
-                scored
+            || (PostingTable::default(), None, PairScratch::default()),
+            |(table, filled, scratch), &(first, other)| {
+                if *filled != Some(first) {
+                    table.fill(&detail.index, first);
+                    *filled = Some(first);
+                }
+                // The side whose name sorts first is `a`, so a pair's
+                // fragments (and the tie-breaks among them) do not depend
+                // on input order.
+                let swapped =
+                    (&units[other as usize].name, other) < (&units[first as usize].name, first);
+                let runs = detail.index.shared_postings_with(table, other);
+                let shared = collect_matches(runs, swapped, &mut scratch.matches);
+                let (a, b) = if swapped {
+                    (other, first)
+                } else {
+                    (first, other)
+                };
+                let fragments = detail.fragments_of_matches(units, a, b, scratch);
+                progress.advance(1);
+                let (a, b) = (a as usize, b as usize);
+                let prepared = &detail.prepared;
+                score(
+                    (a, &units[a], &prepared[a], &weights[a]),
+                    (b, &units[b], &prepared[b], &weights[b]),
+                    shared,
+                    &fragments,
+                )
             },
         )
-        .collect();
-    scored.concat()
+        .filter(|pair| pair.fragment_count > 0)
+        .collect()
 }
 
 /// Sorts pairs by similarity (highest first), then by unit names, then by
