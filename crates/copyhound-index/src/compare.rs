@@ -1,6 +1,7 @@
 //! The batch comparison: prepare → index → candidate pairs → fragments and
 //! scores, each step parallel over units or pairs.
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -141,9 +142,12 @@ impl Comparison {
             self.detail.prepared.len(),
             "the units of this comparison"
         );
-        self.detail
-            .fragments(units, a as u32, b as u32, &mut PairScratch::default())
-            .1
+        thread_local! {
+            /// Reports find many pairs' fragments, a thread a pair at a time.
+            static SCRATCH: RefCell<PairScratch> = RefCell::new(PairScratch::default());
+        }
+        SCRATCH
+            .with_borrow_mut(|scratch| self.detail.fragments(units, a as u32, b as u32, scratch).1)
     }
 }
 
