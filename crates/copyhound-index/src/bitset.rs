@@ -84,6 +84,20 @@ pub(crate) fn range_is_clear(words: &[u64], start: usize, end: usize) -> bool {
     word_masks(start, end).all(|(w, mask)| words[w] & mask == 0)
 }
 
+/// Bits `start..start + n` of `words` (`n` at most 64) as the low `n`
+/// bits of one word.
+pub(crate) fn bits_at(words: &[u64], start: usize, n: usize) -> u64 {
+    debug_assert!(n <= 64);
+    let (w, shift) = (start / 64, start % 64);
+    let mut bits = words.get(w).map_or(0, |&word| word >> shift);
+    if shift > 0
+        && let Some(&next) = words.get(w + 1)
+    {
+        bits |= next << (64 - shift);
+    }
+    if n < 64 { bits & ((1 << n) - 1) } else { bits }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -122,6 +136,12 @@ mod tests {
                 range_is_clear(&words, start, start + len),
                 !bits[start..start + len].contains(&true)
             );
+            let n = len.min(64);
+            let window = bits_at(&words, start, n);
+            for (i, &bit) in bits[start..start + n].iter().enumerate() {
+                prop_assert_eq!(window >> i & 1 == 1, bit);
+            }
+            prop_assert_eq!(window >> n.min(63) >> (n / 64), 0, "no bit beyond n");
         }
     }
 }

@@ -399,6 +399,35 @@ impl Occupancy {
     }
 }
 
+/// Keeps symbols `start..end` of fragment `f` as a fragment of its own if
+/// there is a piece (`start` is some) of at least `k` symbols, and marks
+/// them taken.
+fn close_piece(
+    f: Fragment,
+    start: Option<usize>,
+    end: usize,
+    k: usize,
+    occupied_a: &mut [u64],
+    occupied_b: &mut [u64],
+    kept: &mut Vec<Fragment>,
+) {
+    let Some(start) = start.filter(|&s| end - s >= k) else {
+        return;
+    };
+    let (a_start, b_start) = (f.a.start as usize, f.b.start as usize);
+    bitset::insert_range(occupied_a, a_start + start, a_start + end);
+    bitset::insert_range(occupied_b, b_start + start, b_start + end);
+    let piece = |range: SymbolRange| SymbolRange {
+        doc: range.doc,
+        start: range.start + start as u32,
+        end: range.start + end as u32,
+    };
+    kept.push(Fragment {
+        a: piece(f.a),
+        b: piece(f.b),
+    });
+}
+
 /// Keeps the longest fragments and the non-overlapping rest of the others,
 /// with `taken_a` and `taken_b` empty at first.
 fn resolve_overlaps(
@@ -429,29 +458,39 @@ fn resolve_overlaps(
             }
             continue;
         }
+        // Otherwise the free pieces are found 64 symbols at a time: a symbol
+        // is free when it is taken on neither side.
         let mut piece_start = None;
-        for t in 0..=len {
-            let free = t < len
-                && !bitset::contains(occupied_a, a_start + t)
-                && !bitset::contains(occupied_b, b_start + t);
-            if free {
-                piece_start.get_or_insert(t);
-            } else if let Some(s) = piece_start.take()
-                && t - s >= k
-            {
-                bitset::insert_range(occupied_a, a_start + s, a_start + t);
-                bitset::insert_range(occupied_b, b_start + s, b_start + t);
-                let piece = |range: SymbolRange| SymbolRange {
-                    doc: range.doc,
-                    start: range.start + s as u32,
-                    end: range.start + t as u32,
-                };
-                kept.push(Fragment {
-                    a: piece(f.a),
-                    b: piece(f.b),
-                });
+        let mut t = 0;
+        while t <= len {
+            let n = (len - t).min(64);
+            let taken = bitset::bits_at(occupied_a, a_start + t, n)
+                | bitset::bits_at(occupied_b, b_start + t, n);
+            let mut i = 0;
+            while i < n {
+                let free_run = (!taken >> i).trailing_ones() as usize;
+                if free_run > 0 {
+                    piece_start.get_or_insert(t + i);
+                    i += free_run.min(n - i);
+                } else {
+                    close_piece(
+                        f,
+                        piece_start.take(),
+                        t + i,
+                        k,
+                        occupied_a,
+                        occupied_b,
+                        &mut kept,
+                    );
+                    i += ((taken >> i).trailing_ones() as usize).min(n - i);
+                }
             }
+            if n < 64 {
+                break;
+            }
+            t += 64;
         }
+        close_piece(f, piece_start, len, k, occupied_a, occupied_b, &mut kept);
     }
     kept.sort_unstable();
     kept
