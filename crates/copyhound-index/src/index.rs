@@ -425,6 +425,30 @@ mod tests {
     }
 
     proptest::proptest! {
+        /// The posting table of a unit with many hashes among many more
+        /// (so that slots collide) finds every hash id's postings, and
+        /// only the unit's.
+        #[test]
+        fn the_posting_table_finds_each_hash_of_its_unit(
+            a in proptest::collection::vec(0u64..3000, 0..600),
+            b in proptest::collection::vec(0u64..3000, 0..600),
+        ) {
+            // Two units holding every hash make the ids of a and b a sparse
+            // subset of all ids, as in a real batch.
+            let every: Vec<u64> = (0..3000).collect();
+            let units = [unit("a", &a), unit("b", &b), unit("c", &every), unit("d", &every)];
+            let index = FingerprintIndex::build(&units, &BaseCode::none(), usize::MAX);
+            let mut table = PostingTable::default();
+            for u in 0..2 {
+                table.fill(&index, u);
+                for h in 0..index.hash_count() as u32 {
+                    let expected = index.unit_postings(h, u);
+                    let found = table.find(h).map_or(&[][..], |range| &index.postings[range]);
+                    proptest::prop_assert_eq!(found, expected);
+                }
+            }
+        }
+
         /// The merge of two units' postings finds exactly the hashes both
         /// hold, with each one's postings in either unit.
         #[test]
