@@ -47,8 +47,60 @@ pub(crate) const META_STAGED_PRINT_BYTES: &str = "staged_print_bytes";
 /// The catalogue format this build reads and writes. Version 2 keeps the
 /// records in blocks ([`crate::records`]) and counts documents in `meta`;
 /// version 3 ranks stored subsets by key, keeps prints as keys and codes
-/// records with varint flags and titles taken from their locations.
-pub(crate) const CATALOG_FORMAT: u32 = 3;
+/// records with varint flags and titles taken from their locations;
+/// version 4 rotates in batches and keeps an unfinished rotation's state in
+/// `meta` ([`RotationState`]), which a version-3 build would ignore and so
+/// count stale postings.
+pub(crate) const CATALOG_FORMAT: u32 = 4;
+/// An unfinished rotation ([`RotationState`]); absent when none runs.
+pub(crate) const META_ROTATION: &str = "rotation";
+
+/// A rotation in progress: committed first, then advanced by one write
+/// transaction per batch of documents, and removed when it is finished.
+///
+/// Documents below `cursor` have their new postings in the staging table
+/// or in segments numbered `base` or more; their postings in the segments
+/// numbered below `base` (written before the rotation started) are stale:
+/// searches, `check` and the counts ignore them, and finishing the
+/// rotation drops those segments whole. Documents from `end` on were added
+/// under `epoch` and are not rotated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RotationState {
+    /// The epoch the documents are rotated to (already the database's).
+    pub(crate) epoch: u64,
+    /// Documents with smaller ids are done.
+    pub(crate) cursor: u64,
+    /// The next document id when the rotation started.
+    pub(crate) end: u64,
+    /// The manifest's next file number when the rotation started.
+    pub(crate) base: u64,
+}
+
+impl RotationState {
+    /// Whether document `doc`'s postings in segment `segment` are stale.
+    pub(crate) fn is_stale(&self, segment: u64, doc: DocId) -> bool {
+        segment < self.base && u64::from(doc) < self.cursor
+    }
+
+    pub(crate) fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(16);
+        for value in [self.epoch, self.cursor, self.end, self.base] {
+            put_varint(&mut out, value);
+        }
+        out
+    }
+
+    pub(crate) fn decode(bytes: &[u8]) -> Option<Self> {
+        let pos = &mut 0;
+        let state = Self {
+            epoch: get_varint(bytes, pos)?,
+            cursor: get_varint(bytes, pos)?,
+            end: get_varint(bytes, pos)?,
+            base: get_varint(bytes, pos)?,
+        };
+        (*pos == bytes.len()).then_some(state)
+    }
+}
 
 /// A document id. Ids are allocated in increasing order and never reused.
 pub type DocId = u32;

@@ -12,11 +12,11 @@ use std::path::Path;
 use redb::{ReadableDatabase, ReadableTable};
 
 use crate::catalog::{
-    DocId, DocumentRecord, META, META_DOCUMENTS, META_STAGED_PRINT_BYTES, PRINTS, REMOVED, STAGED,
-    decode_keys,
+    DocId, DocumentRecord, META, META_DOCUMENTS, META_EPOCH, META_NEXT_DOC,
+    META_STAGED_PRINT_BYTES, Manifest, PRINTS, REMOVED, RotationState, STAGED, decode_keys,
 };
 use crate::database::{
-    CATALOG_FILE, InCatalog, SEGMENTS_DIR, meta_u64, read_manifest, read_params,
+    CATALOG_FILE, InCatalog, SEGMENTS_DIR, meta_u64, read_manifest, read_params, read_rotation,
 };
 use crate::error::{DbError, Result};
 use crate::params::Mode;
@@ -85,7 +85,17 @@ pub fn check(dir: &Path) -> Result<CheckReport> {
             return Ok(report);
         }
     };
+    let rotation = match read_rotation(&path, &meta) {
+        Ok(rotation) => rotation,
+        Err(e) => {
+            report.problems.push(e.to_string());
+            return Ok(report);
+        }
+    };
     let records = read_records(&path, &txn, &mut report)?;
+    if let Some(rotation) = &rotation {
+        check_rotation(&path, &meta, &manifest, rotation, &records, &mut report)?;
+    }
     let mut postings_of = staged_postings(&path, &txn, &records, &mut report)?;
     if params.mode == Mode::Koala && params.keep_prints {
         check_prints(&path, dir, &txn, &manifest, &records, &mut report)?;
@@ -103,6 +113,7 @@ pub fn check(dir: &Path) -> Result<CheckReport> {
     let complete = check_segments(
         &segments_dir,
         &manifest,
+        rotation.as_ref(),
         &records,
         &removed,
         &mut postings_of,
@@ -121,6 +132,12 @@ pub fn check(dir: &Path) -> Result<CheckReport> {
         }
     }
     report.documents = records.len() as u64;
+    warn_unlisted(&segments_dir, &manifest, &mut report);
+    Ok(report)
+}
+
+/// Warns of files in the segments folder that the manifest does not list.
+fn warn_unlisted(segments_dir: &Path, manifest: &Manifest, report: &mut CheckReport) {
     let listed: HashSet<String> = manifest
         .segments
         .iter()
@@ -132,7 +149,7 @@ pub fn check(dir: &Path) -> Result<CheckReport> {
                 .map(|p| format!("{:012}.prints", p.number)),
         )
         .collect();
-    if let Ok(entries) = fs::read_dir(&segments_dir) {
+    if let Ok(entries) = fs::read_dir(segments_dir) {
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
             if !listed.contains(&name) {
@@ -143,7 +160,70 @@ pub fn check(dir: &Path) -> Result<CheckReport> {
             }
         }
     }
-    Ok(report)
+}
+
+/// Reports an unfinished rotation, and checks its state against the
+/// catalogue: its epoch is the database's, its bounds are in range, the
+/// documents it has not reached are under an older epoch and those added
+/// since under its own.
+fn check_rotation(
+    path: &Path,
+    meta: &redb::ReadOnlyTable<&'static str, &'static [u8]>,
+    manifest: &Manifest,
+    rotation: &RotationState,
+    records: &HashMap<DocId, DocumentRecord>,
+    report: &mut CheckReport,
+) -> Result<()> {
+    let RotationState {
+        epoch,
+        cursor,
+        end,
+        base,
+    } = *rotation;
+    let place = path.display();
+    report.warnings.push(format!(
+        "{place}: an unfinished rotation to epoch {epoch}, done up to document {cursor} of \
+         {end}; the next `db rotate` resumes it"
+    ));
+    let mut problems = Vec::new();
+    let current = meta_u64(path, meta, META_EPOCH)?;
+    if current != epoch {
+        problems.push(format!(
+            "{place}: the rotation is to epoch {epoch}, the database is at {current}"
+        ));
+    }
+    let next_doc = meta_u64(path, meta, META_NEXT_DOC)?;
+    if cursor > end || end > next_doc {
+        problems.push(format!(
+            "{place}: the rotation's cursor {cursor} and end {end} are out of order \
+             (next document {next_doc})"
+        ));
+    }
+    if base > manifest.next_number {
+        problems.push(format!(
+            "{place}: the rotation's base file number {base} was never allocated (next {})",
+            manifest.next_number
+        ));
+    }
+    let mut ids: Vec<&DocId> = records.keys().collect();
+    ids.sort_unstable();
+    for &id in ids {
+        let selection = records[&id].selection;
+        let id64 = u64::from(id);
+        let wrong = if id64 >= end {
+            selection != epoch
+        } else {
+            id64 >= cursor && selection >= epoch
+        };
+        if wrong {
+            problems.push(format!(
+                "{place}: document {id} is under epoch {selection}, which the rotation to \
+                 {epoch} (done up to {cursor}, started at {end}) does not allow"
+            ));
+        }
+    }
+    report.problems.extend(problems);
+    Ok(())
 }
 
 /// Decodes every document record.
@@ -224,7 +304,7 @@ fn check_prints(
     path: &Path,
     dir: &Path,
     txn: &redb::ReadTransaction,
-    manifest: &crate::catalog::Manifest,
+    manifest: &Manifest,
     records: &HashMap<DocId, DocumentRecord>,
     report: &mut CheckReport,
 ) -> Result<()> {
@@ -304,7 +384,8 @@ fn check_prints(
 /// document to `postings_of`. Returns whether every segment could be read.
 fn check_segments(
     segments_dir: &Path,
-    manifest: &crate::catalog::Manifest,
+    manifest: &Manifest,
+    rotation: Option<&RotationState>,
     records: &HashMap<DocId, DocumentRecord>,
     removed: &HashSet<DocId>,
     postings_of: &mut HashMap<DocId, u64>,
@@ -334,6 +415,9 @@ fn check_segments(
         };
         report.segments += 1;
         for (doc, count) in per_doc {
+            if rotation.is_some_and(|r| r.is_stale(entry.number, doc)) {
+                continue;
+            }
             if records.contains_key(&doc) {
                 *postings_of.entry(doc).or_default() += u64::from(count);
             } else if !removed.contains(&doc) {

@@ -19,9 +19,9 @@ use redb::{ReadableDatabase, ReadableTable, ReadableTableMetadata, Table, TableD
 
 use crate::catalog::{
     CATALOG_FORMAT, DocId, DocumentMeta, DocumentRecord, META, META_CHANGE, META_DOCUMENTS,
-    META_EPOCH, META_FORMAT, META_MANIFEST, META_NEXT_DOC, META_PARAMS, META_STAGED_DOCS,
-    META_STAGED_PRINT_BYTES, Manifest, PRINTS, REMOVED, SEARCHES, STAGED, SegmentEntry,
-    decode_keys, encode_keys,
+    META_EPOCH, META_FORMAT, META_MANIFEST, META_NEXT_DOC, META_PARAMS, META_ROTATION,
+    META_STAGED_DOCS, META_STAGED_PRINT_BYTES, Manifest, PRINTS, REMOVED, RotationState, SEARCHES,
+    STAGED, SegmentEntry, decode_keys, encode_keys,
 };
 use crate::error::{DbError, Result};
 use crate::params::{Mode, Params};
@@ -128,6 +128,8 @@ pub(crate) struct View {
     pub(crate) stored_sizes: Arc<Vec<u32>>,
     /// The rotation epoch `stored_sizes` reflects.
     sizes_epoch: u64,
+    /// The unfinished rotation, if any: which segment postings are stale.
+    pub(crate) rotation: Option<RotationState>,
     /// Removed documents whose postings segments still hold.
     pub(crate) removed: HashSet<DocId>,
 }
@@ -180,6 +182,19 @@ pub(crate) fn read_manifest(
         None => Ok(Manifest::default()),
         Some(bytes) => Manifest::decode(bytes.value())
             .ok_or_else(|| DbError::corrupt(path, "the manifest is damaged")),
+    }
+}
+
+/// Reads the state of an unfinished rotation, if one is.
+pub(crate) fn read_rotation(
+    path: &Path,
+    meta: &impl ReadableTable<&'static str, &'static [u8]>,
+) -> Result<Option<RotationState>> {
+    match meta.get(META_ROTATION).in_catalog(path)? {
+        None => Ok(None),
+        Some(bytes) => RotationState::decode(bytes.value())
+            .map(Some)
+            .ok_or_else(|| DbError::corrupt(path, "the rotation state is damaged")),
     }
 }
 
@@ -393,7 +408,7 @@ impl Database {
     }
 
     /// Merges now, or wakes the background merger if one runs.
-    fn after_flush(&self) -> Result<()> {
+    pub(crate) fn after_flush(&self) -> Result<()> {
         let signal = self.merge_signal.lock().expect("merge signal lock");
         match signal.as_ref() {
             // A merger that has stopped cannot be woken; merge here.
@@ -613,6 +628,16 @@ impl Database {
     pub fn flush(&self) -> Result<bool> {
         let path = &self.catalog_path;
         let txn = self.catalog.begin_write().in_catalog(path)?;
+        if !self.flush_in(&txn)? {
+            return Ok(false);
+        }
+        txn.commit().in_catalog(path)?;
+        Ok(true)
+    }
+
+    /// [`Self::flush`] inside the write transaction `txn`, which commits it.
+    pub(crate) fn flush_in(&self, txn: &redb::WriteTransaction) -> Result<bool> {
+        let path = &self.catalog_path;
         {
             let mut meta = txn.open_table(META).in_catalog(path)?;
             let mut staged_prints = txn.open_table(PRINTS).in_catalog(path)?;
@@ -657,7 +682,6 @@ impl Database {
             put_meta_u64(path, &mut meta, META_STAGED_DOCS, 0)?;
             bump_change(path, &mut meta)?;
         }
-        txn.commit().in_catalog(path)?;
         Ok(true)
     }
 
@@ -792,6 +816,7 @@ impl Database {
     }
 
     /// Merges every segment into one, dropping removed documents' postings.
+    /// During an unfinished rotation, only the segments it wrote.
     pub fn compact(&self) -> Result<bool> {
         let (manifest, removed) = self.merge_snapshot()?;
         if manifest.segments.len() <= 1 && removed.is_empty() {
@@ -800,11 +825,18 @@ impl Database {
         self.run_merge(&manifest.segments, &removed)
     }
 
+    /// The segments a merge may take, and the tombstones. During an
+    /// unfinished rotation the segments from before it are left alone: its
+    /// end drops them whole, and a merge would mix their stale postings
+    /// into a segment numbered above the rotation's base.
     fn merge_snapshot(&self) -> Result<(Manifest, HashSet<DocId>)> {
         let path = &self.catalog_path;
         let txn = self.catalog.begin_read().in_catalog(path)?;
         let meta = txn.open_table(META).in_catalog(path)?;
-        let manifest = read_manifest(path, &meta)?;
+        let mut manifest = read_manifest(path, &meta)?;
+        if let Some(rotation) = read_rotation(path, &meta)? {
+            manifest.segments.retain(|s| s.number >= rotation.base);
+        }
         let removed = read_removed(path, &txn)?;
         Ok((manifest, removed))
     }
@@ -887,7 +919,11 @@ impl Database {
                 .iter()
                 .filter(|s| numbers.contains(&s.number))
                 .count();
-            if still_live != inputs.len() {
+            // A rotation that started since the snapshot makes its
+            // segments stale for some documents.
+            let rotation = read_rotation(path, &meta)?;
+            let mixes_stale = rotation.is_some_and(|r| inputs.iter().any(|s| s.number < r.base));
+            if still_live != inputs.len() || mixes_stale {
                 let _ = fs::remove_file(&tmp);
                 return Ok(false);
             }
@@ -1002,7 +1038,8 @@ impl Database {
             }
         }
         let epoch = meta_u64(path, meta, META_EPOCH)?;
-        let stored_sizes = self.load_stored_sizes(txn, current, epoch)?;
+        let rotation = read_rotation(path, meta)?;
+        let stored_sizes = self.load_stored_sizes(txn, current, epoch, rotation)?;
         Ok(View {
             change,
             generation: manifest.generation,
@@ -1011,6 +1048,7 @@ impl Database {
             staged_through,
             stored_sizes,
             sizes_epoch: epoch,
+            rotation,
             removed: read_removed(path, txn)?,
         })
     }
@@ -1018,12 +1056,13 @@ impl Database {
 
 impl Database {
     /// The stored sizes: `current`'s extended by the documents added since,
-    /// or all read afresh after a rotation changed them.
+    /// and read again from the first document a rotation changed since.
     fn load_stored_sizes(
         &self,
         txn: &redb::ReadTransaction,
         current: &View,
         epoch: u64,
+        rotation: Option<RotationState>,
     ) -> Result<Arc<Vec<u32>>> {
         let path = &self.catalog_path;
         let fresh = current.change == u64::MAX || current.sizes_epoch != epoch;
@@ -1032,8 +1071,16 @@ impl Database {
         } else {
             current.stored_sizes.to_vec()
         };
+        let mut start = sizes.len();
+        if !fresh && current.rotation != rotation {
+            // A batch of the same rotation: only documents from its old
+            // cursor on changed.
+            let from = current.rotation.map_or(0, |r| r.cursor);
+            start = start.min(usize::try_from(from).unwrap_or(usize::MAX));
+        }
+        let fresh = fresh || start < sizes.len();
         let records = txn.open_table(RECORDS).in_catalog(path)?;
-        let start = DocId::try_from(sizes.len()).unwrap_or(DocId::MAX);
+        let start = DocId::try_from(start).unwrap_or(DocId::MAX);
         for_each_record(path, &records, start, |cursor| {
             let at = cursor.id() as usize;
             if sizes.len() <= at {

@@ -84,6 +84,12 @@ pub enum DbError {
         /// The database directory.
         path: PathBuf,
     },
+    /// Another process moved the same rotation on meanwhile.
+    #[error("{path}: another process is rotating this database at the same time")]
+    RotationConflict {
+        /// The database directory.
+        path: PathBuf,
+    },
     /// A segment would outgrow its 32-bit offsets.
     #[error(
         "{path}: segment would exceed 4 GiB of postings; lower `merge_factor` or the batch size"

@@ -70,6 +70,6 @@ pub use database::{BackgroundMerger, CATALOG_FILE, Database, NewDocument, SEGMEN
 pub use error::{DbError, Result};
 pub use params::{Mode, Params};
 pub use print::{DocumentPrint, Fingerprinter, SharedPassage};
-pub use rotate::{Refetch, RotationReport, Unrotated};
+pub use rotate::{DEFAULT_ROTATION_BATCH, Refetch, RotationOptions, RotationReport, Unrotated};
 pub use search::{IgnoredKey, MatchBucket, SearchMatch, SearchOptions, SearchReport};
 pub use stats::Stats;

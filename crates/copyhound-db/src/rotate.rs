@@ -16,34 +16,43 @@
 //!   cannot be fetched, or has changed, keeps its current subset and is
 //!   reported with the reason.
 //!
-//! Either way one write transaction replaces every segment, the staging
-//! table and the tombstones, and sets each rotated record's epoch.
+//! Either way the rotation is incremental (Koala: "update the stored
+//! fingerprints of a few documents at a time"): one write transaction
+//! commits the new epoch and a [`RotationState`], then one write
+//! transaction per batch of documents (in id order) stages their new keys,
+//! sets their records and advances the cursor. Until the end, a rotated
+//! document's postings in the segments from before the rotation are stale
+//! and ignored (see [`RotationState`]), so every document is found at
+//! 100 % throughout. A rotation killed half-way is resumed, under the same
+//! epoch, by the next one; the last step drops the old segments whole.
 
 use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::ops::RangeInclusive;
 
-use redb::ReadableTable;
+use redb::ReadableDatabase;
 
 use crate::catalog::{
-    DocId, DocumentRecord, META, META_EPOCH, META_MANIFEST, META_STAGED_DOCS, Manifest, PRINTS,
-    REMOVED, STAGED, SegmentEntry,
+    DocId, DocumentRecord, META, META_EPOCH, META_MANIFEST, META_NEXT_DOC, META_ROTATION,
+    META_STAGED_DOCS, PRINTS, RotationState, STAGED, encode_keys,
 };
 use crate::database::{
-    Database, InCatalog, bump_change, damaged_record, decode_staged, keys_of, meta_u64,
-    put_meta_u64, read_manifest,
+    Database, InCatalog, bump_change, damaged_record, keys_of, meta_u64, put_meta_u64,
+    read_manifest, read_rotation,
 };
 use crate::error::{DbError, Result};
 use crate::params::Mode;
 use crate::print::DocumentPrint;
-use crate::records::{RECORDS, for_each_record, for_each_record_in, update_records};
-use crate::segment::{Posting, Segment, write_postings};
+use crate::records::{RECORDS, for_each_record_in, update_records};
+use crate::segment::Segment;
 
-/// Postings per segment written by a rotation before it starts another
-/// (the merges then combine them).
-const SEGMENT_POSTINGS: usize = 16 << 20;
+/// Documents per write transaction of a rotation, by default: small enough
+/// that a commit takes a moment and a crash loses little, large enough
+/// that the per-commit costs (a sync, the records' blocks, searchers
+/// reloading their staged index) stay small.
+pub const DEFAULT_ROTATION_BATCH: usize = 4096;
 /// Documents per round of [`Database::rotate_from_documents`]: their
-/// current keys are gathered in one pass over every segment (about 6.5
+/// current keys are gathered in one pass over the old segments (about 6.5
 /// million postings, 52 MB, at n = 100), then their documents are read.
 const ROUND_DOCS: usize = 1 << 16;
 /// Documents whose prints are asked for at once (about 8 MB of prints at
@@ -55,10 +64,15 @@ const FETCH_DOCS: usize = 1024;
 pub struct RotationReport {
     /// The new epoch.
     pub epoch: u64,
-    /// Documents whose stored subset was selected again.
+    /// Documents whose stored subset was selected again by this call.
     pub rotated: u64,
-    /// Documents that keep the subset they had, in id order, and why.
+    /// Documents that keep the subset they had, in id order, and why (of
+    /// this call: an interrupted call's list is not kept).
     pub unrotated: Vec<Unrotated>,
+    /// Whether this call went on with an unfinished rotation.
+    pub resumed: bool,
+    /// Whether the rotation is finished; if not, the next call resumes it.
+    pub finished: bool,
 }
 
 /// A document a rotation could not select again: it keeps its current
@@ -80,42 +94,106 @@ pub struct Unrotated {
 pub type Refetch<'a> =
     dyn Fn(&[DocumentRecord]) -> Vec<std::result::Result<DocumentPrint, String>> + 'a;
 
-/// Collects the new postings and writes them as segments of at most
-/// [`SEGMENT_POSTINGS`].
-struct SegmentSink<'a> {
-    db: &'a Database,
-    manifest: &'a mut Manifest,
-    postings: Vec<Posting>,
-    written: Vec<SegmentEntry>,
+/// How to run a rotation.
+#[derive(Clone, Copy)]
+pub struct RotationOptions<'a> {
+    /// Documents per write transaction (at least 1).
+    pub batch_docs: usize,
+    /// Stop after this many committed batches, leaving the rotation
+    /// unfinished for the next call to resume (a large database can so be
+    /// rotated a slice at a time).
+    pub max_batches: Option<usize>,
+    /// Called after each committed batch with the documents done so far
+    /// (the cursor) and the end of the rotation's id range.
+    pub progress: Option<&'a dyn Fn(u64, u64)>,
 }
 
-impl SegmentSink<'_> {
-    fn push(&mut self, doc: DocId, keys: &[u64]) -> Result<()> {
-        self.postings
-            .extend(keys.iter().map(|&key| Posting { key, doc }));
-        if self.postings.len() >= SEGMENT_POSTINGS {
-            self.write()?;
+impl Default for RotationOptions<'_> {
+    fn default() -> Self {
+        Self {
+            batch_docs: DEFAULT_ROTATION_BATCH,
+            max_batches: None,
+            progress: None,
         }
-        Ok(())
+    }
+}
+
+/// One document's outcome, waiting for its batch to commit.
+struct Selected {
+    id: DocId,
+    /// Its new stored keys, or its current ones when `kept` says why not.
+    keys: Vec<u64>,
+    kept: Option<Unrotated>,
+}
+
+/// A rotation being run: the batch being filled, and what is committed.
+struct Run<'a> {
+    db: &'a Database,
+    options: RotationOptions<'a>,
+    state: RotationState,
+    pending: Vec<Selected>,
+    batches: usize,
+    stopped: bool,
+    report: RotationReport,
+}
+
+impl Run<'_> {
+    /// Adds a document's outcome, first committing the batch before it if
+    /// that is full. Returns false once the run has stopped.
+    fn push(&mut self, selected: Selected) -> Result<bool> {
+        if self.pending.len() >= self.options.batch_docs.max(1) {
+            self.commit(u64::from(selected.id))?;
+        }
+        if self.stopped {
+            return Ok(false);
+        }
+        self.pending.push(selected);
+        Ok(true)
     }
 
-    fn write(&mut self) -> Result<()> {
-        if self.postings.is_empty() {
+    /// Commits the pending documents as the batch of every id below `to`.
+    fn commit(&mut self, to: u64) -> Result<()> {
+        if self.stopped {
             return Ok(());
         }
-        let hash_bits = self.db.params.hash_bits;
-        let postings = &mut self.postings;
-        let entry = self.db.publish_segment(self.manifest, |tmp| {
-            write_postings(tmp, hash_bits, postings)
-        })?;
-        self.written.push(entry);
-        self.postings.clear();
+        if self
+            .options
+            .max_batches
+            .is_some_and(|max| self.batches >= max)
+        {
+            self.stopped = true;
+            return Ok(());
+        }
+        let pending = std::mem::take(&mut self.pending);
+        self.report.rotated += self
+            .db
+            .commit_rotation_batch(&mut self.state, to, &pending)?;
+        self.report
+            .unrotated
+            .extend(pending.into_iter().filter_map(|s| s.kept));
+        self.batches += 1;
+        if let Some(progress) = self.options.progress {
+            progress(self.state.cursor, self.state.end);
+        }
         Ok(())
+    }
+
+    /// Commits the last batch and, unless stopped, ends the rotation.
+    fn finish(mut self) -> Result<RotationReport> {
+        self.commit(self.state.end)?;
+        if !self.stopped {
+            self.db.finish_rotation(self.state)?;
+            self.report.finished = true;
+        }
+        Ok(self.report)
     }
 }
 
-/// The new stored sizes of the rotated documents, and the others.
-type Selection = (HashMap<DocId, u32>, Vec<Unrotated>);
+/// The ids `from..to` (`from < to <= 2^32`) as an inclusive range.
+fn id_range(from: u64, to: u64) -> RangeInclusive<DocId> {
+    let id = |n: u64| DocId::try_from(n).unwrap_or(DocId::MAX);
+    id(from)..=id(to - 1)
+}
 
 impl Database {
     /// Re-selects every stored subset from the kept prints under a new
@@ -123,37 +201,62 @@ impl Database {
     /// postings. Refuses with [`DbError::NoKeptPrints`] on a database
     /// without kept prints: use [`Self::rotate_from_documents`] there.
     pub fn rotate(&self) -> Result<RotationReport> {
+        self.rotate_with_options(&RotationOptions::default())
+    }
+
+    /// [`Self::rotate`] in batches as `options` says; resumes an
+    /// unfinished rotation.
+    pub fn rotate_with_options(&self, options: &RotationOptions<'_>) -> Result<RotationReport> {
         self.check_rotation_mode()?;
         if !self.keeps_prints() {
             return Err(DbError::NoKeptPrints {
                 path: self.dir.clone(),
             });
         }
-        self.rotate_with(|txn, listed, epoch, sink| {
+        let mut run = self.start_rotation(options)?;
+        let RotationState {
+            epoch, cursor, end, ..
+        } = run.state;
+        if cursor < end {
             let path = &self.catalog_path;
+            let txn = self.catalog.begin_read().in_catalog(path)?;
+            let listed = read_manifest(path, &txn.open_table(META).in_catalog(path)?)?;
             let mut registered = HashSet::new();
-            for_each_record(
+            for_each_record_in(
                 path,
                 &txn.open_table(RECORDS).in_catalog(path)?,
-                0,
-                |cursor| {
-                    registered.insert(cursor.id());
+                id_range(cursor, end),
+                |record| {
+                    registered.insert(record.id());
                     Ok(())
                 },
             )?;
             let staged_prints = txn.open_table(PRINTS).in_catalog(path)?;
-            let mut stored = HashMap::with_capacity(registered.len());
-            self.for_each_print(listed, &staged_prints, |id, print| {
+            let mut last = None;
+            // Flushes write prints in id order, so the stream is in order
+            // and each batch is complete when the next one starts.
+            self.for_each_print(&listed, &staged_prints, |id, print| {
                 // Prints of removed documents stay in their files.
-                if !registered.contains(&id) {
+                if run.stopped || !registered.contains(&id) {
                     return Ok(());
                 }
+                if last.is_some_and(|last| id <= last) {
+                    return Err(DbError::corrupt(
+                        self.dir.join(crate::SEGMENTS_DIR),
+                        format!("the kept print of document {id} is out of id order"),
+                    ));
+                }
+                last = Some(id);
                 let keys = self.stored_keys(&print, epoch);
-                stored.insert(id, keys.len() as u32);
-                sink.push(id, &keys)
+                run.push(Selected {
+                    id,
+                    keys,
+                    kept: None,
+                })
+                .map(drop)
             })?;
-            Ok((stored, Vec::new()))
-        })
+        }
+        run.finish()
     }
 
     /// Re-selects every stored subset under a new epoch from the documents
@@ -164,61 +267,81 @@ impl Database {
     /// now. Documents that cannot be refetched or have changed keep their
     /// current subset and are listed in the report. Needs no kept prints.
     pub fn rotate_from_documents(&self, refetch: &Refetch<'_>) -> Result<RotationReport> {
+        self.rotate_from_documents_with_options(refetch, &RotationOptions::default())
+    }
+
+    /// [`Self::rotate_from_documents`] in batches as `options` says;
+    /// resumes an unfinished rotation.
+    pub fn rotate_from_documents_with_options(
+        &self,
+        refetch: &Refetch<'_>,
+        options: &RotationOptions<'_>,
+    ) -> Result<RotationReport> {
         self.check_rotation_mode()?;
-        self.rotate_with(|txn, listed, epoch, sink| {
-            let path = &self.catalog_path;
-            let records = txn.open_table(RECORDS).in_catalog(path)?;
-            let staged = txn.open_table(STAGED).in_catalog(path)?;
-            let mut ids = Vec::new();
-            for_each_record(path, &records, 0, |cursor| {
-                ids.push(cursor.id());
-                Ok(())
-            })?;
+        let mut run = self.start_rotation(options)?;
+        let RotationState {
+            epoch, end, base, ..
+        } = run.state;
+        let path = &self.catalog_path;
+        let mut next = run.state.cursor;
+        'rounds: while next < end {
+            let round = id_range(next, end.min(next + ROUND_DOCS as u64));
+            next = u64::from(*round.end()) + 1;
+            let txn = self.catalog.begin_read().in_catalog(path)?;
+            let listed = read_manifest(path, &txn.open_table(META).in_catalog(path)?)?;
+            // Documents not rotated yet have all their postings in the
+            // segments from before the rotation.
             let segments = listed
                 .segments
                 .iter()
+                .filter(|entry| entry.number < base)
                 .map(|entry| Segment::open(&self.segment_path(entry.number)))
                 .collect::<Result<Vec<_>>>()?;
-            let mut stored = HashMap::with_capacity(ids.len());
-            let mut unrotated = Vec::new();
-            for round in ids.chunks(ROUND_DOCS) {
-                let range = round[0]..=round[round.len() - 1];
-                let mut current = self.current_keys(&segments, &staged, range.clone())?;
-                let mut batch = Vec::with_capacity(round.len());
-                for_each_record_in(path, &records, range, |cursor| {
+            let mut current = self.current_keys(&segments, round.clone())?;
+            let mut batch = Vec::new();
+            for_each_record_in(
+                path,
+                &txn.open_table(RECORDS).in_catalog(path)?,
+                round,
+                |cursor| {
                     batch.push(
                         cursor
                             .record()
                             .ok_or_else(|| damaged_record(path, cursor.id()))?,
                     );
                     Ok(())
-                })?;
-                for fetch in batch.chunks(FETCH_DOCS) {
-                    let mut prints = refetch(fetch).into_iter();
-                    for record in fetch {
-                        let now = current.get(&record.id).map_or(&[][..], Vec::as_slice);
-                        let print = prints
-                            .next()
-                            .unwrap_or_else(|| Err("no print was computed".into()));
-                        match self.reselect(now, print, epoch) {
-                            Ok(keys) => {
-                                stored.insert(record.id, keys.len() as u32);
-                                sink.push(record.id, &keys)?;
-                            }
-                            Err(reason) => {
-                                let keys = current.remove(&record.id).unwrap_or_default();
-                                sink.push(record.id, &keys)?;
-                                unrotated.push(Unrotated {
-                                    record: record.clone(),
-                                    reason,
-                                });
-                            }
-                        }
+                },
+            )?;
+            drop(txn);
+            for fetch in batch.chunks(FETCH_DOCS.min(options.batch_docs.max(1))) {
+                let mut prints = refetch(fetch).into_iter();
+                for record in fetch {
+                    let now = current.remove(&record.id).unwrap_or_default();
+                    let print = prints
+                        .next()
+                        .unwrap_or_else(|| Err("no print was computed".into()));
+                    let selected = match self.reselect(&now, print, epoch) {
+                        Ok(keys) => Selected {
+                            id: record.id,
+                            keys,
+                            kept: None,
+                        },
+                        Err(reason) => Selected {
+                            id: record.id,
+                            keys: now,
+                            kept: Some(Unrotated {
+                                record: record.clone(),
+                                reason,
+                            }),
+                        },
+                    };
+                    if !run.push(selected)? {
+                        break 'rounds;
                     }
                 }
             }
-            Ok((stored, unrotated))
-        })
+        }
+        run.finish()
     }
 
     fn check_rotation_mode(&self) -> Result<()> {
@@ -254,12 +377,11 @@ impl Database {
         Ok(self.stored_keys(&keys, epoch))
     }
 
-    /// The keys documents in `ids` store now, each list sorted: one pass
-    /// over every segment, plus the staging table.
+    /// The keys documents in `ids` hold in `segments`, each list sorted:
+    /// one pass over every segment.
     fn current_keys(
         &self,
         segments: &[Segment],
-        staged: &impl ReadableTable<u32, &'static [u8]>,
         ids: RangeInclusive<DocId>,
     ) -> Result<HashMap<DocId, Vec<u64>>> {
         let mut keys: HashMap<DocId, Vec<u64>> = HashMap::new();
@@ -275,12 +397,6 @@ impl Database {
                 }
             })?;
         }
-        let path = &self.catalog_path;
-        for entry in staged.range(ids).in_catalog(path)? {
-            let (id, bytes) = entry.in_catalog(path)?;
-            let staged_keys = decode_staged(path, id.value(), bytes.value())?;
-            keys.entry(id.value()).or_default().extend(staged_keys);
-        }
         for list in keys.values_mut() {
             list.sort_unstable();
             list.dedup();
@@ -288,75 +404,164 @@ impl Database {
         Ok(keys)
     }
 
-    /// One rotation: `select(txn, manifest, epoch, sink)` pushes every
-    /// registered document's new postings into `sink` and returns the
-    /// rotated documents' stored sizes and the others; this replaces the
-    /// segments, staging table and tombstones with the result and commits.
-    fn rotate_with(
-        &self,
-        select: impl FnOnce(
-            &redb::WriteTransaction,
-            &Manifest,
-            u64,
-            &mut SegmentSink<'_>,
-        ) -> Result<Selection>,
-    ) -> Result<RotationReport> {
+    /// Resumes the unfinished rotation, or starts one: flushes the staging
+    /// table (so that every posting from before is in a segment below the
+    /// base), bumps the epoch and commits the state, in one transaction.
+    fn start_rotation<'a>(&'a self, options: &RotationOptions<'a>) -> Result<Run<'a>> {
         let path = &self.catalog_path;
         let txn = self.catalog.begin_write().in_catalog(path)?;
-        let (epoch, old, (stored, unrotated)) = {
-            let epoch = {
-                let meta = txn.open_table(META).in_catalog(path)?;
-                meta_u64(path, &meta, META_EPOCH)? + 1
+        let existing = read_rotation(path, &txn.open_table(META).in_catalog(path)?)?;
+        let (state, resumed) = if let Some(state) = existing {
+            txn.abort().in_catalog(path)?;
+            (state, true)
+        } else {
+            self.flush_in(&txn)?;
+            let state = {
+                let mut meta = txn.open_table(META).in_catalog(path)?;
+                let state = RotationState {
+                    epoch: meta_u64(path, &meta, META_EPOCH)? + 1,
+                    cursor: 0,
+                    end: meta_u64(path, &meta, META_NEXT_DOC)?,
+                    base: read_manifest(path, &meta)?.next_number,
+                };
+                meta.insert(META_ROTATION, state.encode().as_slice())
+                    .in_catalog(path)?;
+                put_meta_u64(path, &mut meta, META_EPOCH, state.epoch)?;
+                bump_change(path, &mut meta)?;
+                state
             };
-            let listed = read_manifest(path, &txn.open_table(META).in_catalog(path)?)?;
-            let mut manifest = listed.clone();
-            let mut sink = SegmentSink {
-                db: self,
-                manifest: &mut manifest,
-                postings: Vec::new(),
-                written: Vec::new(),
-            };
-            let selection = select(&txn, &listed, epoch, &mut sink)?;
-            sink.write()?;
-            manifest.segments = sink.written;
-            manifest.generation += 1;
-            update_records(
-                path,
-                &mut txn.open_table(RECORDS).in_catalog(path)?,
-                0,
-                DocId::MAX,
-                |record| {
-                    if let Some(&size) = selection.0.get(&record.id) {
-                        record.selection = epoch;
-                        record.stored = size;
-                    }
-                },
-            )?;
+            txn.commit().in_catalog(path)?;
+            (state, false)
+        };
+        Ok(Run {
+            db: self,
+            options: *options,
+            state,
+            pending: Vec::new(),
+            batches: 0,
+            stopped: false,
+            report: RotationReport {
+                epoch: state.epoch,
+                rotated: 0,
+                unrotated: Vec::new(),
+                resumed,
+                finished: false,
+            },
+        })
+    }
+
+    /// Commits one batch: the documents with ids from the cursor to below
+    /// `to` get `selected`'s keys staged (and, if rotated, their records'
+    /// epoch and stored size), and the cursor moves to `to`. Returns how
+    /// many were rotated. Flushes if the staging table is full.
+    fn commit_rotation_batch(
+        &self,
+        state: &mut RotationState,
+        to: u64,
+        selected: &[Selected],
+    ) -> Result<u64> {
+        let path = &self.catalog_path;
+        let txn = self.catalog.begin_write().in_catalog(path)?;
+        let mut rotated = 0;
+        let staged_docs;
+        {
             let mut meta = txn.open_table(META).in_catalog(path)?;
+            if read_rotation(path, &meta)? != Some(*state) {
+                return Err(DbError::RotationConflict {
+                    path: self.dir.clone(),
+                });
+            }
+            let by_id: HashMap<DocId, &Selected> = selected.iter().map(|s| (s.id, s)).collect();
+            // Documents removed since they were selected have no record.
+            let mut registered = Vec::with_capacity(selected.len());
+            let mut unselected = None;
+            if state.cursor < to {
+                let range = id_range(state.cursor, to);
+                let mut records = txn.open_table(RECORDS).in_catalog(path)?;
+                update_records(path, &mut records, *range.start(), *range.end(), |record| {
+                    let Some(chosen) = by_id.get(&record.id) else {
+                        unselected.get_or_insert(record.id);
+                        return;
+                    };
+                    registered.push(record.id);
+                    if chosen.kept.is_none() {
+                        record.selection = state.epoch;
+                        record.stored = chosen.keys.len() as u32;
+                        rotated += 1;
+                    }
+                })?;
+            }
+            if let Some(id) = unselected {
+                return Err(DbError::corrupt(
+                    path,
+                    format!("document {id} has no kept print to rotate from"),
+                ));
+            }
+            let mut staged = txn.open_table(STAGED).in_catalog(path)?;
+            let mut count = meta_u64(path, &meta, META_STAGED_DOCS)?;
+            for id in registered {
+                let keys = encode_keys(&by_id[&id].keys);
+                if staged
+                    .insert(id, keys.as_slice())
+                    .in_catalog(path)?
+                    .is_none()
+                {
+                    count += 1;
+                }
+            }
+            staged_docs = count;
+            state.cursor = to;
+            meta.insert(META_ROTATION, state.encode().as_slice())
+                .in_catalog(path)?;
+            put_meta_u64(path, &mut meta, META_STAGED_DOCS, staged_docs)?;
+            // Searchers index the staging table incrementally by id; a new
+            // generation makes them read it again.
+            let mut manifest = read_manifest(path, &meta)?;
+            manifest.generation += 1;
             meta.insert(META_MANIFEST, manifest.encode().as_slice())
                 .in_catalog(path)?;
-            txn.open_table(STAGED)
-                .in_catalog(path)?
-                .retain(|_, _| false)
-                .in_catalog(path)?;
-            txn.open_table(REMOVED)
-                .in_catalog(path)?
-                .retain(|_, ()| false)
-                .in_catalog(path)?;
-            put_meta_u64(path, &mut meta, META_STAGED_DOCS, 0)?;
-            put_meta_u64(path, &mut meta, META_EPOCH, epoch)?;
             bump_change(path, &mut meta)?;
-            (epoch, listed.segments, selection)
+        }
+        txn.commit().in_catalog(path)?;
+        if staged_docs >= u64::from(self.params.flush_docs) {
+            self.flush()?;
+            self.after_flush()?;
+        }
+        Ok(rotated)
+    }
+
+    /// Ends a rotation whose cursor reached its end: drops the segments
+    /// from before it (every posting there is stale or removed) and the
+    /// state in one transaction, then flushes and compacts.
+    fn finish_rotation(&self, state: RotationState) -> Result<()> {
+        let path = &self.catalog_path;
+        let txn = self.catalog.begin_write().in_catalog(path)?;
+        let old = {
+            let mut meta = txn.open_table(META).in_catalog(path)?;
+            if read_rotation(path, &meta)? != Some(state) {
+                return Err(DbError::RotationConflict {
+                    path: self.dir.clone(),
+                });
+            }
+            let mut manifest = read_manifest(path, &meta)?;
+            let (old, new) = manifest
+                .segments
+                .iter()
+                .partition(|entry| entry.number < state.base);
+            manifest.segments = new;
+            manifest.generation += 1;
+            meta.insert(META_MANIFEST, manifest.encode().as_slice())
+                .in_catalog(path)?;
+            meta.remove(META_ROTATION).in_catalog(path)?;
+            bump_change(path, &mut meta)?;
+            old
         };
         txn.commit().in_catalog(path)?;
         for entry in old {
             let _ = fs::remove_file(self.segment_path(entry.number));
         }
-        self.merge()?;
-        Ok(RotationReport {
-            epoch,
-            rotated: stored.len() as u64,
-            unrotated,
-        })
+        self.flush()?;
+        self.compact()?;
+        Ok(())
     }
 }

@@ -158,8 +158,20 @@ impl Database {
         // grouped by key: a document in several sources (a segment and its
         // merge's output, while a view is being replaced) counts once.
         let mut found: Vec<(u32, DocId)> = Vec::new();
-        for (_, segment) in &view.segments {
+        for (number, segment) in &view.segments {
+            let from = found.len();
             segment.lookup_batch(&keys, &mut found)?;
+            // A rotated document's postings from before the rotation.
+            if let Some(rotation) = view.rotation.filter(|r| *number < r.base) {
+                let mut kept = from;
+                for at in from..found.len() {
+                    if !rotation.is_stale(*number, found[at].1) {
+                        found[kept] = found[at];
+                        kept += 1;
+                    }
+                }
+                found.truncate(kept);
+            }
         }
         for (i, key) in keys.iter().enumerate() {
             if let Some(staged) = view.staged.get(key) {

@@ -1,11 +1,17 @@
-//! Rotation from the documents themselves (Koala §3.3), without kept prints.
+//! Rotation (Koala §3.3): from the documents themselves and from kept
+//! prints, in batches, interrupted and resumed.
 
 use std::collections::HashMap;
+use std::path::Path;
 use std::sync::Mutex;
 
-use copyhound_db::{Database, DocumentPrint, DocumentRecord, check};
+use copyhound_db::{
+    Database, DocumentPrint, DocumentRecord, Params, RotationOptions, RotationReport, check,
+};
 
-use crate::support::{TextGenerator, add, print, ratio_of, search, small_params};
+use crate::support::{
+    TextGenerator, add, kept_prints_params, print, ratio_of, search, small_params,
+};
 
 /// Documents "on disk" by location, as `refetch` sees them.
 struct Sources {
@@ -134,4 +140,156 @@ fn removed_documents_are_neither_fetched_nor_kept() {
     assert_eq!((stats.postings, stats.removed_pending), (900, 0));
     assert_eq!(ratio_of(&search(&db, &bodies[2]), ids[2]), 0.0);
     assert!(check(dir.path()).unwrap().is_ok());
+}
+
+/// A database of `count` documents under `params`, with their texts.
+fn filled(dir: &Path, params: Params, count: usize) -> (Database, Vec<String>) {
+    let db = Database::create(dir, params).unwrap();
+    let mut text = TextGenerator::new(40);
+    let bodies: Vec<String> = (0..count).map(|_| text.words(1500)).collect();
+    for (i, body) in bodies.iter().enumerate() {
+        add(&db, &format!("d{i}"), body);
+    }
+    (db, bodies)
+}
+
+/// Rotates, from kept prints if the database keeps them, else from
+/// `bodies` (by the id the records carry).
+fn rotate(db: &Database, bodies: &[String], options: &RotationOptions<'_>) -> RotationReport {
+    if db.params().keep_prints {
+        db.rotate_with_options(options).unwrap()
+    } else {
+        let refetch = |records: &[DocumentRecord]| {
+            records
+                .iter()
+                .map(|r| Ok(print(db, &bodies[r.id as usize])))
+                .collect()
+        };
+        db.rotate_from_documents_with_options(&refetch, options)
+            .unwrap()
+    }
+}
+
+/// Every document's text finds it at exactly 100 % (stale postings
+/// counted too would push a rotated document above), and `check` passes.
+fn assert_sound(dir: &Path, db: &Database, bodies: &[String], moment: &str) {
+    for (id, body) in bodies.iter().enumerate() {
+        let ratio = ratio_of(&search(db, body), id as u32);
+        assert!(
+            (ratio - 1.0).abs() < 1e-12,
+            "{moment}: document {id} at {ratio}"
+        );
+    }
+    let report = check(dir).unwrap();
+    assert!(report.is_ok(), "{moment}: {:?}", report.problems);
+}
+
+/// What a rotation decides: every record's epoch and stored size, and the
+/// hits of a half-document query (which depend on the subset stored).
+fn outcome(db: &Database, bodies: &[String]) -> Vec<(u64, u32, u32)> {
+    db.documents()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let body = &bodies[r.id as usize];
+            let half = &body[..body.len() / 2];
+            let hits = search(db, half)
+                .matches
+                .iter()
+                .find(|m| m.document.id == r.id)
+                .map_or(0, |m| m.hits);
+            (r.selection, r.stored, hits)
+        })
+        .collect()
+}
+
+fn interrupted_rotation_resumes_to_the_uninterrupted_result(params: &Params) {
+    let whole_dir = tempfile::tempdir().unwrap();
+    let parts_dir = tempfile::tempdir().unwrap();
+    let (whole, bodies) = filled(whole_dir.path(), params.clone(), 30);
+    let (parts, _) = filled(parts_dir.path(), params.clone(), 30);
+    let before = outcome(&parts, &bodies);
+
+    let report = rotate(&whole, &bodies, &RotationOptions::default());
+    assert!(report.finished && !report.resumed);
+    assert_eq!((report.epoch, report.rotated), (1, 30));
+
+    let small = |max| RotationOptions {
+        batch_docs: 4,
+        max_batches: Some(max),
+        progress: None,
+    };
+    let first = rotate(&parts, &bodies, &small(2));
+    assert_eq!((first.epoch, first.rotated, first.finished), (1, 8, false));
+    assert_sound(parts_dir.path(), &parts, &bodies, "after two batches");
+    let warnings = check(parts_dir.path()).unwrap().warnings;
+    assert!(
+        warnings.iter().any(|w| w.contains("unfinished rotation")),
+        "{warnings:?}"
+    );
+    let second = rotate(&parts, &bodies, &small(3));
+    assert_eq!((second.epoch, second.rotated), (1, 12));
+    assert!(second.resumed && !second.finished);
+    assert_sound(parts_dir.path(), &parts, &bodies, "after five batches");
+    let last = rotate(&parts, &bodies, &small(100));
+    assert_eq!((last.epoch, last.rotated), (1, 10));
+    assert!(last.resumed && last.finished);
+
+    assert_sound(whole_dir.path(), &whole, &bodies, "uninterrupted");
+    assert_sound(parts_dir.path(), &parts, &bodies, "resumed");
+    let after = outcome(&parts, &bodies);
+    assert_eq!(after, outcome(&whole, &bodies));
+    assert_ne!(after, before);
+    assert!(after.iter().all(|&(epoch, _, _)| epoch == 1));
+    assert!(check(parts_dir.path()).unwrap().warnings.is_empty());
+    // Only the new postings are left: 100 per document.
+    assert_eq!(parts.stats().unwrap().postings, 3000);
+}
+
+#[test]
+fn an_interrupted_rotation_from_the_documents_resumes_to_the_same_result() {
+    interrupted_rotation_resumes_to_the_uninterrupted_result(&small_params());
+}
+
+#[test]
+fn an_interrupted_rotation_from_kept_prints_resumes_to_the_same_result() {
+    interrupted_rotation_resumes_to_the_uninterrupted_result(&kept_prints_params());
+}
+
+/// Documents added and removed while a rotation is unfinished: the new
+/// ones are stored under the new epoch and not rotated again, the removed
+/// ones leave, and every other document stays found throughout.
+#[test]
+fn documents_added_and_removed_during_a_rotation() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, mut bodies) = filled(dir.path(), small_params(), 20);
+    let options = |max| RotationOptions {
+        batch_docs: 3,
+        max_batches: Some(max),
+        progress: None,
+    };
+    rotate(&db, &bodies, &options(2));
+    let mut text = TextGenerator::new(41);
+    for i in 20..32 {
+        bodies.push(text.words(1500));
+        let id = add(&db, &format!("d{i}"), &bodies[i]);
+        assert_eq!(db.document(id).unwrap().unwrap().selection, 1);
+    }
+    assert_sound(dir.path(), &db, &bodies, "added during the rotation");
+    // One already rotated, one not yet.
+    db.remove(1).unwrap();
+    db.remove(15).unwrap();
+    rotate(&db, &bodies, &options(1));
+    let report = rotate(&db, &bodies, &RotationOptions::default());
+    assert!(report.finished);
+    // Documents 6..20 but the removed one.
+    assert_eq!(report.rotated, 20 - 6 - 3 - 1);
+    for (id, body) in bodies.iter().enumerate() {
+        let expected = if id == 1 || id == 15 { 0.0 } else { 1.0 };
+        assert_eq!(ratio_of(&search(&db, body), id as u32), expected, "{id}");
+    }
+    let stats = db.stats().unwrap();
+    assert_eq!((stats.postings, stats.removed_pending), (30 * 100, 0));
+    let report = check(dir.path()).unwrap();
+    assert!(report.is_ok() && report.warnings.is_empty(), "{report:?}");
 }

@@ -294,13 +294,13 @@ fn a_catalogue_of_an_older_format_is_refused_with_a_clear_error() {
     let db = Database::create(dir.path(), small_params()).unwrap();
     add(&db, "d", &TextGenerator::new(7).words(300));
     drop(db);
-    // Format 2 kept prints as 64-bit hashes; pretend this catalogue is one.
+    // Format 3 kept no rotation state; pretend this catalogue is one.
     let catalog = redb::Database::open(dir.path().join("catalog.redb")).unwrap();
     let meta: redb::TableDefinition<&str, &[u8]> = redb::TableDefinition::new("meta");
     let txn = catalog.begin_write().unwrap();
     txn.open_table(meta)
         .unwrap()
-        .insert("format", 2u32.to_le_bytes().as_slice())
+        .insert("format", 3u32.to_le_bytes().as_slice())
         .unwrap();
     txn.commit().unwrap();
     drop(catalog);
@@ -309,8 +309,8 @@ fn a_catalogue_of_an_older_format_is_refused_with_a_clear_error() {
         matches!(
             error,
             DbError::UnsupportedVersion {
-                found: 2,
-                supported: 3,
+                found: 3,
+                supported: 4,
                 ..
             }
         ),
