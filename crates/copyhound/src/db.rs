@@ -10,8 +10,9 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
 use copyhound_db::{
-    Database, DocumentMeta, DocumentPrint, DocumentRecord, MatchBucket, Mode, NewDocument, Params,
-    SearchMatch, SearchOptions, SearchReport, SharedPassage, check,
+    DEFAULT_ROTATION_BATCH, Database, DocumentMeta, DocumentPrint, DocumentRecord, MatchBucket,
+    Mode, NewDocument, Params, RotationOptions, SearchMatch, SearchOptions, SearchReport,
+    SharedPassage, check,
 };
 use copyhound_normalize::{KindChoice, LoadOptions, LoadedDocument, TextMode, TextOptions};
 use serde::Serialize;
@@ -40,7 +41,11 @@ pub enum DbCommand {
     /// selection and are listed (id, title, location, e-mail, reason); the
     /// exit code is then 1. A database made with `--keep-prints true` rotates
     /// from its kept prints and reads no file.
-    Rotate(DatabaseArg),
+    ///
+    /// The rotation commits 4,096 documents at a time (progress on stderr);
+    /// searches find every document meanwhile. An interrupted rotation is
+    /// resumed, under the same secret, by the next `db rotate`.
+    Rotate(RotateArgs),
     /// Read every file of the database and report damage.
     Check(DatabaseArg),
 }
@@ -50,6 +55,17 @@ pub enum DbCommand {
 pub struct DatabaseArg {
     /// The database directory.
     db: PathBuf,
+}
+
+/// Arguments of `db rotate`.
+#[derive(Debug, Args)]
+pub struct RotateArgs {
+    /// The database directory.
+    db: PathBuf,
+    /// Documents per transaction (for tests: small batches make a rotation
+    /// long enough to interrupt).
+    #[arg(long, hide = true, default_value_t = DEFAULT_ROTATION_BATCH)]
+    batch: usize,
 }
 
 /// Fingerprint kinds.
@@ -202,7 +218,7 @@ pub fn run(cmd: DbCommand) -> Result<ExitCode> {
         DbCommand::Search(args) => search(&args),
         DbCommand::Remove(args) => remove(&args),
         DbCommand::Stats(args) => stats(&args),
-        DbCommand::Rotate(args) => rotate(&args.db),
+        DbCommand::Rotate(args) => rotate(&args),
         DbCommand::Check(args) => check_command(&args.db),
     }
 }
@@ -598,19 +614,31 @@ fn print_search(out: &mut impl Write, output: &SearchOutput) -> io::Result<()> {
     Ok(())
 }
 
-fn rotate(dir: &Path) -> Result<ExitCode> {
-    let mut db = Database::open(dir)?;
+fn rotate(args: &RotateArgs) -> Result<ExitCode> {
+    let mut db = Database::open(&args.db)?;
+    let progress = |done: u64, end: u64| {
+        eprintln!("rotated through document {done} of {end}");
+    };
+    let rotation = RotationOptions {
+        batch_docs: args.batch.max(1),
+        max_batches: None,
+        progress: Some(&progress),
+    };
     let report = if db.params().keep_prints || db.params().mode != Mode::Koala {
-        db.rotate()?
+        db.rotate_with_options(&rotation)?
     } else {
         let options = load_options(db.params())?;
-        db.rotate_from_documents(&|records| {
-            parallel_map(records, |record| refetch(&db, &options, record))
-        })?
+        db.rotate_from_documents_with_options(
+            &|records| parallel_map(records, |record| refetch(&db, &options, record)),
+            &rotation,
+        )?
     };
     // Every record was rewritten: give the old pages back, as `db add` does.
     db.compact_catalog()?;
     let mut out = io::stdout().lock();
+    if report.resumed {
+        writeln!(out, "resumed the unfinished rotation {}", report.epoch)?;
+    }
     writeln!(
         out,
         "rotation {}: re-selected the stored fingerprints of {} documents",
