@@ -279,6 +279,19 @@ mod tests {
             prop_assert_eq!(decode_keys(&encode_keys(&keys)), Some(keys));
         }
 
+        #[test]
+        fn rotation_states_round_trip_and_truncations_are_refused(
+            epoch in any::<u64>(), cursor in any::<u64>(), end in any::<u64>(), base in any::<u64>(),
+        ) {
+            let state = RotationState { epoch, cursor, end, base };
+            let bytes = state.encode();
+            prop_assert_eq!(RotationState::decode(&bytes), Some(state));
+            prop_assert_eq!(RotationState::decode(&bytes[..bytes.len() - 1]), None);
+            let mut longer = bytes.clone();
+            longer.push(0);
+            prop_assert_eq!(RotationState::decode(&longer), None);
+        }
+
     }
 
     #[test]

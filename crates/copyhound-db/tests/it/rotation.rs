@@ -293,3 +293,56 @@ fn documents_added_and_removed_during_a_rotation() {
     let report = check(dir.path()).unwrap();
     assert!(report.is_ok() && report.warnings.is_empty(), "{report:?}");
 }
+
+#[test]
+fn check_reports_an_unfinished_rotation_and_a_damaged_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, bodies) = filled(dir.path(), small_params(), 12);
+    let options = RotationOptions {
+        batch_docs: 5,
+        max_batches: Some(1),
+        progress: None,
+    };
+    assert!(!rotate(&db, &bodies, &options).finished);
+    let report = check(dir.path()).unwrap();
+    assert!(report.is_ok(), "{:?}", report.problems);
+    assert_eq!(
+        report.warnings.len(),
+        1,
+        "only the rotation: {:?}",
+        report.warnings
+    );
+    assert!(
+        report.warnings[0].contains("epoch 1, done up to document 5 of 12"),
+        "{}",
+        report.warnings[0]
+    );
+    drop(db);
+    // Epoch 5, cursor 40, end 12, base 0 (one-byte varints).
+    let catalog = redb::Database::open(dir.path().join("catalog.redb")).unwrap();
+    let meta: redb::TableDefinition<&str, &[u8]> = redb::TableDefinition::new("meta");
+    let txn = catalog.begin_write().unwrap();
+    txn.open_table(meta)
+        .unwrap()
+        .insert("rotation", [5u8, 40, 12, 0].as_slice())
+        .unwrap();
+    txn.commit().unwrap();
+    drop(catalog);
+    let problems = check(dir.path()).unwrap().problems;
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("the rotation is to epoch 5, the database is at 1")),
+        "{problems:?}"
+    );
+    assert!(
+        problems.iter().any(|p| p.contains("out of order")),
+        "{problems:?}"
+    );
+    // Base 0: no segment is from before the rotation, so the rotated
+    // documents' old postings count as live.
+    assert!(
+        problems.iter().any(|p| p.contains("the postings hold 200")),
+        "{problems:?}"
+    );
+}
