@@ -400,15 +400,22 @@ impl Database {
             bump_change(path, &mut meta)?;
         }
         txn.commit().in_catalog(path)?;
+        self.flush_if_full(staged_docs)?;
+        Ok(ids)
+    }
+
+    /// After a commit that left `staged_docs` documents staged: flushes
+    /// and merges if that reaches `flush_docs`.
+    pub(crate) fn flush_if_full(&self, staged_docs: u64) -> Result<()> {
         if staged_docs >= u64::from(self.params.flush_docs) {
             self.flush()?;
             self.after_flush()?;
         }
-        Ok(ids)
+        Ok(())
     }
 
     /// Merges now, or wakes the background merger if one runs.
-    pub(crate) fn after_flush(&self) -> Result<()> {
+    fn after_flush(&self) -> Result<()> {
         let signal = self.merge_signal.lock().expect("merge signal lock");
         match signal.as_ref() {
             // A merger that has stopped cannot be woken; merge here.

@@ -523,10 +523,7 @@ impl Database {
             bump_change(path, &mut meta)?;
         }
         txn.commit().in_catalog(path)?;
-        if staged_docs >= u64::from(self.params.flush_docs) {
-            self.flush()?;
-            self.after_flush()?;
-        }
+        self.flush_if_full(staged_docs)?;
         Ok(rotated)
     }
 

@@ -61,6 +61,13 @@ fn write_documents(dir: &Path, first_seed: u64, count: usize, len: usize) -> Vec
         .collect()
 }
 
+/// Kills `child` with SIGKILL, checking that it was still running.
+fn kill_running(child: &mut std::process::Child) {
+    child.kill().unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.signal(), Some(9), "it had exited before the kill");
+}
+
 fn search_json(database: &Path, file: &Path) -> Value {
     let output = db(&["search", file.to_str().unwrap(), "--json"], database)
         .get_output()
@@ -298,13 +305,7 @@ fn a_killed_writer_loses_no_committed_document() {
                 id
             );
         }
-        child.kill().unwrap();
-        let status = child.wait().unwrap();
-        assert_eq!(
-            status.signal(),
-            Some(9),
-            "the writer was still running when killed"
-        );
+        kill_running(&mut child);
         // Lines already written before the kill were committed too.
         for line in lines.map_while(Result::ok) {
             let (id, path) = line
@@ -361,13 +362,7 @@ fn a_killed_rotation_is_reported_by_check_and_resumed() {
         let line = lines.next().expect("the rotation reports batches").unwrap();
         assert!(line.starts_with("rotated through document "), "{line}");
     }
-    child.kill().unwrap();
-    let status = child.wait().unwrap();
-    assert_eq!(
-        status.signal(),
-        Some(9),
-        "the rotation was over when killed"
-    );
+    kill_running(&mut child);
     db(&["check"], &database)
         .success()
         .stderr(predicate::str::contains("unfinished rotation to epoch 1"));

@@ -10,7 +10,7 @@ use copyhound_db::{
 };
 
 use crate::support::{
-    TextGenerator, add, kept_prints_params, print, ratio_of, search, small_params,
+    TextGenerator, add, kept_prints_params, print, ratio_of, search, set_meta, small_params,
 };
 
 /// Documents "on disk" by location, as `refetch` sees them.
@@ -319,15 +319,7 @@ fn check_reports_an_unfinished_rotation_and_a_damaged_state() {
     );
     drop(db);
     // Epoch 5, cursor 40, end 12, base 0 (one-byte varints).
-    let catalog = redb::Database::open(dir.path().join("catalog.redb")).unwrap();
-    let meta: redb::TableDefinition<&str, &[u8]> = redb::TableDefinition::new("meta");
-    let txn = catalog.begin_write().unwrap();
-    txn.open_table(meta)
-        .unwrap()
-        .insert("rotation", [5u8, 40, 12, 0].as_slice())
-        .unwrap();
-    txn.commit().unwrap();
-    drop(catalog);
+    set_meta(dir.path(), "rotation", &[5, 40, 12, 0]);
     let problems = check(dir.path()).unwrap().problems;
     assert!(
         problems

@@ -4,7 +4,9 @@ use copyhound_db::{
     Database, DbError, DocumentMeta, DocumentPrint, NewDocument, Params, SearchOptions, check,
 };
 
-use crate::support::{TextGenerator, add, kept_prints_params, ratio_of, search, small_params};
+use crate::support::{
+    TextGenerator, add, kept_prints_params, ratio_of, search, set_meta, small_params,
+};
 
 #[test]
 fn a_registered_document_is_found_at_100_percent_after_reopening() {
@@ -295,15 +297,7 @@ fn a_catalogue_of_an_older_format_is_refused_with_a_clear_error() {
     add(&db, "d", &TextGenerator::new(7).words(300));
     drop(db);
     // Format 3 kept no rotation state; pretend this catalogue is one.
-    let catalog = redb::Database::open(dir.path().join("catalog.redb")).unwrap();
-    let meta: redb::TableDefinition<&str, &[u8]> = redb::TableDefinition::new("meta");
-    let txn = catalog.begin_write().unwrap();
-    txn.open_table(meta)
-        .unwrap()
-        .insert("format", 3u32.to_le_bytes().as_slice())
-        .unwrap();
-    txn.commit().unwrap();
-    drop(catalog);
+    set_meta(dir.path(), "format", &3u32.to_le_bytes());
     let error = Database::open(dir.path()).err().expect("refused");
     assert!(
         matches!(

@@ -140,3 +140,13 @@ pub fn kept_prints_params() -> Params {
         ..small_params()
     }
 }
+
+/// Overwrites the catalogue's meta value `name` behind the library's back
+/// (the database must be closed), to fake an old or damaged catalogue.
+pub fn set_meta(dir: &std::path::Path, name: &str, value: &[u8]) {
+    let catalog = redb::Database::open(dir.join("catalog.redb")).unwrap();
+    let meta: redb::TableDefinition<&str, &[u8]> = redb::TableDefinition::new("meta");
+    let txn = catalog.begin_write().unwrap();
+    txn.open_table(meta).unwrap().insert(name, value).unwrap();
+    txn.commit().unwrap();
+}
