@@ -826,7 +826,7 @@ impl Database {
     /// During an unfinished rotation, only the segments it wrote.
     pub fn compact(&self) -> Result<bool> {
         let (manifest, removed) = self.merge_snapshot()?;
-        if manifest.segments.is_empty() || (manifest.segments.len() == 1 && removed.is_empty()) {
+        if manifest.segments.len() <= 1 && removed.is_empty() {
             return Ok(false);
         }
         self.run_merge(&manifest.segments, &removed)
