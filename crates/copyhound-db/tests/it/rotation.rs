@@ -338,3 +338,28 @@ fn check_reports_an_unfinished_rotation_and_a_damaged_state() {
         "{problems:?}"
     );
 }
+
+/// A searcher's view indexes the staging table incrementally by id; a
+/// batch stages documents below ids it has already indexed (here ones
+/// added during the rotation), which it must not miss.
+#[test]
+fn a_searcher_sees_every_batch_of_a_rotation() {
+    let dir = tempfile::tempdir().unwrap();
+    let params = Params {
+        flush_docs: 1000,
+        ..small_params()
+    };
+    let (db, mut bodies) = filled(dir.path(), params, 10);
+    let one_batch = RotationOptions {
+        batch_docs: 3,
+        max_batches: Some(1),
+        progress: None,
+    };
+    rotate(&db, &bodies, &one_batch);
+    bodies.push(TextGenerator::new(42).words(1500));
+    add(&db, "d10", &bodies[10]);
+    assert_sound(dir.path(), &db, &bodies, "one batch, one document added");
+    rotate(&db, &bodies, &one_batch);
+    assert_eq!(db.stats().unwrap().segments, 1, "nothing flushed since");
+    assert_sound(dir.path(), &db, &bodies, "two batches");
+}
