@@ -5,8 +5,9 @@
 //! - [`Database`]: create/open a database directory; [`Database::add`],
 //!   [`Database::search`], [`Database::remove`], [`Database::stats`],
 //!   rotation ([`Database::rotate_from_documents`] reads the documents
-//!   again, Koala's way; [`Database::rotate`] uses kept prints), and
-//!   [`check`] for integrity.
+//!   again, Koala's way; [`Database::rotate`] uses kept prints; both commit
+//!   a batch of documents at a time and resume an interrupted rotation, see
+//!   [`RotationOptions`]), and [`check`] for integrity.
 //! - [`Fingerprinter`]: turns a normalised document into its
 //!   [`DocumentPrint`] with the database's [`Params`] — Koala's fixed-size
 //!   search set (N = 1000, of which n = 100 are stored) or, in
