@@ -73,4 +73,4 @@ pub use params::{Mode, Params};
 pub use print::{DocumentPrint, Fingerprinter, SharedPassage};
 pub use rotate::{DEFAULT_ROTATION_BATCH, Refetch, RotationOptions, RotationReport, Unrotated};
 pub use search::{IgnoredKey, MatchBucket, SearchMatch, SearchOptions, SearchReport};
-pub use stats::Stats;
+pub use stats::{RotationProgress, Stats};

@@ -6,7 +6,9 @@ use std::fs;
 use redb::ReadableDatabase;
 
 use crate::catalog::{META, META_DOCUMENTS, META_EPOCH, META_STAGED_PRINT_BYTES, REMOVED, STAGED};
-use crate::database::{CATALOG_FILE, Database, InCatalog, count_table, meta_u64, read_manifest};
+use crate::database::{
+    CATALOG_FILE, Database, InCatalog, count_table, meta_u64, read_manifest, read_rotation,
+};
 use crate::error::Result;
 use crate::params::Mode;
 
@@ -34,6 +36,21 @@ pub struct Stats {
     /// Bytes of the kept prints (cold print files and staged prints): the
     /// cold storage that rotation reads.
     pub print_bytes: u64,
+    /// A rotation that was stopped or killed before its end; the next
+    /// `rotate` resumes it.
+    pub unfinished_rotation: Option<RotationProgress>,
+}
+
+/// How far an unfinished rotation got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RotationProgress {
+    /// The epoch it rotates to (already the database's `epoch`).
+    pub epoch: u64,
+    /// Documents with smaller ids have their new selection.
+    pub done_below: u64,
+    /// The rotation covers the documents with smaller ids (those added
+    /// since are selected under the new epoch already).
+    pub end: u64,
 }
 
 impl Database {
@@ -48,6 +65,11 @@ impl Database {
         let print_bytes = manifest.print_files.iter().map(|p| p.bytes).sum::<u64>()
             + meta_u64(path, &meta, META_STAGED_PRINT_BYTES)?;
         let catalog = self.dir.join(CATALOG_FILE);
+        let unfinished_rotation = read_rotation(path, &meta)?.map(|r| RotationProgress {
+            epoch: r.epoch,
+            done_below: r.cursor,
+            end: r.end,
+        });
         Ok(Stats {
             mode: self.params.mode,
             epoch: meta_u64(path, &meta, META_EPOCH)?,
@@ -59,6 +81,7 @@ impl Database {
             segment_bytes: manifest.segments.iter().map(|s| s.bytes).sum(),
             catalog_bytes: fs::metadata(&catalog).map_or(0, |m| m.len()),
             print_bytes,
+            unfinished_rotation,
         })
     }
 }

@@ -722,6 +722,16 @@ struct StatsOutput {
     hot_bytes_per_document: f64,
     /// Catalogue bytes per document: records, staging and kept prints.
     catalog_bytes_per_document: f64,
+    /// A rotation stopped before its end (the next `db rotate` resumes
+    /// it), or null.
+    unfinished_rotation: Option<RotationProgressOutput>,
+}
+
+#[derive(Serialize)]
+struct RotationProgressOutput {
+    epoch: u64,
+    done_below: u64,
+    end: u64,
 }
 
 fn stats(args: &StatsArgs) -> Result<ExitCode> {
@@ -741,6 +751,11 @@ fn stats(args: &StatsArgs) -> Result<ExitCode> {
         print_bytes: s.print_bytes,
         hot_bytes_per_document: per_doc(s.segment_bytes),
         catalog_bytes_per_document: per_doc(s.catalog_bytes),
+        unfinished_rotation: s.unfinished_rotation.map(|r| RotationProgressOutput {
+            epoch: r.epoch,
+            done_below: r.done_below,
+            end: r.end,
+        }),
     };
     let mut out = io::stdout().lock();
     if args.json {
@@ -786,6 +801,14 @@ fn stats(args: &StatsArgs) -> Result<ExitCode> {
             "catalogue         {} bytes ({:.0} per document; kept prints {} bytes)",
             output.catalog_bytes, output.catalog_bytes_per_document, output.print_bytes
         )?;
+        if let Some(r) = &output.unfinished_rotation {
+            writeln!(
+                out,
+                "rotation          unfinished: to epoch {}, done below document {} of {}; \
+                 `db rotate` resumes it",
+                r.epoch, r.done_below, r.end
+            )?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

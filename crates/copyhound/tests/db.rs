@@ -366,6 +366,18 @@ fn a_killed_rotation_is_reported_by_check_and_resumed() {
     db(&["check"], &database)
         .success()
         .stderr(predicate::str::contains("unfinished rotation to epoch 1"));
+    let stats = stats_json(&database);
+    let unfinished = &stats["unfinished_rotation"];
+    assert_eq!(unfinished["epoch"], 1, "{stats}");
+    let count = docs.len() as u64;
+    assert_eq!(unfinished["end"], count, "{stats}");
+    let done = unfinished["done_below"].as_u64().unwrap();
+    assert!((5..count).contains(&done), "{stats}");
+    db(&["stats"], &database)
+        .success()
+        .stdout(predicate::str::contains(format!(
+            "rotation          unfinished: to epoch 1, done below document {done} of {count}"
+        )));
     let found_whole = |label: &str| {
         for (id, doc) in docs.iter().enumerate().step_by(7) {
             let best = &search_json(&database, doc)["matches"][0];
@@ -382,10 +394,16 @@ fn a_killed_rotation_is_reported_by_check_and_resumed() {
         .success()
         .stderr(predicate::str::contains("unfinished").not());
     found_whole("resumed");
-    let stats = db(&["stats", "--json"], &database)
+    let stats = stats_json(&database);
+    assert_eq!(stats["rotation"], 1, "{stats}");
+    assert!(stats["unfinished_rotation"].is_null(), "{stats}");
+}
+
+/// `db stats --json`, parsed.
+fn stats_json(database: &Path) -> Value {
+    let stats = db(&["stats", "--json"], database)
         .get_output()
         .stdout
         .clone();
-    let stats: Value = serde_json::from_slice(&stats).unwrap();
-    assert_eq!(stats["rotation"], 1, "{stats}");
+    serde_json::from_slice(&stats).unwrap()
 }
