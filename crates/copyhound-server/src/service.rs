@@ -117,6 +117,17 @@ pub struct MatchOutput {
     pub fragments: Option<Vec<SharedPassage>>,
 }
 
+/// How far an unfinished rotation got.
+#[derive(Clone, Debug, Serialize)]
+pub struct RotationProgressOutput {
+    /// The epoch it rotates to.
+    pub epoch: u64,
+    /// Documents with smaller ids have their new selection.
+    pub done_below: u64,
+    /// The rotation covers the documents with smaller ids.
+    pub end: u64,
+}
+
 /// Counts and sizes of the database, and the server's settings.
 #[derive(Clone, Debug, Serialize)]
 pub struct StatsOutput {
@@ -138,6 +149,9 @@ pub struct StatsOutput {
     pub segment_bytes: u64,
     /// Bytes of the catalogue.
     pub catalog_bytes: u64,
+    /// A rotation stopped before its end (the next `db rotate` resumes
+    /// it), or null.
+    pub unfinished_rotation: Option<RotationProgressOutput>,
     /// Whether writes are refused (no token configured).
     pub read_only: bool,
     /// The request-body limit.
@@ -342,6 +356,11 @@ impl AppState {
             postings: s.postings,
             segment_bytes: s.segment_bytes,
             catalog_bytes: s.catalog_bytes,
+            unfinished_rotation: s.unfinished_rotation.map(|r| RotationProgressOutput {
+                epoch: r.epoch,
+                done_below: r.done_below,
+                end: r.end,
+            }),
             read_only: shared.token.is_none(),
             max_upload_bytes: shared.max_upload_bytes,
             audit_threshold: audit.threshold,

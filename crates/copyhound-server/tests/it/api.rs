@@ -3,12 +3,16 @@
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
+use std::sync::Arc;
+
+use copyhound_db::{Database, Params, RotationOptions};
 use copyhound_server::api::routes;
-use copyhound_server::{ServerConfig, Token};
+use copyhound_server::{ServerConfig, Token, router};
 use serde_json::{Value, json};
 
 use crate::support::{
-    TOKEN, add, bare_request, json_request, search, send, server, server_with, synthetic_text,
+    TOKEN, add, bare_request, json_request, params, search, send, server, server_with,
+    synthetic_text,
 };
 
 #[tokio::test]
@@ -147,6 +151,46 @@ async fn documents_can_be_read_and_removed() {
     assert_eq!(body["documents"], 0);
     assert_eq!(body["mode"], "koala");
     assert_eq!(body["read_only"], false);
+}
+
+#[tokio::test]
+async fn stats_show_an_unfinished_rotation_until_it_is_resumed() {
+    let dir = tempfile::tempdir().unwrap();
+    let params = Params {
+        keep_prints: true,
+        ..params()
+    };
+    let db = Arc::new(Database::create(&dir.path().join("db"), params).unwrap());
+    let config = ServerConfig {
+        token: Token::new(TOKEN),
+        ..ServerConfig::default()
+    };
+    let app = &router(Arc::clone(&db), config).unwrap();
+    for seed in 0..12 {
+        add(
+            app,
+            &format!("essay {seed}"),
+            &synthetic_text(40 + seed, 200),
+        )
+        .await;
+    }
+    let stats = || async { send(app, bare_request("GET", "/api/stats", None)).await.1 };
+    assert_eq!(stats().await["unfinished_rotation"], Value::Null);
+
+    let one_batch = RotationOptions {
+        batch_docs: 4,
+        max_batches: Some(1),
+        ..RotationOptions::default()
+    };
+    db.rotate_with_options(&one_batch).unwrap();
+    assert_eq!(
+        stats().await["unfinished_rotation"],
+        json!({"epoch": 1, "done_below": 4, "end": 12})
+    );
+    db.rotate().unwrap();
+    let done = stats().await;
+    assert_eq!(done["unfinished_rotation"], Value::Null, "{done}");
+    assert_eq!(done["rotation"], 1, "{done}");
 }
 
 #[tokio::test]
