@@ -35,7 +35,7 @@ use copyhound_report::{
 use rayon::prelude::*;
 use regex::Regex;
 
-use crate::input::{FrontEndArgs, TextModeName, load};
+use crate::input::{FrontEndArgs, load};
 use crate::selection::{SelectionArgs, SymbolKind};
 use families::{
     FamilyCount, TEXT, comparable_families, describe, family_counts, family_of, unit_families,
@@ -285,25 +285,13 @@ fn compare_family(
         }
         .into(),
         merge_gap: args.merge_gap.unwrap_or(2 * k),
-        min_passage: args
-            .min_passage
-            .unwrap_or_else(|| default_min_passage(family.family, args.front_end.text_mode())),
+        min_passage: args.min_passage.unwrap_or_else(|| {
+            let is_code = family.family != TEXT;
+            args.front_end.symbol_kind(is_code).default_min_passage()
+        }),
         languages: Vec::new(),
     };
     Ok((comparison, parameters))
-}
-
-/// The shortest passage reported by default: about 100 letters of text
-/// (a sentence) in any text mode, which on the PAN text set drops the
-/// stray phrases a small k also finds and keeps every copied passage
-/// (docs/EVALUATION.md); every passage of code.
-fn default_min_passage(family: &str, text_mode: TextModeName) -> usize {
-    match (family, text_mode) {
-        ("text", TextModeName::Chars) => 100,
-        ("text", TextModeName::Words) => 20,
-        ("text", TextModeName::Consonants) => 60,
-        _ => 0,
-    }
 }
 
 /// The loaded, fingerprinted input of a comparison: one batch per
@@ -334,12 +322,7 @@ struct FamilySettings {
 }
 
 impl FamilySettings {
-    fn new(selection: &SelectionArgs, family: &str, text_mode: TextModeName) -> Self {
-        let kind = if family == TEXT {
-            SymbolKind::Text(text_mode)
-        } else {
-            SymbolKind::Code
-        };
+    fn new(selection: &SelectionArgs, kind: SymbolKind) -> Self {
         let resolved = selection.resolve(kind);
         Self {
             hasher: selection.hasher(resolved),
@@ -408,10 +391,8 @@ fn load_batch(args: &CompareArgs, bar: &Bar) -> Result<Batch> {
     let settings: BTreeMap<&'static str, FamilySettings> = families
         .iter()
         .map(|&family| {
-            (
-                family,
-                FamilySettings::new(&args.selection, family, args.front_end.text_mode()),
-            )
+            let kind = args.front_end.symbol_kind(family != TEXT);
+            (family, FamilySettings::new(&args.selection, kind))
         })
         .collect();
     let fingerprinted = fingerprint(kept, &settings, plans.len(), bar);

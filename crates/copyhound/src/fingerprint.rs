@@ -12,7 +12,7 @@ use serde::Serialize;
 use copyhound_index::LineIndex;
 
 use crate::input::{FrontEndArgs, load};
-use crate::selection::{SelectionArgs, SymbolKind};
+use crate::selection::SelectionArgs;
 
 /// Output formats.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -80,11 +80,7 @@ pub fn run(args: &FingerprintArgs) -> Result<ExitCode> {
         for warning in &loaded.warnings {
             eprintln!("copyhound: warning: {}: {warning}", path.display());
         }
-        let kind = if loaded.kind.language().is_some() {
-            SymbolKind::Code
-        } else {
-            SymbolKind::Text(args.front_end.text_mode())
-        };
+        let kind = args.front_end.symbol_kind(loaded.kind.language().is_some());
         let resolved = args.selection.resolve(kind);
         let hasher = args.selection.hasher(resolved);
         let selector = args.selection.selector(resolved);

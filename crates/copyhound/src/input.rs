@@ -9,6 +9,8 @@ use copyhound_normalize::{
     KindChoice, LoadError, LoadOptions, LoadedDocument, TextMode, TextOptions, load_file,
 };
 
+use crate::selection::SymbolKind;
+
 /// How code is normalised (see `copyhound_normalize::code::Level`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum LevelName {
@@ -97,9 +99,14 @@ impl FrontEndArgs {
         })
     }
 
-    /// The text mode chosen, to pick k and w for text.
-    pub fn text_mode(&self) -> TextModeName {
-        self.text_mode
+    /// What the symbols of a document are: code tokens, or text in the
+    /// chosen mode.
+    pub fn symbol_kind(&self, is_code: bool) -> SymbolKind {
+        if is_code {
+            SymbolKind::Code
+        } else {
+            SymbolKind::Text(self.text_mode)
+        }
     }
 }
 

@@ -93,6 +93,19 @@ impl SymbolKind {
             Self::Text(TextModeName::Consonants) => (10, 10),
         }
     }
+
+    /// The shortest passage compare reports by default, in symbols: about
+    /// 100 letters of text (a sentence) in any text mode, which on the PAN
+    /// text set drops the stray phrases a small k also finds and keeps
+    /// every copied passage (docs/EVALUATION.md); every passage of code.
+    pub fn default_min_passage(self) -> usize {
+        match self {
+            Self::Code => 0,
+            Self::Text(TextModeName::Chars) => 100,
+            Self::Text(TextModeName::Words) => 20,
+            Self::Text(TextModeName::Consonants) => 60,
+        }
+    }
 }
 
 /// k and w resolved for one kind of document.
