@@ -96,8 +96,7 @@ fn init_add_search_remove_rotate_and_check() {
     .success()
     .stdout(predicate::str::contains("added 4\t"));
     // `db add` ends by moving what it staged into a segment.
-    let stats = db(&["stats", "--json"], &database).success();
-    let stats: Value = serde_json::from_slice(&stats.get_output().stdout).unwrap();
+    let stats = stats_json(&database);
     assert_eq!(stats["staged_documents"], 0, "{stats}");
     assert_eq!(stats["segments"], 1, "{stats}");
 
@@ -401,9 +400,6 @@ fn a_killed_rotation_is_reported_by_check_and_resumed() {
 
 /// `db stats --json`, parsed.
 fn stats_json(database: &Path) -> Value {
-    let stats = db(&["stats", "--json"], database)
-        .get_output()
-        .stdout
-        .clone();
-    serde_json::from_slice(&stats).unwrap()
+    let stats = db(&["stats", "--json"], database).success();
+    serde_json::from_slice(&stats.get_output().stdout).unwrap()
 }
