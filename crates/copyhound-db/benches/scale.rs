@@ -127,21 +127,6 @@ fn measure(db: &Database, documents: usize, label: &str) {
     );
 }
 
-/// Bytes of the files under `dir` (recursively) whose extension is
-/// `extension` (any, if empty).
-fn disk_bytes(dir: &Path, extension: &str) -> u64 {
-    let mut total = 0;
-    for entry in std::fs::read_dir(dir).expect("read the database directory") {
-        let path = entry.expect("a directory entry").path();
-        if path.is_dir() {
-            total += disk_bytes(&path, extension);
-        } else if extension.is_empty() || path.extension().is_some_and(|e| e == extension) {
-            total += std::fs::metadata(&path).map_or(0, |m| m.len());
-        }
-    }
-    total
-}
-
 /// Bytes the database in `dir` takes on disk once closed, counted as
 /// `du -sb` counts them: every file's length and every directory's own
 /// entry. Measured open, the catalogue file can read smaller than what the
@@ -149,19 +134,28 @@ fn disk_bytes(dir: &Path, extension: &str) -> u64 {
 /// database opened again.
 fn closed_directory_bytes(db: Database, dir: &Path) -> (u64, Database) {
     drop(db);
-    let bytes = apparent_bytes(dir);
+    let bytes = apparent_bytes(dir, None);
     (bytes, Database::open(dir).expect("open the database again"))
 }
 
-fn apparent_bytes(path: &Path) -> u64 {
+/// Bytes under `path`, counted as `du -sb` counts them (every file's
+/// length and every directory's own entry), or, given an `extension`, the
+/// lengths of the files with that extension only.
+fn apparent_bytes(path: &Path, extension: Option<&str>) -> u64 {
     let own = std::fs::metadata(path).map_or(0, |m| m.len());
     if !path.is_dir() {
-        return own;
+        let counted = extension.is_none_or(|e| path.extension().is_some_and(|x| x == e));
+        return if counted { own } else { 0 };
     }
-    own + std::fs::read_dir(path)
+    let entries: u64 = std::fs::read_dir(path)
         .expect("read the database directory")
-        .map(|entry| apparent_bytes(&entry.expect("a directory entry").path()))
-        .sum::<u64>()
+        .map(|entry| apparent_bytes(&entry.expect("a directory entry").path(), extension))
+        .sum();
+    if extension.is_none() {
+        own + entries
+    } else {
+        entries
+    }
 }
 
 /// Files under `dir`, recursively, in name order.
@@ -224,7 +218,7 @@ fn search_texts(dir: &Path, files: &Path) {
         stats.documents,
         per_doc(stats.segment_bytes),
         per_doc(stats.catalog_bytes),
-        per_doc(disk_bytes(&dir.join("segments"), "prints")),
+        per_doc(apparent_bytes(&dir.join("segments"), Some("prints"))),
         per_doc(whole)
     );
     time_searches(&db, &prints, "1 segment");
@@ -354,7 +348,7 @@ fn main() {
         stats.segment_bytes,
         per_doc(stats.segment_bytes)
     );
-    let prints_in_files = disk_bytes(&dir.join("segments"), "prints");
+    let prints_in_files = apparent_bytes(&dir.join("segments"), Some("prints"));
     println!(
         "catalogue file (records, staging): {} bytes = {:.1} bytes/document",
         stats.catalog_bytes,
