@@ -393,33 +393,12 @@ fn sort_pairs(units: &[Unit], pairs: &mut [PairScore]) {
     }
     // (a, b) tells any two pairs apart, so an unstable sort gives the one
     // order.
-    pairs.par_sort_unstable_by_key(|p| {
-        (
-            std::cmp::Reverse(TotalF64(p.similarity)),
-            name_rank[p.a],
-            name_rank[p.b],
-            p.a,
-            p.b,
-        )
+    let ranks = |p: &PairScore| (name_rank[p.a], name_rank[p.b], p.a, p.b);
+    pairs.par_sort_unstable_by(|p, q| {
+        q.similarity
+            .total_cmp(&p.similarity)
+            .then_with(|| ranks(p).cmp(&ranks(q)))
     });
-}
-
-/// An `f64` ordered by [`f64::total_cmp`].
-#[derive(Clone, Copy, PartialEq)]
-struct TotalF64(f64);
-
-impl Eq for TotalF64 {}
-
-impl PartialOrd for TotalF64 {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for TotalF64 {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&other.0)
-    }
 }
 
 /// Every pair of occurrences of the hashes in `runs` (those two units
