@@ -431,18 +431,15 @@ fn close_piece(
 /// Keeps the longest fragments and the non-overlapping rest of the others,
 /// with `taken_a` and `taken_b` empty at first.
 fn resolve_overlaps(
-    grown: &mut [Fragment],
+    grown: &mut Vec<Fragment>,
     k: usize,
     taken_a: &mut Occupancy,
     taken_b: &mut Occupancy,
 ) -> Vec<Fragment> {
     grown.sort_unstable_by_key(|f| (std::cmp::Reverse(f.len()), *f));
+    grown.dedup();
     let mut kept = Vec::new();
-    let mut previous = None;
     for &f in grown.iter() {
-        if previous.replace(f) == Some(f) {
-            continue;
-        }
         let occupied_a = taken_a.doc(f.a.doc);
         let occupied_b = taken_b.doc(f.b.doc);
         let (a_start, b_start) = (f.a.start as usize, f.b.start as usize);
