@@ -276,8 +276,7 @@ impl FingerprintIndex {
     /// The postings of each distinct hash id of unit `unit`, by hash id:
     /// the hash id, and the range of its postings.
     fn runs_of(&self, unit: u32) -> impl Iterator<Item = (u32, std::ops::Range<usize>)> {
-        let u = unit as usize;
-        let range = self.unit_hash_starts[u] as usize..self.unit_hash_starts[u + 1] as usize;
+        let range = self.hash_slots(unit);
         let starts = &self.hash_posting_starts[range.start..=range.end];
         self.unit_hashes[range]
             .iter()
@@ -294,10 +293,8 @@ impl FingerprintIndex {
         table: &'t PostingTable,
         b: u32,
     ) -> impl Iterator<Item = SharedRun<'t>> {
-        let u = b as usize;
-        let own = self.unit_hash_starts[u] as usize..self.unit_hash_starts[u + 1] as usize;
         // Most hashes miss: only a hit reads where its postings are.
-        own.filter_map(|i| {
+        self.hash_slots(b).filter_map(|i| {
             let in_a = table.find(self.unit_hashes[i])?;
             let in_b =
                 self.hash_posting_starts[i] as usize..self.hash_posting_starts[i + 1] as usize;
@@ -316,8 +313,14 @@ impl FingerprintIndex {
 
     /// The kept hash ids of unit `unit`, ascending.
     pub fn hashes_of(&self, unit: u32) -> &[u32] {
+        &self.unit_hashes[self.hash_slots(unit)]
+    }
+
+    /// Where the hash ids of unit `unit` lie in `unit_hashes` (and, with
+    /// one more, their postings' starts in `hash_posting_starts`).
+    fn hash_slots(&self, unit: u32) -> std::ops::Range<usize> {
         let u = unit as usize;
-        &self.unit_hashes[self.unit_hash_starts[u] as usize..self.unit_hash_starts[u + 1] as usize]
+        self.unit_hash_starts[u] as usize..self.unit_hash_starts[u + 1] as usize
     }
 }
 
