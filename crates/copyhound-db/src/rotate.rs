@@ -483,7 +483,7 @@ impl Database {
                         unselected.get_or_insert(record.id);
                         return;
                     };
-                    registered.push(record.id);
+                    registered.push(*chosen);
                     if chosen.kept.is_none() {
                         record.selection = state.epoch;
                         record.stored = chosen.keys.len() as u32;
@@ -499,10 +499,10 @@ impl Database {
             }
             let mut staged = txn.open_table(STAGED).in_catalog(path)?;
             let mut count = meta_u64(path, &meta, META_STAGED_DOCS)?;
-            for id in registered {
-                let keys = encode_keys(&by_id[&id].keys);
+            for chosen in registered {
+                let keys = encode_keys(&chosen.keys);
                 if staged
-                    .insert(id, keys.as_slice())
+                    .insert(chosen.id, keys.as_slice())
                     .in_catalog(path)?
                     .is_none()
                 {
