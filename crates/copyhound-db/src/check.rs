@@ -185,7 +185,7 @@ fn check_rotation(
         "{place}: an unfinished rotation to epoch {epoch}, done up to document {cursor} of \
          {end}; the next `db rotate` resumes it"
     ));
-    let mut problems = Vec::new();
+    let problems = &mut report.problems;
     let current = meta_u64(path, meta, META_EPOCH)?;
     if current != epoch {
         problems.push(format!(
@@ -205,10 +205,10 @@ fn check_rotation(
             manifest.next_number
         ));
     }
-    let mut ids: Vec<&DocId> = records.keys().collect();
-    ids.sort_unstable();
-    for &id in ids {
-        let selection = records[&id].selection;
+    let mut selections: Vec<(DocId, u64)> =
+        records.iter().map(|(&id, r)| (id, r.selection)).collect();
+    selections.sort_unstable();
+    for (id, selection) in selections {
         let id64 = u64::from(id);
         let wrong = if id64 >= end {
             selection != epoch
@@ -222,7 +222,6 @@ fn check_rotation(
             ));
         }
     }
-    report.problems.extend(problems);
     Ok(())
 }
 
