@@ -9,6 +9,13 @@ the worst AP across them (a good default is good everywhere).
 Each setting is LABEL=ARGS, ARGS being extra `copyhound compare`
 arguments. Every run's files go to bench/out/eval/sweep-LABEL/; the
 table goes to stdout and to bench/out/eval/sweep.md (appended).
+
+`--seeds 0 1 2 3 4` runs every setting once per hash key (`--seed S`,
+files in sweep-LABEL-sS/): winnowing keeps a key-dependent share of the
+short shared runs, which moves AP on small sets by a few hundredths
+(docs/EVALUATION.md, "Hash-key noise"). Each cell is then the mean AP
+over the keys with the worst key's in parentheses, and "mean" and
+"worst" are taken over those per-dataset means.
 """
 
 from __future__ import annotations
@@ -29,26 +36,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--setting", action="append", required=True, metavar="LABEL=ARGS")
     parser.add_argument("--datasets-dir")
     parser.add_argument("--copyhound", type=Path)
+    parser.add_argument("--seeds", nargs="+", type=int, metavar="S", help="run every setting at each of these hash keys")
     args = parser.parse_args(argv)
 
-    table: dict[str, dict[str, dict]] = {}
+    # Per setting: one {dataset: result row} per hash key run.
+    table: dict[str, list[dict[str, dict]]] = {}
     for setting in args.setting:
         label, _, extra = setting.partition("=")
-        forwarded = ["--datasets", *args.datasets, "--label", f"sweep-{label}", f"--copyhound-args={extra}"]
-        if args.datasets_dir:
-            forwarded += ["--datasets-dir", args.datasets_dir]
-        if args.copyhound:
-            forwarded += ["--copyhound", str(args.copyhound)]
-        quiet = io.StringIO()
-        with contextlib.redirect_stdout(quiet):
-            run.main(forwarded)
-        rows = json.loads((run.OUT / "eval" / f"sweep-{label}" / "results.json").read_text(encoding="utf-8"))
-        table[label] = {r["dataset"]: r for r in rows if r["tool"] == "copyhound"}
-        print(f"sweep: {label} ({extra or 'defaults'}) done", file=sys.stderr, flush=True)
+        runs = [(f"sweep-{label}", extra)] if not args.seeds else [
+            (f"sweep-{label}-s{seed}", f"{extra} --seed {seed}".strip()) for seed in args.seeds
+        ]
+        table[label] = []
+        for run_label, run_args in runs:
+            forwarded = ["--datasets", *args.datasets, "--label", run_label, f"--copyhound-args={run_args}"]
+            if args.datasets_dir:
+                forwarded += ["--datasets-dir", args.datasets_dir]
+            if args.copyhound:
+                forwarded += ["--copyhound", str(args.copyhound)]
+            quiet = io.StringIO()
+            with contextlib.redirect_stdout(quiet):
+                run.main(forwarded)
+            rows = json.loads((run.OUT / "eval" / run_label / "results.json").read_text(encoding="utf-8"))
+            table[label].append({r["dataset"]: r for r in rows if r["tool"] == "copyhound"})
+            print(f"sweep: {run_label} ({run_args or 'defaults'}) done", file=sys.stderr, flush=True)
 
     names = args.datasets
     # Datasets with passage-level truth also get a plagdet column.
-    passage_sets = [n for n in names if any("plagdet" in table[label].get(n, {}) for label in table)]
+    passage_sets = [
+        n for n in names if any("plagdet" in keyed.get(n, {}) for label in table for keyed in table[label])
+    ]
     header = (
         "| setting | args | "
         + " | ".join(names)
@@ -59,15 +75,23 @@ def main(argv: list[str] | None = None) -> int:
     lines = [header, "|---|---|" + "---:|" * (len(names) + 3 + len(passage_sets))]
     for setting in args.setting:
         label, _, extra = setting.partition("=")
-        results = table[label]
-        aps = [results[n]["ap"] if n in results and "ap" in results[n] else float("nan") for n in names]
-        cpu = sum(results[n].get("cpu_s", 0.0) for n in names if n in results)
+        keyed = table[label]
+        per_key = [[key_run.get(n, {}).get("ap", float("nan")) for key_run in keyed] for n in names]
+        aps = [average(values) for values in per_key]
+        cpu = sum(key_run[n].get("cpu_s", 0.0) for key_run in keyed for n in names if n in key_run) / len(keyed)
         known = [ap for ap in aps if ap == ap]
         mean = sum(known) / len(known) if known else float("nan")
         worst = min(known) if known else float("nan")
-        cells = " | ".join(run.number(ap, 3) for ap in aps)
+        cells = " | ".join(
+            run.number(ap, 3) + (f" ({run.number(min(values), 3)})" if len(values) > 1 else "")
+            for ap, values in zip(aps, per_key)
+        )
         passages = "".join(
-            run.number(results.get(n, {}).get("plagdet", {}).get("plagdet", float("nan")), 3) + " | " for n in passage_sets
+            run.number(
+                average([key_run.get(n, {}).get("plagdet", {}).get("plagdet", float("nan")) for key_run in keyed]), 3
+            )
+            + " | "
+            for n in passage_sets
         )
         lines.append(
             f"| {label} | `{extra or '(defaults)'}` | {cells} | {run.number(mean, 3)} | {run.number(worst, 3)} | "
@@ -78,6 +102,11 @@ def main(argv: list[str] | None = None) -> int:
     with open(run.OUT / "eval" / "sweep.md", "a", encoding="utf-8") as f:
         f.write(text + "\n\n")
     return 0
+
+
+def average(values: list[float]) -> float:
+    """The mean of `values`; NaN if any is NaN (a dataset a run lacked)."""
+    return sum(values) / len(values) if values else float("nan")
 
 
 if __name__ == "__main__":
