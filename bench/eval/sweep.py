@@ -60,7 +60,20 @@ def main(argv: list[str] | None = None) -> int:
             table[label].append({r["dataset"]: r for r in rows if r["tool"] == "copyhound"})
             print(f"sweep: {run_label} ({run_args or 'defaults'}) done", file=sys.stderr, flush=True)
 
-    names = args.datasets
+    settings = [(label, extra) for label, _, extra in (s.partition("=") for s in args.setting)]
+    text = format_table(args.datasets, settings, table)
+    print(text)
+    with open(run.OUT / "eval" / "sweep.md", "a", encoding="utf-8") as f:
+        f.write(text + "\n\n")
+    return 0
+
+
+def format_table(names: list[str], settings: list[tuple[str, str]], table: dict[str, list[dict[str, dict]]]) -> str:
+    """The AP table: a row per (label, args) setting, a column per dataset
+    of `names`; `table[label]` holds one {dataset: result row} per hash key
+    run. With several keys a cell is the mean AP and the worst key's AP in
+    parentheses; "mean" and "worst" are over the per-dataset means, and CPU
+    seconds are those of one run (the mean over keys)."""
     # Datasets with passage-level truth also get a plagdet column.
     passage_sets = [
         n for n in names if any("plagdet" in keyed.get(n, {}) for label in table for keyed in table[label])
@@ -73,8 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         + "CPU s |"
     )
     lines = [header, "|---|---|" + "---:|" * (len(names) + 3 + len(passage_sets))]
-    for setting in args.setting:
-        label, _, extra = setting.partition("=")
+    for label, extra in settings:
         keyed = table[label]
         per_key = [[key_run.get(n, {}).get("ap", float("nan")) for key_run in keyed] for n in names]
         aps = [average(values) for values in per_key]
@@ -83,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         mean = sum(known) / len(known) if known else float("nan")
         worst = min(known) if known else float("nan")
         cells = " | ".join(
-            run.number(ap, 3) + (f" ({run.number(min(values), 3)})" if len(values) > 1 else "")
+            run.number(ap, 3) + (f" ({run.number(lowest(values), 3)})" if len(values) > 1 else "")
             for ap, values in zip(aps, per_key)
         )
         passages = "".join(
@@ -97,16 +109,17 @@ def main(argv: list[str] | None = None) -> int:
             f"| {label} | `{extra or '(defaults)'}` | {cells} | {run.number(mean, 3)} | {run.number(worst, 3)} | "
             f"{passages}{cpu:.1f} |"
         )
-    text = "\n".join(lines)
-    print(text)
-    with open(run.OUT / "eval" / "sweep.md", "a", encoding="utf-8") as f:
-        f.write(text + "\n\n")
-    return 0
+    return "\n".join(lines)
 
 
 def average(values: list[float]) -> float:
     """The mean of `values`; NaN if any is NaN (a dataset a run lacked)."""
     return sum(values) / len(values) if values else float("nan")
+
+
+def lowest(values: list[float]) -> float:
+    """The least of `values`; NaN if any is NaN (`min` would skip it)."""
+    return float("nan") if any(v != v for v in values) else min(values)
 
 
 if __name__ == "__main__":
