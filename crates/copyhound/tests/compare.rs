@@ -236,7 +236,7 @@ fn each_text_mode_has_its_own_defaults_and_guarantee() {
     let dir = TempDir::new().unwrap();
     let a = write(dir.path(), "a.txt", RIVERS);
     let b = write(dir.path(), "b.txt", ENGINES);
-    for (mode, k, w) in [("chars", 15, 20), ("words", 3, 5), ("consonants", 10, 10)] {
+    for (mode, k, w) in [("chars", 15, 6), ("words", 3, 5), ("consonants", 10, 6)] {
         let report = compare_json(
             &dir,
             &[
@@ -280,6 +280,38 @@ fn each_text_mode_has_its_own_defaults_and_guarantee() {
             "words missed the 7-word run at seed {seed}: {found:?}"
         );
     }
+
+    // Characters: any shared run of w + k − 1 = 20 letters is found, for
+    // every key; the former window (w = 20, runs of 34) loses it at some.
+    let a = write(
+        dir.path(),
+        "a.txt",
+        &format!("{BIRDS} 7 fox jumps over lazy dogs 8 {BREAD}"),
+    );
+    let b = write(
+        dir.path(),
+        "b.txt",
+        &format!("{ENGINES} 5 fox jumps over lazy dogs 6 {RIVERS}"),
+    );
+    let exact = longest_fragments(&dir, &a, &b, &["--selector", "all", "-k", "1"]);
+    assert_eq!(
+        exact.iter().max(),
+        Some(&20),
+        "the fixture shares 20 letters at most"
+    );
+    let mut missed_at_w20 = 0;
+    for seed in 0..16 {
+        let seed = seed.to_string();
+        let found = longest_fragments(&dir, &a, &b, &["--seed", &seed]);
+        assert!(
+            found.contains(&20),
+            "chars missed the 20-letter run at seed {seed}: {found:?}"
+        );
+        if !longest_fragments(&dir, &a, &b, &["--seed", &seed, "-w", "20"]).contains(&20) {
+            missed_at_w20 += 1;
+        }
+    }
+    assert!(missed_at_w20 > 0);
 }
 
 /// Three texts under `dir`/in that each start with the common paragraph.
@@ -413,8 +445,8 @@ fn text_reports_only_passages_of_a_sentence_or_more_but_scores_every_run() {
     let dir = TempDir::new().unwrap();
     let input = dir.path().join("in");
     // A copied sentence (over 100 letters) and, far from it, a shared
-    // phrase of 35 letters: the text default (k = 15, w = 20) finds every
-    // shared run of 34.
+    // phrase of 35 letters: the text default (k = 15, w = 6) finds every
+    // shared run of 20.
     let sentence = "winnowing selects the minimum hash of every window of \
                     consecutive k-gram hashes, so that any match long enough is always found \
                     by both documents";
