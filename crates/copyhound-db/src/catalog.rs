@@ -50,8 +50,9 @@ pub(crate) const META_STAGED_PRINT_BYTES: &str = "staged_print_bytes";
 /// records with varint flags and titles taken from their locations;
 /// version 4 rotates in batches and keeps an unfinished rotation's state in
 /// `meta` ([`RotationState`]), which a version-3 build would ignore and so
-/// count stale postings.
-pub(crate) const CATALOG_FORMAT: u32 = 4;
+/// count stale postings; version 5 keys record blocks by their first id and
+/// closes them by bytes, not by count.
+pub(crate) const CATALOG_FORMAT: u32 = 5;
 /// An unfinished rotation ([`RotationState`]); absent when none runs.
 pub(crate) const META_ROTATION: &str = "rotation";
 

@@ -232,20 +232,32 @@ fn read_records(
     report: &mut CheckReport,
 ) -> Result<HashMap<DocId, DocumentRecord>> {
     let mut records = HashMap::new();
+    // Lookups take the block with the greatest key not above an id, so
+    // blocks must not overlap.
+    let mut last_id = None;
     for entry in txn
         .open_table(RECORDS)
         .in_catalog(path)?
         .iter()
         .in_catalog(path)?
     {
-        let (block, bytes) = entry.in_catalog(path)?;
-        let block = block.value();
-        match decode_block(block, bytes.value()) {
-            Some(members) => records.extend(members.into_iter().map(|r| (r.id, r))),
+        let (key, bytes) = entry.in_catalog(path)?;
+        let key = key.value();
+        match decode_block(key, bytes.value()) {
+            Some(members) => {
+                if last_id.is_some_and(|last| last >= key) {
+                    report.problems.push(format!(
+                        "{}: the record block of documents from {key} on overlaps the one before",
+                        path.display()
+                    ));
+                }
+                last_id = members.last().map(|r| r.id).or(last_id);
+                records.extend(members.into_iter().map(|r| (r.id, r)));
+            }
             None => report.problems.push(format!(
                 "{}: {}",
                 path.display(),
-                damaged_block_problem(block)
+                damaged_block_problem(key)
             )),
         }
     }

@@ -1,4 +1,5 @@
-//! Document records, stored in blocks of [`BLOCK_RECORDS`] consecutive ids.
+//! Document records, stored in blocks of consecutive ids that each fill
+//! at most one redb leaf page ([`BLOCK_BYTES`]).
 //!
 //! A record alone is small (a title, a location, an e-mail and five
 //! numbers) and redb spends about as much again per entry on its B-tree, so
@@ -11,11 +12,19 @@
 //! previous value plus the bytes in between. A title that is the file name
 //! of the record's location (what `db add` gives by default) costs nothing.
 //!
+//! A block is keyed by its first id and closed when the next record would
+//! take it over [`BLOCK_BYTES`]: a full block then fills one leaf page
+//! alone. Blocks of a fixed count of records (64 in format 4) left leaves
+//! about 62 to 80 % full, since redb splits an overflowing leaf in halves by
+//! bytes and a half never grows again; and every block paid for its first
+//! record in full (about 70 bytes for a path), now spread over a few
+//! hundred records.
+//!
 //! Block value: varint record count; per record a varint of [`Field`]
-//! flags, the varint id step if [`Field::ID_STEP`] is set (from the block's
-//! first id for the first record, else from the previous id plus one), then
-//! the differing fields: location, title, e-mail, size, added, selection,
-//! stored, print.
+//! flags, the varint id step if [`Field::ID_STEP`] is set (from the
+//! block's key for the first record, else from the previous id plus one),
+//! then the differing fields: location, title, e-mail, size, added,
+//! selection, stored, print.
 
 use std::ops::RangeInclusive;
 use std::path::Path;
@@ -27,19 +36,15 @@ use crate::codec::{get_varint, put_varint};
 use crate::database::InCatalog;
 use crate::error::{DbError, Result};
 
-/// Block number (first id / [`BLOCK_RECORDS`]) → the block's records.
-pub(crate) const RECORDS: TableDefinition<u32, &[u8]> = TableDefinition::new("record_blocks");
+/// A block's first id → the block's records.
+pub(crate) const RECORDS: TableDefinition<u32, &[u8]> = TableDefinition::new("records");
 
-/// Ids per block. Reading one record decodes up to this many (a couple of
-/// microseconds); the first record of a block is coded in full (about 70
-/// bytes for a path), which 64 spreads to about a byte per record. Larger
-/// blocks pack worse into redb's 4 KB pages (128 saved nothing more).
-pub(crate) const BLOCK_RECORDS: u32 = 64;
-
-/// The block holding `id`.
-pub(crate) fn block_of(id: DocId) -> u32 {
-    id / BLOCK_RECORDS
-}
+/// Most bytes of a block of more than one record. A redb leaf page (4,096
+/// bytes) holds a 4-byte header and, per entry, the value's length (4
+/// bytes), the key (4) and the value: a full block fills a leaf alone, and
+/// a leaf holding it and the next block's first records splits between the
+/// two. One byte more and the block alone would take a page of 8 KB.
+pub(crate) const BLOCK_BYTES: usize = 4096 - 4 - 4 - 4;
 
 /// Bits of the per-record flags (a varint): the field differs from the
 /// previous record's (for the first record of a block: from empty or zero).
@@ -107,8 +112,38 @@ const NUMBER_FLAGS: [u16; 5] = [
     Field::PRINT,
 ];
 
-/// Appends `value` coded against `previous`: shared prefix length, shared
-/// suffix length (of what follows the prefix), then the middle bytes.
+/// How number `i` of [`Fields::numbers`] is coded against the previous
+/// record's `before`: the size as it is (sizes of neighbours are unrelated),
+/// the others as the difference, zigzag-coded (a print's size is near the
+/// search-set size N, a stored size near n, the time added near the
+/// previous one's, so the difference takes one byte where the value takes
+/// two to five).
+fn number_change(i: usize, before: u64, now: u64) -> u64 {
+    if i == 0 {
+        return now;
+    }
+    let difference = now.wrapping_sub(before).cast_signed();
+    ((difference << 1) ^ (difference >> 63)).cast_unsigned()
+}
+
+/// Reverses [`number_change`].
+fn apply_number_change(i: usize, before: u64, change: u64) -> u64 {
+    if i == 0 {
+        return change;
+    }
+    let difference = (change >> 1).cast_signed() ^ -(change & 1).cast_signed();
+    before.wrapping_add(difference.cast_unsigned())
+}
+
+/// Appends `value` coded against `previous`, as the bytes that replace a
+/// run of `previous` between a shared prefix and a shared suffix: one
+/// varint packs the suffix's length, whether the replaced run is not as
+/// long as the new one, and the new run's length if under
+/// [`MIDDLE_ESCAPE`]; then the replaced run's length (only if it differs),
+/// the new run's excess length (only if escaped), and the new bytes.
+/// Neighbouring paths and URLs differ in a short run near their end
+/// (`…/taska.txt`, `…/taskb.txt`), which costs that varint and the new
+/// bytes: the prefix, long, is never written.
 fn put_string_change(out: &mut Vec<u8>, previous: &[u8], value: &[u8]) {
     let prefix = previous
         .iter()
@@ -124,19 +159,24 @@ fn put_string_change(out: &mut Vec<u8>, previous: &[u8], value: &[u8]) {
         .take_while(|(a, b)| a == b)
         .count();
     let middle = &value[prefix..value.len() - suffix];
-    put_varint(out, prefix as u64);
-    // The suffix and a short middle's length share one varint.
+    let replaced = previous.len() - prefix - suffix;
+    let other_length = replaced != middle.len();
     let short = middle.len().min(MIDDLE_ESCAPE);
-    put_varint(out, (suffix * (MIDDLE_ESCAPE + 1) + short) as u64);
+    let packed = (suffix * 2 + usize::from(other_length)) * (MIDDLE_ESCAPE + 1) + short;
+    put_varint(out, packed as u64);
+    if other_length {
+        put_varint(out, replaced as u64);
+    }
     if short == MIDDLE_ESCAPE {
         put_varint(out, (middle.len() - MIDDLE_ESCAPE) as u64);
     }
     out.extend_from_slice(middle);
 }
 
-/// A middle of this many bytes or more has its length in a varint of its
-/// own (as the excess); a shorter one's length shares the suffix's varint.
-const MIDDLE_ESCAPE: usize = 15;
+/// A new run of this many bytes or more has its length in a varint of its
+/// own (as the excess); a shorter one's length shares the suffix's varint,
+/// which stays one byte for suffixes of up to seven bytes (`.html`).
+const MIDDLE_ESCAPE: usize = 7;
 
 /// Replaces `value` by the string [`put_string_change`] coded against it,
 /// read at `*pos`; `None` if damaged.
@@ -146,15 +186,20 @@ fn get_string_change(
     value: &mut Vec<u8>,
     scratch: &mut Vec<u8>,
 ) -> Option<()> {
-    let prefix = usize::try_from(get_varint(bytes, pos)?).ok()?;
     let packed = usize::try_from(get_varint(bytes, pos)?).ok()?;
-    let (suffix, mut middle) = (packed / (MIDDLE_ESCAPE + 1), packed % (MIDDLE_ESCAPE + 1));
+    let (rest, short) = (packed / (MIDDLE_ESCAPE + 1), packed % (MIDDLE_ESCAPE + 1));
+    let (suffix, other_length) = (rest / 2, rest % 2 == 1);
+    let replaced = if other_length {
+        Some(usize::try_from(get_varint(bytes, pos)?).ok()?)
+    } else {
+        None
+    };
+    let mut middle = short;
     if middle == MIDDLE_ESCAPE {
         middle = middle.checked_add(usize::try_from(get_varint(bytes, pos)?).ok()?)?;
     }
-    if prefix.checked_add(suffix)? > value.len() {
-        return None;
-    }
+    let replaced = replaced.unwrap_or(middle);
+    let prefix = value.len().checked_sub(suffix.checked_add(replaced)?)?;
     let middle = bytes.get(*pos..pos.checked_add(middle)?)?;
     *pos += middle.len();
     scratch.clear();
@@ -165,63 +210,119 @@ fn get_string_change(
     Some(())
 }
 
-/// Encodes records of one block, sorted by id.
-pub(crate) fn encode_block(records: &[DocumentRecord]) -> Vec<u8> {
+/// Appends the coding of `record` (`fields` being its [`Fields::of`])
+/// against the previous record's `previous` fields, `next_id` being that
+/// record's id plus one (for a block's first record: the block's key and
+/// empty fields).
+fn put_record(
+    out: &mut Vec<u8>,
+    previous: &Fields,
+    next_id: DocId,
+    record: &DocumentRecord,
+    fields: &Fields,
+) {
+    let mut flags = 0u16;
+    let step = record.id - next_id;
+    if step != 0 {
+        flags |= Field::ID_STEP;
+    }
+    if fields.location != previous.location {
+        flags |= Field::LOCATION;
+    }
+    if fields.title != file_name(&fields.location) {
+        flags |= Field::TITLE;
+    }
+    if fields.email != previous.email {
+        flags |= Field::EMAIL;
+    }
+    for (i, (now, before)) in fields.numbers.iter().zip(previous.numbers).enumerate() {
+        if *now != before {
+            flags |= NUMBER_FLAGS[i];
+        }
+    }
+    put_varint(out, u64::from(flags));
+    if flags & Field::ID_STEP != 0 {
+        put_varint(out, u64::from(step));
+    }
+    if flags & Field::LOCATION != 0 {
+        put_string_change(out, &previous.location, &fields.location);
+    }
+    if flags & Field::TITLE != 0 {
+        put_string_change(out, &previous.title, &fields.title);
+    }
+    if flags & Field::EMAIL != 0 {
+        put_string_change(out, &previous.email, &fields.email);
+    }
+    for (i, (&now, before)) in fields.numbers.iter().zip(previous.numbers).enumerate() {
+        if flags & NUMBER_FLAGS[i] != 0 {
+            put_varint(out, number_change(i, before, now));
+        }
+    }
+}
+
+/// The bytes of `value` as a varint.
+fn varint_len(value: u64) -> usize {
+    (64 - value.leading_zeros() as usize).div_ceil(7).max(1)
+}
+
+/// A block being coded.
+struct BlockEncoder {
+    key: DocId,
+    next_id: DocId,
+    count: u64,
+    previous: Fields,
+    body: Vec<u8>,
+}
+
+impl BlockEncoder {
+    fn new(key: DocId) -> Self {
+        Self {
+            key,
+            next_id: key,
+            count: 0,
+            previous: Fields::default(),
+            body: Vec::new(),
+        }
+    }
+
+    fn finish(self) -> (DocId, Vec<u8>) {
+        let mut out = Vec::with_capacity(self.body.len() + 2);
+        put_varint(&mut out, self.count);
+        out.extend_from_slice(&self.body);
+        (self.key, out)
+    }
+}
+
+/// Codes `records` (ids increasing) into blocks of at most [`BLOCK_BYTES`]
+/// (a record that alone takes more gets a block of its own), each with its
+/// key, its first id. The packing is greedy, so appending records leaves
+/// every block but the last as it was.
+pub(crate) fn encode_blocks(records: &[DocumentRecord]) -> Vec<(DocId, Vec<u8>)> {
     debug_assert!(records.windows(2).all(|w| w[0].id < w[1].id));
-    debug_assert!(
-        records
-            .windows(2)
-            .all(|w| block_of(w[0].id) == block_of(w[1].id))
-    );
-    let mut out = Vec::with_capacity(12 * records.len() + 1);
-    put_varint(&mut out, records.len() as u64);
-    let mut previous = Fields::default();
-    let mut next_id = records
-        .first()
-        .map_or(0, |r| block_of(r.id) * BLOCK_RECORDS);
+    let mut blocks = Vec::new();
+    let Some(head) = records.first() else {
+        return blocks;
+    };
+    let mut block = BlockEncoder::new(head.id);
+    let mut coded = Vec::new();
     for record in records {
         let fields = Fields::of(record);
-        let mut flags = 0u16;
-        let step = record.id - next_id;
-        next_id = record.id + 1;
-        if step != 0 {
-            flags |= Field::ID_STEP;
+        coded.clear();
+        put_record(&mut coded, &block.previous, block.next_id, record, &fields);
+        if block.count > 0
+            && varint_len(block.count + 1) + block.body.len() + coded.len() > BLOCK_BYTES
+        {
+            blocks.push(std::mem::replace(&mut block, BlockEncoder::new(record.id)).finish());
+            coded.clear();
+            put_record(&mut coded, &block.previous, block.next_id, record, &fields);
         }
-        if fields.location != previous.location {
-            flags |= Field::LOCATION;
-        }
-        if fields.title != file_name(&fields.location) {
-            flags |= Field::TITLE;
-        }
-        if fields.email != previous.email {
-            flags |= Field::EMAIL;
-        }
-        for (i, (now, before)) in fields.numbers.iter().zip(previous.numbers).enumerate() {
-            if *now != before {
-                flags |= NUMBER_FLAGS[i];
-            }
-        }
-        put_varint(&mut out, u64::from(flags));
-        if flags & Field::ID_STEP != 0 {
-            put_varint(&mut out, u64::from(step));
-        }
-        if flags & Field::LOCATION != 0 {
-            put_string_change(&mut out, &previous.location, &fields.location);
-        }
-        if flags & Field::TITLE != 0 {
-            put_string_change(&mut out, &previous.title, &fields.title);
-        }
-        if flags & Field::EMAIL != 0 {
-            put_string_change(&mut out, &previous.email, &fields.email);
-        }
-        for (i, &now) in fields.numbers.iter().enumerate() {
-            if flags & NUMBER_FLAGS[i] != 0 {
-                put_varint(&mut out, now);
-            }
-        }
-        previous = fields;
+        block.body.extend_from_slice(&coded);
+        block.count += 1;
+        block.next_id = record.id + 1;
+        block.previous = fields;
     }
-    out
+    blocks.push(block.finish());
+    blocks
 }
 
 /// Reads a block record by record, reusing its buffers, so that finding
@@ -230,7 +331,6 @@ pub(crate) struct BlockCursor<'a> {
     bytes: &'a [u8],
     pos: usize,
     left: u64,
-    block: u32,
     next_id: DocId,
     id: DocId,
     fields: Fields,
@@ -238,17 +338,16 @@ pub(crate) struct BlockCursor<'a> {
 }
 
 impl<'a> BlockCursor<'a> {
-    /// A cursor before the first record of block `block`; `None` if the
-    /// count is unreadable.
-    pub(crate) fn new(block: u32, bytes: &'a [u8]) -> Option<Self> {
+    /// A cursor before the first record of the block keyed `key`; `None`
+    /// if the count is unreadable.
+    pub(crate) fn new(key: DocId, bytes: &'a [u8]) -> Option<Self> {
         let mut pos = 0;
         let left = get_varint(bytes, &mut pos)?;
         Some(Self {
             bytes,
             pos,
             left,
-            block,
-            next_id: block.checked_mul(BLOCK_RECORDS)?,
+            next_id: key,
             id: 0,
             fields: Fields::default(),
             scratch: Vec::new(),
@@ -272,9 +371,6 @@ impl<'a> BlockCursor<'a> {
             u32::try_from(get_varint(self.bytes, &mut self.pos)?).ok()?
         };
         self.id = self.next_id.checked_add(step)?;
-        if block_of(self.id) != self.block {
-            return None;
-        }
         self.next_id = self.id.checked_add(1)?;
         let (bytes, pos, scratch) = (self.bytes, &mut self.pos, &mut self.scratch);
         let fields = &mut self.fields;
@@ -292,7 +388,7 @@ impl<'a> BlockCursor<'a> {
         }
         for (i, value) in self.fields.numbers.iter_mut().enumerate() {
             if flags & NUMBER_FLAGS[i] != 0 {
-                *value = get_varint(bytes, pos)?;
+                *value = apply_number_change(i, *value, get_varint(bytes, pos)?);
             }
         }
         Some(true)
@@ -328,9 +424,9 @@ impl<'a> BlockCursor<'a> {
     }
 }
 
-/// Decodes a whole block; `None` if it is damaged.
-pub(crate) fn decode_block(block: u32, bytes: &[u8]) -> Option<Vec<DocumentRecord>> {
-    let mut cursor = BlockCursor::new(block, bytes)?;
+/// Decodes a whole block, keyed `key`; `None` if it is damaged.
+pub(crate) fn decode_block(key: DocId, bytes: &[u8]) -> Option<Vec<DocumentRecord>> {
+    let mut cursor = BlockCursor::new(key, bytes)?;
     let mut out = Vec::new();
     while cursor.advance()? {
         out.push(cursor.record()?);
@@ -338,18 +434,33 @@ pub(crate) fn decode_block(block: u32, bytes: &[u8]) -> Option<Vec<DocumentRecor
     Some(out)
 }
 
-/// What is wrong when block `block` does not decode, as both an error and
-/// `check` word it.
-pub(crate) fn damaged_block_problem(block: u32) -> String {
-    format!(
-        "the record block of documents {}..{} is damaged",
-        u64::from(block) * u64::from(BLOCK_RECORDS),
-        (u64::from(block) + 1) * u64::from(BLOCK_RECORDS)
-    )
+/// What is wrong when the block keyed `key` does not decode, as both an
+/// error and `check` word it.
+pub(crate) fn damaged_block_problem(key: DocId) -> String {
+    format!("the record block of documents from {key} on is damaged")
 }
 
-fn damaged_block(path: &Path, block: u32) -> DbError {
-    DbError::corrupt(path, damaged_block_problem(block))
+fn damaged_block(path: &Path, key: DocId) -> DbError {
+    DbError::corrupt(path, damaged_block_problem(key))
+}
+
+/// A block's key and its bytes, as redb lends them.
+type BlockEntry<'t> = (DocId, redb::AccessGuard<'t, &'static [u8]>);
+
+/// The block that would hold `id`: the one with the greatest key not above
+/// it.
+fn block_holding<'t>(
+    path: &Path,
+    table: &'t impl ReadableTable<u32, &'static [u8]>,
+    id: DocId,
+) -> Result<Option<BlockEntry<'t>>> {
+    match table.range(..=id).in_catalog(path)?.next_back() {
+        Some(entry) => {
+            let (key, bytes) = entry.in_catalog(path)?;
+            Ok(Some((key.value(), bytes)))
+        }
+        None => Ok(None),
+    }
 }
 
 /// The record of `id`, if it is registered.
@@ -358,18 +469,17 @@ pub(crate) fn read_record(
     table: &impl ReadableTable<u32, &'static [u8]>,
     id: DocId,
 ) -> Result<Option<DocumentRecord>> {
-    let block = block_of(id);
-    let Some(bytes) = table.get(block).in_catalog(path)? else {
+    let Some((key, bytes)) = block_holding(path, table, id)? else {
         return Ok(None);
     };
     let mut cursor =
-        BlockCursor::new(block, bytes.value()).ok_or_else(|| damaged_block(path, block))?;
-    while cursor.advance().ok_or_else(|| damaged_block(path, block))? {
+        BlockCursor::new(key, bytes.value()).ok_or_else(|| damaged_block(path, key))?;
+    while cursor.advance().ok_or_else(|| damaged_block(path, key))? {
         if cursor.id() == id {
             return cursor
                 .record()
                 .map(Some)
-                .ok_or_else(|| damaged_block(path, block));
+                .ok_or_else(|| damaged_block(path, key));
         }
         if cursor.id() > id {
             break;
@@ -388,6 +498,15 @@ pub(crate) fn for_each_record(
     for_each_record_in(path, table, from..=DocId::MAX, visit)
 }
 
+/// The key of the first block that may hold ids from `id` on.
+fn first_key(
+    path: &Path,
+    table: &impl ReadableTable<u32, &'static [u8]>,
+    id: DocId,
+) -> Result<DocId> {
+    Ok(block_holding(path, table, id)?.map_or(id, |(key, _)| key))
+}
+
 /// Calls `visit` on every record with an id in `ids`, in id order.
 pub(crate) fn for_each_record_in(
     path: &Path,
@@ -395,13 +514,13 @@ pub(crate) fn for_each_record_in(
     ids: RangeInclusive<DocId>,
     mut visit: impl FnMut(&BlockCursor) -> Result<()>,
 ) -> Result<()> {
-    let blocks = block_of(*ids.start())..=block_of(*ids.end());
-    for entry in table.range(blocks).in_catalog(path)? {
-        let (block, bytes) = entry.in_catalog(path)?;
-        let block = block.value();
+    let start = first_key(path, table, *ids.start())?;
+    for entry in table.range(start..=*ids.end()).in_catalog(path)? {
+        let (key, bytes) = entry.in_catalog(path)?;
+        let key = key.value();
         let mut cursor =
-            BlockCursor::new(block, bytes.value()).ok_or_else(|| damaged_block(path, block))?;
-        while cursor.advance().ok_or_else(|| damaged_block(path, block))? {
+            BlockCursor::new(key, bytes.value()).ok_or_else(|| damaged_block(path, key))?;
+        while cursor.advance().ok_or_else(|| damaged_block(path, key))? {
             if ids.contains(&cursor.id()) {
                 visit(&cursor)?;
             }
@@ -410,30 +529,70 @@ pub(crate) fn for_each_record_in(
     Ok(())
 }
 
-/// Adds `records` (ids increasing, none registered yet) to their blocks.
+/// A stored block, decoded.
+struct StoredBlock {
+    key: DocId,
+    bytes: Vec<u8>,
+    members: Vec<DocumentRecord>,
+}
+
+impl StoredBlock {
+    fn read(path: &Path, key: DocId, bytes: &[u8]) -> Result<Self> {
+        Ok(Self {
+            key,
+            bytes: bytes.to_vec(),
+            members: decode_block(key, bytes).ok_or_else(|| damaged_block(path, key))?,
+        })
+    }
+
+    /// Stores the members, changed, in place of the block: as one block
+    /// or, grown past [`BLOCK_BYTES`], several; none if there is no member
+    /// left. A block that comes out as it was is not written again.
+    fn write(self, path: &Path, table: &mut Table<u32, &[u8]>) -> Result<()> {
+        let blocks = encode_blocks(&self.members);
+        if blocks.first().is_none_or(|(key, _)| *key != self.key) {
+            table.remove(self.key).in_catalog(path)?;
+        }
+        for (key, bytes) in blocks {
+            if key != self.key || bytes != self.bytes {
+                table.insert(key, bytes.as_slice()).in_catalog(path)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Adds `records` (ids increasing, none registered yet) to their blocks:
+/// new ids, larger than any before, to the last block.
 pub(crate) fn insert_records(
     path: &Path,
     table: &mut Table<u32, &[u8]>,
     records: Vec<DocumentRecord>,
 ) -> Result<()> {
     let mut records = records.into_iter().peekable();
-    while let Some(first) = records.next() {
-        let block = block_of(first.id);
-        let mut members = match table.get(block).in_catalog(path)? {
-            Some(bytes) => {
-                decode_block(block, bytes.value()).ok_or_else(|| damaged_block(path, block))?
-            }
-            None => Vec::new(),
+    while let Some(head) = records.peek() {
+        let id = head.id;
+        let mut block = match block_holding(path, table, id)? {
+            Some((key, bytes)) => StoredBlock::read(path, key, bytes.value())?,
+            None => StoredBlock {
+                key: id,
+                bytes: Vec::new(),
+                members: Vec::new(),
+            },
         };
-        members.push(first);
-        while let Some(next) = records.next_if(|r| block_of(r.id) == block) {
-            members.push(next);
+        let next_key = match id.checked_add(1) {
+            Some(after) => match table.range(after..).in_catalog(path)?.next() {
+                Some(entry) => Some(entry.in_catalog(path)?.0.value()),
+                None => None,
+            },
+            None => None,
+        };
+        while let Some(next) = records.next_if(|r| next_key.is_none_or(|key| r.id < key)) {
+            block.members.push(next);
         }
-        members.sort_by_key(|r| r.id);
-        members.dedup_by_key(|r| r.id);
-        table
-            .insert(block, encode_block(&members).as_slice())
-            .in_catalog(path)?;
+        block.members.sort_by_key(|r| r.id);
+        block.members.dedup_by_key(|r| r.id);
+        block.write(path, table)?;
     }
     Ok(())
 }
@@ -444,24 +603,16 @@ pub(crate) fn remove_record(
     table: &mut Table<u32, &[u8]>,
     id: DocId,
 ) -> Result<Option<DocumentRecord>> {
-    let block = block_of(id);
-    let mut members = match table.get(block).in_catalog(path)? {
-        Some(bytes) => {
-            decode_block(block, bytes.value()).ok_or_else(|| damaged_block(path, block))?
-        }
-        None => return Ok(None),
-    };
-    let Some(at) = members.iter().position(|r| r.id == id) else {
+    let Some((key, bytes)) = block_holding(path, table, id)? else {
         return Ok(None);
     };
-    let record = members.remove(at);
-    if members.is_empty() {
-        table.remove(block).in_catalog(path)?;
-    } else {
-        table
-            .insert(block, encode_block(&members).as_slice())
-            .in_catalog(path)?;
-    }
+    let mut block = StoredBlock::read(path, key, bytes.value())?;
+    drop(bytes);
+    let Some(at) = block.members.iter().position(|r| r.id == id) else {
+        return Ok(None);
+    };
+    let record = block.members.remove(at);
+    block.write(path, table)?;
     Ok(Some(record))
 }
 
@@ -476,25 +627,21 @@ pub(crate) fn update_records(
 ) -> Result<()> {
     let mut blocks = Vec::new();
     for entry in table
-        .range(block_of(first)..=block_of(last))
+        .range(first_key(path, table, first)?..=last)
         .in_catalog(path)?
     {
-        let (block, bytes) = entry.in_catalog(path)?;
-        let block = block.value();
-        let members =
-            decode_block(block, bytes.value()).ok_or_else(|| damaged_block(path, block))?;
-        blocks.push((block, members));
+        let (key, bytes) = entry.in_catalog(path)?;
+        blocks.push(StoredBlock::read(path, key.value(), bytes.value())?);
     }
-    for (block, mut members) in blocks {
-        for record in members
+    for mut block in blocks {
+        for record in block
+            .members
             .iter_mut()
             .filter(|r| (first..=last).contains(&r.id))
         {
             change(record);
         }
-        table
-            .insert(block, encode_block(&members).as_slice())
-            .in_catalog(path)?;
+        block.write(path, table)?;
     }
     Ok(())
 }
@@ -520,7 +667,17 @@ mod tests {
         }
     }
 
-    fn any_fields() -> impl Strategy<Value = (DocumentMeta, u64, u64, u32, u32)> {
+    /// The bytes of `records` as one block.
+    fn one_block(records: &[DocumentRecord]) -> Vec<u8> {
+        let mut blocks = encode_blocks(records);
+        assert_eq!(blocks.len(), 1);
+        blocks.pop().unwrap().1
+    }
+
+    /// A record's fields but its id: meta, added, selection, stored, print.
+    type AnyFields = (DocumentMeta, u64, u64, u32, u32);
+
+    fn any_fields() -> impl Strategy<Value = AnyFields> {
         let text = prop::sample::select(vec![
             "",
             "a",
@@ -557,37 +714,194 @@ mod tests {
             )
     }
 
+    /// Records with ids from `first`, skipping the empty slots.
+    fn records_of(first: DocId, slots: Vec<Option<AnyFields>>) -> Vec<DocumentRecord> {
+        slots
+            .into_iter()
+            .zip(first..)
+            .filter_map(|(slot, id)| {
+                let (meta, added, selection, stored, print) = slot?;
+                Some(DocumentRecord {
+                    id,
+                    meta,
+                    added,
+                    selection,
+                    stored,
+                    print,
+                })
+            })
+            .collect()
+    }
+
+    /// Decodes `blocks` one after the other; `None` if one is damaged.
+    fn decode_all(blocks: &[(DocId, Vec<u8>)]) -> Option<Vec<DocumentRecord>> {
+        let mut out = Vec::new();
+        for (key, bytes) in blocks {
+            out.extend(decode_block(*key, bytes)?);
+        }
+        Some(out)
+    }
+
     proptest! {
         #[test]
         fn blocks_round_trip(
-            block in 0u32..1000,
-            slots in prop::collection::vec(
-                prop::option::weighted(0.7, any_fields()),
-                BLOCK_RECORDS as usize,
-            ),
+            first in 0u32..1000,
+            slots in prop::collection::vec(prop::option::weighted(0.7, any_fields()), 0..64),
         ) {
-            let records: Vec<DocumentRecord> = slots
-                .into_iter()
-                .enumerate()
-                .filter_map(|(i, slot)| {
-                    let (meta, added, selection, stored, print) = slot?;
-                    Some(DocumentRecord {
-                        id: block * BLOCK_RECORDS + i as u32,
-                        meta,
-                        added,
-                        selection,
-                        stored,
-                        print,
-                    })
-                })
-                .collect();
-            let bytes = encode_block(&records);
-            prop_assert_eq!(decode_block(block, &bytes), Some(records.clone()));
-            for cut in 0..bytes.len() {
-                // A truncated block never decodes as the whole.
-                prop_assert_ne!(decode_block(block, &bytes[..cut]), Some(records.clone()));
+            let records = records_of(first, slots);
+            let blocks = encode_blocks(&records);
+            prop_assert_eq!(decode_all(&blocks), Some(records.clone()));
+            for (key, bytes) in &blocks {
+                let whole = decode_block(*key, bytes);
+                for cut in 0..bytes.len() {
+                    // A truncated block never decodes as the whole.
+                    prop_assert_ne!(decode_block(*key, &bytes[..cut]), whole.clone());
+                }
             }
         }
+
+        #[test]
+        fn blocks_fill_a_leaf_and_keep_their_boundaries_when_records_are_appended(
+            first in 0u32..1000,
+            slots in prop::collection::vec(prop::option::weighted(0.9, any_fields()), 200..600),
+            appended in 1usize..100,
+        ) {
+            let records = records_of(first, slots);
+            let blocks = encode_blocks(&records);
+            prop_assert_eq!(decode_all(&blocks), Some(records.clone()));
+            for (at, (key, bytes)) in blocks.iter().enumerate() {
+                let members = decode_block(*key, bytes).unwrap();
+                // Keyed by its first id; within the limit unless alone.
+                prop_assert_eq!(members[0].id, *key);
+                prop_assert!(bytes.len() <= BLOCK_BYTES || members.len() == 1);
+                if let Some((_, next)) = blocks.get(at + 1) {
+                    // Closed only when the next record did not fit.
+                    let next_record = decode_block(blocks[at + 1].0, next).unwrap()[0].clone();
+                    let mut grown = members.clone();
+                    grown.push(next_record);
+                    prop_assert!(encode_blocks(&grown).len() > 1);
+                }
+            }
+            let kept = records.len().saturating_sub(appended);
+            let before = encode_blocks(&records[..kept]);
+            if let Some((_, done)) = before.split_last() {
+                prop_assert_eq!(done, &blocks[..done.len()]);
+            }
+        }
+    }
+
+    fn in_memory_catalogue() -> redb::Database {
+        redb::Builder::new()
+            .create_with_backend(redb::backends::InMemoryBackend::new())
+            .unwrap()
+    }
+
+    fn numbered(id: DocId) -> DocumentRecord {
+        record(
+            id,
+            &format!("document {id}"),
+            &format!("https://example.org/{}/{id}.pdf", id / 50),
+            100 + id % 3,
+        )
+    }
+
+    /// Every block of `table`: keyed by its first record's id, within the
+    /// limit, in order without overlapping; returns how many there are.
+    fn assert_blocks_are_sound(table: &impl ReadableTable<u32, &'static [u8]>) -> usize {
+        let mut last = None;
+        let mut count = 0;
+        for entry in table.iter().unwrap() {
+            let (key, bytes) = entry.unwrap();
+            let members = decode_block(key.value(), bytes.value()).unwrap();
+            assert_eq!(members[0].id, key.value());
+            assert!(bytes.value().len() <= BLOCK_BYTES);
+            assert!(last < Some(key.value()));
+            last = members.last().map(|r| r.id);
+            count += 1;
+        }
+        count
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        #[test]
+        fn the_table_reads_what_adds_removals_and_updates_left(
+            batches in prop::collection::vec(1u32..300, 1..10),
+            removals in prop::collection::vec(any::<prop::sample::Index>(), 0..40),
+            grown in any::<prop::sample::Index>(),
+            from in any::<prop::sample::Index>(),
+        ) {
+            let path = Path::new("catalog.redb");
+            let catalogue = in_memory_catalogue();
+            let txn = catalogue.begin_write().unwrap();
+            let mut table = txn.open_table(RECORDS).unwrap();
+            let mut model = std::collections::BTreeMap::new();
+            let mut next = 0;
+            for batch in batches {
+                let records: Vec<DocumentRecord> = (next..next + batch).map(numbered).collect();
+                next += batch;
+                model.extend(records.iter().map(|r| (r.id, r.clone())));
+                insert_records(path, &mut table, records).unwrap();
+            }
+            for removal in removals {
+                let id = removal.index(next as usize) as DocId;
+                prop_assert_eq!(remove_record(path, &mut table, id).unwrap(), model.remove(&id));
+            }
+            // Longer titles for a run of records grow their blocks past the
+            // limit, which splits them.
+            let first = grown.index(next as usize) as DocId;
+            let longer = |r: &mut DocumentRecord| {
+                r.meta.title = format!("a title much longer than before, for document {}", r.id);
+            };
+            update_records(path, &mut table, first, first + 300, longer).unwrap();
+            model.range_mut(first..=first + 300).for_each(|(_, r)| longer(r));
+
+            assert_blocks_are_sound(&table);
+            for id in 0..=next {
+                prop_assert_eq!(read_record(path, &table, id).unwrap(), model.get(&id).cloned());
+            }
+            let from = from.index(next as usize + 1) as DocId;
+            let mut seen = Vec::new();
+            for_each_record_in(path, &table, from..=from + 100, |cursor| {
+                seen.push(cursor.record().unwrap());
+                Ok(())
+            })
+            .unwrap();
+            let expected: Vec<DocumentRecord> =
+                model.range(from..=from + 100).map(|(_, r)| r.clone()).collect();
+            prop_assert_eq!(seen, expected);
+        }
+    }
+
+    #[test]
+    fn full_blocks_fill_one_leaf_page_each() {
+        let path = Path::new("catalog.redb");
+        let catalogue = in_memory_catalogue();
+        let txn = catalogue.begin_write().unwrap();
+        {
+            let mut table = txn.open_table(RECORDS).unwrap();
+            for first in (0..5000).step_by(10) {
+                insert_records(
+                    path,
+                    &mut table,
+                    (first..first + 10).map(numbered).collect(),
+                )
+                .unwrap();
+            }
+        }
+        txn.commit().unwrap();
+        let txn = redb::ReadableDatabase::begin_read(&catalogue).unwrap();
+        let table = txn.open_table(RECORDS).unwrap();
+        let blocks = assert_blocks_are_sound(&table);
+        let stats = redb::ReadableTableMetadata::stats(&table).unwrap();
+        assert_eq!(stats.leaf_pages(), blocks as u64);
+        // A block a byte too large for its page would take 8 KB and leave
+        // more than 4 KB of it unused.
+        let unused_per_page = stats.fragmented_bytes() / stats.leaf_pages();
+        assert!(
+            stats.fragmented_bytes() < 4096 + 64 * stats.leaf_pages(),
+            "{unused_per_page} bytes unused per leaf page"
+        );
     }
 
     #[test]
@@ -602,10 +916,12 @@ mod tests {
                 )
             })
             .collect();
-        let bytes = encode_block(&records);
+        let blocks = encode_blocks(&records);
+        assert_eq!(blocks.len(), 1);
+        let (key, bytes) = &blocks[0];
         // The first record in full (about 90 bytes), then about 10 per record.
         assert!(bytes.len() < 90 + 31 * 12, "{} bytes", bytes.len());
-        assert_eq!(decode_block(block_of(96), &bytes), Some(records));
+        assert_eq!(decode_block(*key, bytes), Some(records));
     }
 
     #[test]
@@ -624,17 +940,46 @@ mod tests {
                 .collect()
         };
         let (named, other) = (records(true), records(false));
-        let (named_bytes, other_bytes) = (encode_block(&named), encode_block(&other));
-        // Flags, the location's change (three lengths and about two bytes)
-        // and nothing else: size, stored and print do not change here.
+        let (named_bytes, other_bytes) = (one_block(&named), one_block(&other));
+        // Flags, the location's change (a varint and one or two bytes) and
+        // nothing else: size, stored and print do not change here.
         assert!(
-            named_bytes.len() < 60 + 31 * 7,
+            named_bytes.len() < 60 + 31 * 4,
             "{} bytes",
             named_bytes.len()
         );
-        assert!(other_bytes.len() > named_bytes.len() + 31 * 3);
+        assert!(other_bytes.len() > named_bytes.len() + 31 * 2);
         assert_eq!(decode_block(0, &named_bytes), Some(named));
         assert_eq!(decode_block(0, &other_bytes), Some(other));
+    }
+
+    proptest! {
+        #[test]
+        fn string_changes_round_trip(
+            previous in "[ab.]{0,12}",
+            value in "[ab.]{0,12}",
+            noise in prop::collection::vec(any::<u8>(), 0..3),
+        ) {
+            let mut bytes = Vec::new();
+            put_string_change(&mut bytes, previous.as_bytes(), value.as_bytes());
+            let coded = bytes.len();
+            bytes.extend_from_slice(&noise);
+            let (mut decoded, mut scratch, mut pos) = (previous.clone().into_bytes(), Vec::new(), 0);
+            prop_assert_eq!(get_string_change(&bytes, &mut pos, &mut decoded, &mut scratch), Some(()));
+            prop_assert_eq!(decoded, value.into_bytes());
+            prop_assert_eq!(pos, coded);
+        }
+    }
+
+    #[test]
+    fn a_path_changed_in_one_character_costs_two_bytes() {
+        let mut bytes = Vec::new();
+        put_string_change(
+            &mut bytes,
+            b"https://example.org/a/long/folder/of/documents/taska.html",
+            b"https://example.org/a/long/folder/of/documents/taskb.html",
+        );
+        assert_eq!(bytes, [(5 * 2) * 8 + 1, b'b']);
     }
 
     #[test]
@@ -648,7 +993,7 @@ mod tests {
             ("é", ""),
         ] {
             let records = [record(0, before, after, 1), record(1, after, before, 2)];
-            assert_eq!(decode_block(0, &encode_block(&records)).unwrap(), records);
+            assert_eq!(decode_block(0, &one_block(&records)).unwrap(), records);
         }
     }
 }

@@ -296,15 +296,15 @@ fn a_catalogue_of_an_older_format_is_refused_with_a_clear_error() {
     let db = Database::create(dir.path(), small_params()).unwrap();
     add(&db, "d", &TextGenerator::new(7).words(300));
     drop(db);
-    // Format 3 kept no rotation state; pretend this catalogue is one.
-    set_meta(dir.path(), "format", &3u32.to_le_bytes());
+    // Format 4 kept records in blocks of 64 ids; pretend this catalogue is one.
+    set_meta(dir.path(), "format", &4u32.to_le_bytes());
     let error = Database::open(dir.path()).err().expect("refused");
     assert!(
         matches!(
             error,
             DbError::UnsupportedVersion {
-                found: 3,
-                supported: 4,
+                found: 4,
+                supported: 5,
                 ..
             }
         ),
