@@ -7,9 +7,9 @@
 //! increasing order, so neighbours in a block were usually added together
 //! and share most of what they say: the same site, folder, owner, date,
 //! stored size. A block therefore codes each record against the previous
-//! one: a bitmask of the fields that differ, numbers as varints, and each
-//! differing string as the lengths of its prefix and suffix shared with the
-//! previous value plus the bytes in between. A title that is the file name
+//! one: a bitmask of the fields that differ, numbers as varints (most as
+//! differences), and each differing string as the run of bytes that
+//! replaces one of the previous value's. A title that is the file name
 //! of the record's location (what `db add` gives by default) costs nothing.
 //!
 //! A block is keyed by its first id and closed when the next record would
@@ -20,11 +20,18 @@
 //! record in full (about 70 bytes for a path), now spread over a few
 //! hundred records.
 //!
-//! Block value: varint record count; per record a varint of [`Field`]
-//! flags, the varint id step if [`Field::ID_STEP`] is set (from the
-//! block's key for the first record, else from the previous id plus one),
-//! then the differing fields: location, title, e-mail, size, added,
-//! selection, stored, print.
+//! A block is read in runs of [`RUN_RECORDS`]: the first record of each run
+//! but the first is coded against the block's first record, and a table at
+//! the front says where each run starts, so a lookup decodes at most the
+//! block's first record and one run.
+//!
+//! Block value: varint record count; per run after the first, the varint
+//! byte length of the run before it and the varint distance of its first id
+//! from that run's first id, less [`RUN_RECORDS`]; then the records, each a
+//! varint of [`Field`] flags, the varint id step if [`Field::ID_STEP`] is
+//! set (from the block's key or the run's first id for a run's first
+//! record, else from the previous id plus one), then the differing fields:
+//! location, title, e-mail, size, added, selection, stored, print.
 
 use std::ops::RangeInclusive;
 use std::path::Path;
@@ -178,14 +185,10 @@ fn put_string_change(out: &mut Vec<u8>, previous: &[u8], value: &[u8]) {
 /// which stays one byte for suffixes of up to seven bytes (`.html`).
 const MIDDLE_ESCAPE: usize = 7;
 
-/// Replaces `value` by the string [`put_string_change`] coded against it,
-/// read at `*pos`; `None` if damaged.
-fn get_string_change(
-    bytes: &[u8],
-    pos: &mut usize,
-    value: &mut Vec<u8>,
-    scratch: &mut Vec<u8>,
-) -> Option<()> {
+/// Changes `value` in place into the string [`put_string_change`] coded
+/// against it, read at `*pos`; `None` if damaged. A run replaced by one as
+/// long, the usual change, copies just its bytes.
+fn get_string_change(bytes: &[u8], pos: &mut usize, value: &mut Vec<u8>) -> Option<()> {
     let packed = usize::try_from(get_varint(bytes, pos)?).ok()?;
     let (rest, short) = (packed / (MIDDLE_ESCAPE + 1), packed % (MIDDLE_ESCAPE + 1));
     let (suffix, other_length) = (rest / 2, rest % 2 == 1);
@@ -199,14 +202,15 @@ fn get_string_change(
         middle = middle.checked_add(usize::try_from(get_varint(bytes, pos)?).ok()?)?;
     }
     let replaced = replaced.unwrap_or(middle);
-    let prefix = value.len().checked_sub(suffix.checked_add(replaced)?)?;
+    let end = value.len().checked_sub(suffix)?;
+    let prefix = end.checked_sub(replaced)?;
     let middle = bytes.get(*pos..pos.checked_add(middle)?)?;
     *pos += middle.len();
-    scratch.clear();
-    scratch.extend_from_slice(&value[..prefix]);
-    scratch.extend_from_slice(middle);
-    scratch.extend_from_slice(&value[value.len() - suffix..]);
-    std::mem::swap(value, scratch);
+    if replaced == middle.len() {
+        value[prefix..end].copy_from_slice(middle);
+    } else {
+        value.splice(prefix..end, middle.iter().copied());
+    }
     Some(())
 }
 
@@ -265,12 +269,28 @@ fn varint_len(value: u64) -> usize {
     (64 - value.leading_zeros() as usize).div_ceil(7).max(1)
 }
 
+/// Records per run. A run is a stretch of a block whose first record is
+/// coded against the block's first record instead of the one before, so
+/// that a lookup decodes the block's first record and at most this many
+/// instead of up to a whole block (a few hundred records); the run table
+/// and the restarts cost about a tenth of a byte per record.
+const RUN_RECORDS: u64 = 32;
+
 /// A block being coded.
 struct BlockEncoder {
     key: DocId,
     next_id: DocId,
     count: u64,
+    /// The fields of the block's first record and of the last one.
+    first: Fields,
     previous: Fields,
+    /// The current run's first id and where it starts in `body`.
+    run_id: DocId,
+    run_start: usize,
+    /// Per run after the first: the byte length of the run before it, and
+    /// its first id's distance from the previous run's beyond
+    /// [`RUN_RECORDS`].
+    runs: Vec<u8>,
     body: Vec<u8>,
 }
 
@@ -280,14 +300,59 @@ impl BlockEncoder {
             key,
             next_id: key,
             count: 0,
+            first: Fields::default(),
             previous: Fields::default(),
+            run_id: key,
+            run_start: 0,
+            runs: Vec::new(),
             body: Vec::new(),
         }
     }
 
+    /// Appends `record` if the block stays within [`BLOCK_BYTES`] (or is
+    /// empty); returns whether it did.
+    fn push(&mut self, record: &DocumentRecord, coded: &mut Vec<u8>) -> bool {
+        let fields = Fields::of(record);
+        coded.clear();
+        let starts_run = self.count > 0 && self.count.is_multiple_of(RUN_RECORDS);
+        let mut run_entry = Vec::new();
+        if starts_run {
+            put_varint(&mut run_entry, (self.body.len() - self.run_start) as u64);
+            put_varint(
+                &mut run_entry,
+                u64::from(record.id - self.run_id) - RUN_RECORDS,
+            );
+            put_record(coded, &self.first, record.id, record, &fields);
+        } else {
+            put_record(coded, &self.previous, self.next_id, record, &fields);
+        }
+        let size = varint_len(self.count + 1)
+            + self.runs.len()
+            + run_entry.len()
+            + self.body.len()
+            + coded.len();
+        if self.count > 0 && size > BLOCK_BYTES {
+            return false;
+        }
+        if starts_run {
+            self.runs.extend_from_slice(&run_entry);
+            self.run_id = record.id;
+            self.run_start = self.body.len();
+        }
+        self.body.extend_from_slice(coded);
+        if self.count == 0 {
+            self.first.clone_from(&fields);
+        }
+        self.count += 1;
+        self.next_id = record.id + 1;
+        self.previous = fields;
+        true
+    }
+
     fn finish(self) -> (DocId, Vec<u8>) {
-        let mut out = Vec::with_capacity(self.body.len() + 2);
+        let mut out = Vec::with_capacity(self.runs.len() + self.body.len() + 2);
         put_varint(&mut out, self.count);
+        out.extend_from_slice(&self.runs);
         out.extend_from_slice(&self.body);
         (self.key, out)
     }
@@ -306,61 +371,98 @@ pub(crate) fn encode_blocks(records: &[DocumentRecord]) -> Vec<(DocId, Vec<u8>)>
     let mut block = BlockEncoder::new(head.id);
     let mut coded = Vec::new();
     for record in records {
-        let fields = Fields::of(record);
-        coded.clear();
-        put_record(&mut coded, &block.previous, block.next_id, record, &fields);
-        if block.count > 0
-            && varint_len(block.count + 1) + block.body.len() + coded.len() > BLOCK_BYTES
-        {
+        if !block.push(record, &mut coded) {
             blocks.push(std::mem::replace(&mut block, BlockEncoder::new(record.id)).finish());
-            coded.clear();
-            put_record(&mut coded, &block.previous, block.next_id, record, &fields);
+            block.push(record, &mut coded);
         }
-        block.body.extend_from_slice(&coded);
-        block.count += 1;
-        block.next_id = record.id + 1;
-        block.previous = fields;
     }
     blocks.push(block.finish());
     blocks
 }
 
-/// Reads a block record by record, reusing its buffers, so that finding
-/// one record or reading every stored size allocates nothing per record.
+/// Where a run starts: its first id and its offset in the block.
+#[derive(Clone, Copy)]
+struct RunStart {
+    id: DocId,
+    pos: usize,
+}
+
+/// Reads a block record by record, changing its fields in place, so that
+/// reading every stored size allocates nothing per record; [`Self::seek`]
+/// skips to the run of an id.
 pub(crate) struct BlockCursor<'a> {
     bytes: &'a [u8],
     pos: usize,
-    left: u64,
+    count: u64,
+    /// Records read so far.
+    index: u64,
+    runs: Vec<RunStart>,
     next_id: DocId,
     id: DocId,
+    /// The current record's fields, but its title while `title_is_name`:
+    /// skipping a record then costs no copy of its title.
     fields: Fields,
-    scratch: Vec<u8>,
+    title_is_name: bool,
+    /// The same of the block's first record, once read.
+    first: Fields,
+    first_title_is_name: bool,
 }
 
 impl<'a> BlockCursor<'a> {
     /// A cursor before the first record of the block keyed `key`; `None`
-    /// if the count is unreadable.
+    /// if the count or the run table is unreadable.
     pub(crate) fn new(key: DocId, bytes: &'a [u8]) -> Option<Self> {
         let mut pos = 0;
-        let left = get_varint(bytes, &mut pos)?;
+        let count = get_varint(bytes, &mut pos)?;
+        let run_count = count.div_ceil(RUN_RECORDS);
+        let mut lengths = Vec::with_capacity(usize::try_from(run_count).ok()?);
+        let mut runs = vec![RunStart { id: key, pos: 0 }];
+        for _ in 1..run_count {
+            lengths.push(usize::try_from(get_varint(bytes, &mut pos)?).ok()?);
+            let distance = get_varint(bytes, &mut pos)?.checked_add(RUN_RECORDS)?;
+            let id = u64::from(runs.last()?.id).checked_add(distance)?;
+            runs.push(RunStart {
+                id: DocId::try_from(id).ok()?,
+                pos: 0,
+            });
+        }
+        let mut start = pos;
+        for (run, length) in runs.iter_mut().zip(lengths.iter().chain([&0])) {
+            run.pos = start;
+            start = start.checked_add(*length)?;
+        }
+        if start > bytes.len() {
+            return None;
+        }
         Some(Self {
             bytes,
             pos,
-            left,
+            count,
+            index: 0,
+            runs,
             next_id: key,
             id: 0,
             fields: Fields::default(),
-            scratch: Vec::new(),
+            title_is_name: false,
+            first: Fields::default(),
+            first_title_is_name: false,
         })
     }
 
     /// Moves to the next record: `Some(true)` if there is one, `Some(false)`
     /// at the end, `None` if the block is damaged.
     pub(crate) fn advance(&mut self) -> Option<bool> {
-        if self.left == 0 {
+        if self.index == self.count {
             return (self.pos == self.bytes.len()).then_some(false);
         }
-        self.left -= 1;
+        if self.index > 0 && self.index.is_multiple_of(RUN_RECORDS) {
+            let run = self.runs[usize::try_from(self.index / RUN_RECORDS).ok()?];
+            if self.pos != run.pos {
+                return None;
+            }
+            self.restart(run);
+        }
+        let previous_id = self.id;
         let flags = u16::try_from(get_varint(self.bytes, &mut self.pos)?).ok()?;
         if flags >> 9 != 0 {
             return None;
@@ -371,27 +473,69 @@ impl<'a> BlockCursor<'a> {
             u32::try_from(get_varint(self.bytes, &mut self.pos)?).ok()?
         };
         self.id = self.next_id.checked_add(step)?;
-        self.next_id = self.id.checked_add(1)?;
-        let (bytes, pos, scratch) = (self.bytes, &mut self.pos, &mut self.scratch);
-        let fields = &mut self.fields;
-        if flags & Field::LOCATION != 0 {
-            get_string_change(bytes, pos, &mut fields.location, scratch)?;
+        if self.index > 0 && self.id <= previous_id {
+            return None;
         }
-        if flags & Field::TITLE == 0 {
+        self.next_id = self.id.checked_add(1)?;
+        let (bytes, pos, fields) = (self.bytes, &mut self.pos, &mut self.fields);
+        if flags & Field::TITLE != 0 && self.title_is_name {
+            // Coded against the previous title, which was its file name.
             fields.title.clear();
             fields.title.extend_from_slice(file_name(&fields.location));
-        } else {
-            get_string_change(bytes, pos, &mut fields.title, scratch)?;
+        }
+        if flags & Field::LOCATION != 0 {
+            get_string_change(bytes, pos, &mut fields.location)?;
+        }
+        self.title_is_name = flags & Field::TITLE == 0;
+        if !self.title_is_name {
+            get_string_change(bytes, pos, &mut fields.title)?;
         }
         if flags & Field::EMAIL != 0 {
-            get_string_change(bytes, pos, &mut fields.email, scratch)?;
+            get_string_change(bytes, pos, &mut fields.email)?;
         }
-        for (i, value) in self.fields.numbers.iter_mut().enumerate() {
+        for (i, value) in fields.numbers.iter_mut().enumerate() {
             if flags & NUMBER_FLAGS[i] != 0 {
                 *value = apply_number_change(i, *value, get_varint(bytes, pos)?);
             }
         }
+        if self.index == 0 {
+            self.first.clone_from(&self.fields);
+            self.first_title_is_name = self.title_is_name;
+        }
+        self.index += 1;
         Some(true)
+    }
+
+    /// Sets the state from which `run`'s first record is read: the block's
+    /// first record, and the run's first id.
+    fn restart(&mut self, run: RunStart) {
+        self.fields.clone_from(&self.first);
+        self.title_is_name = self.first_title_is_name;
+        self.next_id = run.id;
+    }
+
+    /// Skips ahead to the run that holds `id` if it is in the block (past
+    /// the block's first record, which every run is coded against), so
+    /// that the next [`Self::advance`] calls reach it; `None` if the block
+    /// is damaged.
+    pub(crate) fn seek(&mut self, id: DocId) -> Option<()> {
+        let run = self
+            .runs
+            .partition_point(|run| run.id <= id)
+            .saturating_sub(1);
+        let from = RUN_RECORDS * run as u64;
+        if run == 0 || from <= self.index {
+            return Some(());
+        }
+        if self.index == 0 && !self.advance()? {
+            return None;
+        }
+        let start = self.runs[run];
+        self.pos = start.pos;
+        self.index = from;
+        // Below the run's first id, as the last record before it was.
+        self.id = start.id.checked_sub(1)?;
+        Some(())
     }
 
     /// The current record's id.
@@ -406,12 +550,17 @@ impl<'a> BlockCursor<'a> {
 
     /// The current record; `None` if a field is not what it must be (damage).
     pub(crate) fn record(&self) -> Option<DocumentRecord> {
-        let text = |bytes: &Vec<u8>| String::from_utf8(bytes.clone()).ok();
+        let text = |bytes: &[u8]| String::from_utf8(bytes.to_vec()).ok();
         let [size, added, selection, stored, print] = self.fields.numbers;
+        let title = if self.title_is_name {
+            file_name(&self.fields.location)
+        } else {
+            &self.fields.title
+        };
         Some(DocumentRecord {
             id: self.id,
             meta: DocumentMeta {
-                title: text(&self.fields.title)?,
+                title: text(title)?,
                 location: text(&self.fields.location)?,
                 email: text(&self.fields.email)?,
                 size,
@@ -474,6 +623,7 @@ pub(crate) fn read_record(
     };
     let mut cursor =
         BlockCursor::new(key, bytes.value()).ok_or_else(|| damaged_block(path, key))?;
+    cursor.seek(id).ok_or_else(|| damaged_block(path, key))?;
     while cursor.advance().ok_or_else(|| damaged_block(path, key))? {
         if cursor.id() == id {
             return cursor
@@ -895,11 +1045,12 @@ mod tests {
         let blocks = assert_blocks_are_sound(&table);
         let stats = redb::ReadableTableMetadata::stats(&table).unwrap();
         assert_eq!(stats.leaf_pages(), blocks as u64);
-        // A block a byte too large for its page would take 8 KB and leave
-        // more than 4 KB of it unused.
+        // Unused: a few bytes per full block's page, the last block's page
+        // and the branch pages. A block a byte too large for its page
+        // would take 8 KB and leave more than 4 KB of it unused.
         let unused_per_page = stats.fragmented_bytes() / stats.leaf_pages();
         assert!(
-            stats.fragmented_bytes() < 4096 + 64 * stats.leaf_pages(),
+            stats.fragmented_bytes() < 4096 * (1 + stats.branch_pages()) + 64 * stats.leaf_pages(),
             "{unused_per_page} bytes unused per leaf page"
         );
     }
@@ -964,8 +1115,8 @@ mod tests {
             put_string_change(&mut bytes, previous.as_bytes(), value.as_bytes());
             let coded = bytes.len();
             bytes.extend_from_slice(&noise);
-            let (mut decoded, mut scratch, mut pos) = (previous.clone().into_bytes(), Vec::new(), 0);
-            prop_assert_eq!(get_string_change(&bytes, &mut pos, &mut decoded, &mut scratch), Some(()));
+            let (mut decoded, mut pos) = (previous.clone().into_bytes(), 0);
+            prop_assert_eq!(get_string_change(&bytes, &mut pos, &mut decoded), Some(()));
             prop_assert_eq!(decoded, value.into_bytes());
             prop_assert_eq!(pos, coded);
         }
