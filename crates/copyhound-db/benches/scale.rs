@@ -218,7 +218,7 @@ fn search_texts(dir: &Path, files: &Path) {
         stats.documents,
         per_doc(stats.segment_bytes),
         per_doc(stats.catalog_bytes),
-        per_doc(apparent_bytes(&dir.join("segments"), Some("prints"))),
+        per_doc(apparent_bytes(dir, Some("prints"))),
         per_doc(whole)
     );
     time_searches(&db, &prints, "1 segment");
@@ -348,7 +348,7 @@ fn main() {
         stats.segment_bytes,
         per_doc(stats.segment_bytes)
     );
-    let prints_in_files = apparent_bytes(&dir.join("segments"), Some("prints"));
+    let prints_in_files = apparent_bytes(&dir, Some("prints"));
     println!(
         "catalogue file (records, staging): {} bytes = {:.1} bytes/document",
         stats.catalog_bytes,

@@ -16,7 +16,7 @@ use crate::catalog::{
     META_STAGED_PRINT_BYTES, Manifest, PRINTS, REMOVED, RotationState, STAGED, decode_keys,
 };
 use crate::database::{
-    CATALOG_FILE, InCatalog, SEGMENTS_DIR, meta_u64, read_manifest, read_params, read_rotation,
+    CATALOG_FILE, DataFile, InCatalog, meta_u64, read_manifest, read_params, read_rotation,
 };
 use crate::error::{DbError, Result};
 use crate::params::Mode;
@@ -109,9 +109,8 @@ pub fn check(dir: &Path) -> Result<CheckReport> {
     {
         removed.insert(entry.in_catalog(&path)?.0.value());
     }
-    let segments_dir = dir.join(SEGMENTS_DIR);
     let complete = check_segments(
-        &segments_dir,
+        dir,
         &manifest,
         rotation.as_ref(),
         &records,
@@ -127,17 +126,18 @@ pub fn check(dir: &Path) -> Result<CheckReport> {
         if found != stored && complete {
             report.problems.push(format!(
                 "{}: document {id} stored {stored} keys, the postings hold {found}",
-                segments_dir.display()
+                dir.display()
             ));
         }
     }
     report.documents = records.len() as u64;
-    warn_unlisted(&segments_dir, &manifest, &mut report);
+    warn_unlisted(dir, &manifest, &mut report);
     Ok(report)
 }
 
-/// Warns of files in the segments folder that the manifest does not list.
-fn warn_unlisted(segments_dir: &Path, manifest: &Manifest, report: &mut CheckReport) {
+/// Warns of segment, print and temporary files that the manifest does not
+/// list.
+fn warn_unlisted(dir: &Path, manifest: &Manifest, report: &mut CheckReport) {
     let listed: HashSet<String> = manifest
         .segments
         .iter()
@@ -149,10 +149,10 @@ fn warn_unlisted(segments_dir: &Path, manifest: &Manifest, report: &mut CheckRep
                 .map(|p| format!("{:012}.prints", p.number)),
         )
         .collect();
-    if let Ok(entries) = fs::read_dir(segments_dir) {
+    if let Ok(entries) = fs::read_dir(dir) {
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            if !listed.contains(&name) {
+            if DataFile::of(&name).is_some() && !listed.contains(&name) {
                 report.warnings.push(format!(
                     "{}: not in the manifest (left by an interrupted write; removed by the next flush)",
                     entry.path().display()
@@ -340,9 +340,7 @@ fn check_prints(
     let mut problems = Vec::new();
     let mut staged_bytes = 0u64;
     for entry in &manifest.print_files {
-        let file = dir
-            .join(SEGMENTS_DIR)
-            .join(format!("{:012}.prints", entry.number));
+        let file = dir.join(format!("{:012}.prints", entry.number));
         let read = read_print_file(&file, |id, bytes| {
             problems.extend(examine(&file, id, bytes, false));
             Ok(())
@@ -394,7 +392,7 @@ fn check_prints(
 /// Reads every segment the manifest lists, adding its postings per
 /// document to `postings_of`. Returns whether every segment could be read.
 fn check_segments(
-    segments_dir: &Path,
+    dir: &Path,
     manifest: &Manifest,
     rotation: Option<&RotationState>,
     records: &HashMap<DocId, DocumentRecord>,
@@ -404,7 +402,7 @@ fn check_segments(
 ) -> bool {
     let mut complete = true;
     for entry in &manifest.segments {
-        let file = segments_dir.join(format!("{:012}.seg", entry.number));
+        let file = dir.join(format!("{:012}.seg", entry.number));
         let per_doc = match Segment::open(&file).and_then(|s| s.verify().map(|d| (s.postings(), d)))
         {
             Ok((postings, per_doc)) => {

@@ -1,5 +1,6 @@
-//! The database: a directory with the catalogue (`catalog.redb`) and the
-//! posting segments (`segments/<number>.seg`).
+//! The database: a directory with the catalogue (`catalog.redb`) and, beside
+//! it, the posting segments (`<number>.seg`) and cold print files
+//! (`<number>.prints`).
 //!
 //! Writes are redb transactions; a segment file is written and synced under
 //! a temporary name, renamed into place and the directory synced *inside*
@@ -32,8 +33,6 @@ use crate::segment::{Posting, Segment, merge_segments, write_postings};
 
 /// The catalogue file inside a database directory.
 pub const CATALOG_FILE: &str = "catalog.redb";
-/// The folder of segment files inside a database directory.
-pub const SEGMENTS_DIR: &str = "segments";
 /// Segments with fewer postings than this share the lowest size tier, so
 /// that the uneven flushes of a small database (a `db add` of 300 files, then
 /// one of 4,096…) still merge: merging them costs little, and every segment
@@ -210,6 +209,39 @@ pub(crate) fn keys_of(hashes: &[u64], hash_bits: u32) -> Vec<u64> {
     keys
 }
 
+/// A file the database writes beside its catalogue, by its name; the
+/// catalogue and any other file in the directory are none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum DataFile {
+    /// `<number>.seg` or `<number>.prints` (12 digits): the manifest lists
+    /// it, or a crash left it.
+    Listed,
+    /// Such a name plus `.tmp`, or `merge-<pid>-<n>.tmp`: being written, or
+    /// left by a crash.
+    Temporary,
+}
+
+impl DataFile {
+    pub(crate) fn of(name: &str) -> Option<Self> {
+        let numbered = |stem: &str| stem.len() == 12 && stem.bytes().all(|b| b.is_ascii_digit());
+        let final_name = |name: &str| {
+            name.strip_suffix(".seg")
+                .or_else(|| name.strip_suffix(".prints"))
+                .is_some_and(numbered)
+        };
+        if final_name(name) {
+            Some(Self::Listed)
+        } else if name
+            .strip_suffix(".tmp")
+            .is_some_and(|stem| final_name(stem) || stem.starts_with("merge-"))
+        {
+            Some(Self::Temporary)
+        } else {
+            None
+        }
+    }
+}
+
 fn unix_now() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -233,8 +265,7 @@ impl Database {
                 path: dir.to_owned(),
             });
         }
-        let segments = dir.join(SEGMENTS_DIR);
-        fs::create_dir_all(&segments).map_err(|e| DbError::io(&segments, e))?;
+        fs::create_dir_all(dir).map_err(|e| DbError::io(dir, e))?;
         let catalog = redb::Builder::new()
             .set_concurrency_mode(redb::ConcurrencyMode::MultiWriter)
             .create(&catalog_path)
@@ -322,15 +353,11 @@ impl Database {
     }
 
     pub(crate) fn segment_path(&self, number: u64) -> PathBuf {
-        self.dir
-            .join(SEGMENTS_DIR)
-            .join(format!("{number:012}.seg"))
+        self.dir.join(format!("{number:012}.seg"))
     }
 
     pub(crate) fn prints_path(&self, number: u64) -> PathBuf {
-        self.dir
-            .join(SEGMENTS_DIR)
-            .join(format!("{number:012}.prints"))
+        self.dir.join(format!("{number:012}.prints"))
     }
 
     /// Registers `docs` in one transaction: when this returns they are
@@ -708,7 +735,7 @@ impl Database {
         let _ = fs::remove_file(&tmp);
         let summary = write(&tmp)?;
         fs::rename(&tmp, &path).map_err(|e| DbError::io(&tmp, e))?;
-        sync_dir(&self.dir.join(SEGMENTS_DIR))?;
+        sync_dir(&self.dir)?;
         Ok(SegmentEntry {
             number,
             postings: summary.postings,
@@ -730,7 +757,7 @@ impl Database {
         let _ = fs::remove_file(&tmp);
         let bytes = write_print_file(&tmp, prints)?;
         fs::rename(&tmp, &path).map_err(|e| DbError::io(&tmp, e))?;
-        sync_dir(&self.dir.join(SEGMENTS_DIR))?;
+        sync_dir(&self.dir)?;
         Ok(SegmentEntry {
             number,
             postings: prints.len() as u64,
@@ -783,7 +810,7 @@ impl Database {
                     .map(|p| format!("{:012}.prints", p.number)),
             )
             .collect();
-        let Ok(entries) = fs::read_dir(self.dir.join(SEGMENTS_DIR)) else {
+        let Ok(entries) = fs::read_dir(&self.dir) else {
             return;
         };
         for entry in entries.flatten() {
@@ -796,11 +823,10 @@ impl Database {
                     .and_then(|t| t.elapsed().ok())
                     .is_some_and(|age| age > STALE_TEMPORARY)
             };
-            let extension = Path::new(&name).extension().and_then(|e| e.to_str());
-            let orphan = match extension {
-                Some("seg" | "prints") => !live.contains(&name),
-                Some("tmp") => stale(),
-                _ => false,
+            let orphan = match DataFile::of(&name) {
+                Some(DataFile::Listed) => !live.contains(&name),
+                Some(DataFile::Temporary) => stale(),
+                None => false,
             };
             if orphan {
                 let _ = fs::remove_file(entry.path());
@@ -899,7 +925,6 @@ impl Database {
             .map_or(0, |d| d.subsec_nanos());
         let tmp = self
             .dir
-            .join(SEGMENTS_DIR)
             .join(format!("merge-{}-{nanos}.tmp", std::process::id()));
         let refs: Vec<&Segment> = open.iter().collect();
         let summary = merge_segments(

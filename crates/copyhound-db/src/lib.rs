@@ -67,7 +67,7 @@ mod stats;
 
 pub use catalog::{DocId, DocumentMeta, DocumentRecord};
 pub use check::{CheckReport, check};
-pub use database::{BackgroundMerger, CATALOG_FILE, Database, NewDocument, SEGMENTS_DIR};
+pub use database::{BackgroundMerger, CATALOG_FILE, Database, NewDocument};
 pub use error::{DbError, Result};
 pub use params::{Mode, Params};
 pub use print::{DocumentPrint, Fingerprinter, SharedPassage};

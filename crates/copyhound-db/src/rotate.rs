@@ -242,7 +242,7 @@ impl Database {
                 }
                 if last.is_some_and(|last| id <= last) {
                     return Err(DbError::corrupt(
-                        self.dir.join(crate::SEGMENTS_DIR),
+                        self.dir.clone(),
                         format!("the kept print of document {id} is out of id order"),
                     ));
                 }

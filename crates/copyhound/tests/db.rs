@@ -237,7 +237,7 @@ fn check_names_a_damaged_segment() {
         &database,
     )
     .success();
-    let segment = std::fs::read_dir(database.join("segments"))
+    let segment = std::fs::read_dir(&database)
         .unwrap()
         .map(|e| e.unwrap().path())
         .find(|p| p.extension().is_some_and(|e| e == "seg"))

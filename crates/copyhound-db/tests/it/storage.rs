@@ -138,7 +138,7 @@ fn without_kept_prints_search_works_and_rotate_refuses() {
     db.flush().unwrap();
     assert_eq!(ratio_of(&search(&db, &bodies[3]), ids[3]), 1.0);
     assert_eq!(db.stats().unwrap().print_bytes, 0);
-    let prints = std::fs::read_dir(dir.path().join("segments"))
+    let prints = std::fs::read_dir(dir.path())
         .unwrap()
         .filter(|e| {
             e.as_ref()
@@ -248,7 +248,7 @@ fn check_names_a_damaged_segment() {
         add(&db, "d", &text.words(500));
     }
     drop(db);
-    let segment = std::fs::read_dir(dir.path().join("segments"))
+    let segment = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().path())
         .find(|p| p.extension().is_some_and(|e| e == "seg"))
@@ -266,6 +266,39 @@ fn check_names_a_damaged_segment() {
             .any(|p| p.contains(&name) && p.contains("checksum")),
         "{report:?}"
     );
+}
+
+#[test]
+fn segments_sit_beside_the_catalogue_and_flushes_remove_only_orphans_of_their_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Database::create(dir.path(), small_params()).unwrap();
+    let mut text = TextGenerator::new(14);
+    add(&db, "d", &text.words(500));
+    db.flush().unwrap();
+    let names = || -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    // One directory: the catalogue and the segment, nothing else.
+    assert_eq!(names(), ["000000000000.seg", "catalog.redb"]);
+    // What a crash between writing a segment and listing it leaves, and
+    // files that are not the database's.
+    std::fs::write(dir.path().join("000000000077.seg"), b"orphan").unwrap();
+    std::fs::write(dir.path().join("notes.seg"), b"mine").unwrap();
+    std::fs::write(dir.path().join("notes.txt"), b"mine").unwrap();
+    let report = check(dir.path()).unwrap();
+    assert_eq!(report.warnings.len(), 1, "{:?}", report.warnings);
+    assert!(report.warnings[0].contains("000000000077.seg"));
+    add(&db, "e", &text.words(500));
+    db.flush().unwrap();
+    let left = names();
+    assert!(!left.contains(&"000000000077.seg".to_owned()), "{left:?}");
+    assert!(left.contains(&"notes.seg".to_owned()) && left.contains(&"notes.txt".to_owned()));
+    assert!(check(dir.path()).unwrap().is_ok());
 }
 
 #[test]
