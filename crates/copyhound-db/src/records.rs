@@ -272,9 +272,10 @@ fn varint_len(value: u64) -> usize {
 /// Records per run. A run is a stretch of a block whose first record is
 /// coded against the block's first record instead of the one before, so
 /// that a lookup decodes the block's first record and at most this many
-/// instead of up to a whole block (a few hundred records); the run table
-/// and the restarts cost about a tenth of a byte per record.
-const RUN_RECORDS: u64 = 32;
+/// (as many as a whole block of format 4) instead of up to a whole block
+/// (several hundred records); the run table and the restarts cost about a
+/// tenth of a byte per record.
+const RUN_RECORDS: u64 = 64;
 
 /// A block being coded.
 struct BlockEncoder {
