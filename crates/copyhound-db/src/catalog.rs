@@ -194,7 +194,7 @@ fn gap_rice_k(span: u64, count: usize) -> u32 {
 /// One segment as the manifest lists it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct SegmentEntry {
-    /// The file is `segments/<number>.seg`, number zero-padded to 12 digits.
+    /// The file is `<number>.seg`, number zero-padded to 12 digits.
     pub number: u64,
     /// Postings in it.
     pub postings: u64,
@@ -212,7 +212,7 @@ pub(crate) struct Manifest {
     pub next_number: u64,
     /// Live segments, oldest first.
     pub segments: Vec<SegmentEntry>,
-    /// Cold print files (`segments/<number>.prints`), oldest first; their
+    /// Cold print files (`<number>.prints`), oldest first; their
     /// `postings` field counts prints.
     pub print_files: Vec<SegmentEntry>,
 }

@@ -21,8 +21,8 @@
 //!
 //! Costs per document, Koala defaults (measured, see the crate's benchmark):
 //! hot postings about 277 bytes (n = 100 keys of 27 bits; Koala used 400);
-//! the record about 10 to 15 bytes, coded against its neighbours in a block
-//! of 64. Prints are kept only with [`Params::keep_prints`] (about 2.3 KB
+//! the record about 5 to 10 bytes, coded against its neighbours in a block
+//! that fills one redb page. Prints are kept only with [`Params::keep_prints`] (about 2.3 KB
 //! per document at N = 1000, read only by [`Database::rotate`] and `check`);
 //! without them rotation reads every document again.
 //!
