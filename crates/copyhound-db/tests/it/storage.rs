@@ -302,6 +302,39 @@ fn segments_sit_beside_the_catalogue_and_flushes_remove_only_orphans_of_their_ow
 }
 
 #[test]
+fn check_reports_record_blocks_that_overlap() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Database::create(dir.path(), small_params()).unwrap();
+    let mut text = TextGenerator::new(15);
+    for title in ["a", "b", "c"] {
+        add(&db, title, &text.words(400));
+    }
+    drop(db);
+    assert!(check(dir.path()).unwrap().is_ok());
+    // The block of documents 0..=2 again under key 1: documents 1..=3,
+    // which the first block holds in part.
+    let catalog = redb::Database::open(dir.path().join("catalog.redb")).unwrap();
+    let records: redb::TableDefinition<u32, &[u8]> = redb::TableDefinition::new("records");
+    let txn = catalog.begin_write().unwrap();
+    {
+        let mut table = txn.open_table(records).unwrap();
+        let block = redb::ReadableTable::get(&table, 0)
+            .unwrap()
+            .unwrap()
+            .value()
+            .to_vec();
+        table.insert(1, block.as_slice()).unwrap();
+    }
+    txn.commit().unwrap();
+    drop(catalog);
+    let problems = check(dir.path()).unwrap().problems.join("\n");
+    assert!(
+        problems.contains("record block of documents from 1 on overlaps"),
+        "{problems}"
+    );
+}
+
+#[test]
 fn a_truncated_catalogue_is_reported_with_its_name() {
     let dir = tempfile::tempdir().unwrap();
     let db = Database::create(dir.path(), Params::default()).unwrap();
