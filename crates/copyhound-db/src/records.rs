@@ -415,6 +415,11 @@ impl<'a> BlockCursor<'a> {
     pub(crate) fn new(key: DocId, bytes: &'a [u8]) -> Option<Self> {
         let mut pos = 0;
         let count = get_varint(bytes, &mut pos)?;
+        // Every record takes a byte at least: a larger count is damage, and
+        // must not size the run table.
+        if count > bytes.len() as u64 {
+            return None;
+        }
         let run_count = count.div_ceil(RUN_RECORDS);
         let mut lengths = Vec::with_capacity(usize::try_from(run_count).ok()?);
         let mut runs = vec![RunStart { id: key, pos: 0 }];
@@ -1132,6 +1137,14 @@ mod tests {
             b"https://example.org/a/long/folder/of/documents/taskb.html",
         );
         assert_eq!(bytes, [(5 * 2) * 8 + 1, b'b']);
+    }
+
+    #[test]
+    fn a_damaged_count_is_refused_without_sizing_anything_by_it() {
+        let mut bytes = Vec::new();
+        put_varint(&mut bytes, u64::MAX);
+        bytes.extend_from_slice(&[0; 16]);
+        assert_eq!(decode_block(0, &bytes), None);
     }
 
     #[test]
