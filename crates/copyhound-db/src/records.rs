@@ -13,8 +13,9 @@
 //! of the record's location (what `db add` gives by default) costs nothing.
 //!
 //! A block is keyed by its first id and closed when the next record would
-//! take it over [`BLOCK_BYTES`]: a full block then fills one leaf page
-//! alone. Blocks of a fixed count of records (64 in format 4) left leaves
+//! take it over [`BLOCK_FILL`], a little under [`BLOCK_BYTES`]: a full
+//! block then fills one leaf page alone, with room for a rewrite (a
+//! rotation) to grow it. Blocks of a fixed count of records (64 in format 4) left leaves
 //! about 62 to 80 % full, since redb splits an overflowing leaf in halves by
 //! bytes and a half never grows again; and every block paid for its first
 //! record in full (about 70 bytes for a path), now spread over a few
@@ -52,6 +53,12 @@ pub(crate) const RECORDS: TableDefinition<u32, &[u8]> = TableDefinition::new("re
 /// a leaf holding it and the next block's first records splits between the
 /// two. One byte more and the block alone would take a page of 8 KB.
 pub(crate) const BLOCK_BYTES: usize = 4096 - 4 - 4 - 4;
+
+/// Where appending closes a block: the slack up to [`BLOCK_BYTES`] lets a
+/// rewrite grow a full block without splitting it (a rotation's new epoch
+/// costs a block's first record two bytes, an unrotated document among
+/// rotated ones three or four).
+pub(crate) const BLOCK_FILL: usize = BLOCK_BYTES - 32;
 
 /// Bits of the per-record flags (a varint): the field differs from the
 /// previous record's (for the first record of a block: from empty or zero).
@@ -280,6 +287,8 @@ const RUN_RECORDS: u64 = 64;
 /// A block being coded.
 struct BlockEncoder {
     key: DocId,
+    /// Most bytes, unless the block holds one record.
+    limit: usize,
     next_id: DocId,
     count: u64,
     /// The fields of the block's first record and of the last one.
@@ -296,9 +305,10 @@ struct BlockEncoder {
 }
 
 impl BlockEncoder {
-    fn new(key: DocId) -> Self {
+    fn new(key: DocId, limit: usize) -> Self {
         Self {
             key,
+            limit,
             next_id: key,
             count: 0,
             first: Fields::default(),
@@ -310,7 +320,7 @@ impl BlockEncoder {
         }
     }
 
-    /// Appends `record` if the block stays within [`BLOCK_BYTES`] (or is
+    /// Appends `record` if the block stays within its limit (or is
     /// empty); returns whether it did.
     fn push(&mut self, record: &DocumentRecord, coded: &mut Vec<u8>) -> bool {
         let fields = Fields::of(record);
@@ -332,7 +342,7 @@ impl BlockEncoder {
             + run_entry.len()
             + self.body.len()
             + coded.len();
-        if self.count > 0 && size > BLOCK_BYTES {
+        if self.count > 0 && size > self.limit {
             return false;
         }
         if starts_run {
@@ -359,21 +369,22 @@ impl BlockEncoder {
     }
 }
 
-/// Codes `records` (ids increasing) into blocks of at most [`BLOCK_BYTES`]
+/// Codes `records` (ids increasing) into blocks of at most `limit` bytes
 /// (a record that alone takes more gets a block of its own), each with its
 /// key, its first id. The packing is greedy, so appending records leaves
 /// every block but the last as it was.
-pub(crate) fn encode_blocks(records: &[DocumentRecord]) -> Vec<(DocId, Vec<u8>)> {
+pub(crate) fn encode_blocks(records: &[DocumentRecord], limit: usize) -> Vec<(DocId, Vec<u8>)> {
     debug_assert!(records.windows(2).all(|w| w[0].id < w[1].id));
     let mut blocks = Vec::new();
     let Some(head) = records.first() else {
         return blocks;
     };
-    let mut block = BlockEncoder::new(head.id);
+    let mut block = BlockEncoder::new(head.id, limit);
     let mut coded = Vec::new();
     for record in records {
         if !block.push(record, &mut coded) {
-            blocks.push(std::mem::replace(&mut block, BlockEncoder::new(record.id)).finish());
+            blocks
+                .push(std::mem::replace(&mut block, BlockEncoder::new(record.id, limit)).finish());
             block.push(record, &mut coded);
         }
     }
@@ -701,11 +712,15 @@ impl StoredBlock {
         })
     }
 
-    /// Stores the members, changed, in place of the block: as one block
-    /// or, grown past [`BLOCK_BYTES`], several; none if there is no member
-    /// left. A block that comes out as it was is not written again.
-    fn write(self, path: &Path, table: &mut Table<u32, &[u8]>) -> Result<()> {
-        let blocks = encode_blocks(&self.members);
+    /// Stores the members, changed, in place of the block: with records
+    /// `appended`, in blocks closed at [`BLOCK_FILL`]; else as one block
+    /// unless grown past [`BLOCK_BYTES`]; none if there is no member left.
+    /// A block that comes out as it was is not written again.
+    fn write(self, path: &Path, table: &mut Table<u32, &[u8]>, appended: bool) -> Result<()> {
+        let mut blocks = encode_blocks(&self.members, BLOCK_BYTES);
+        if appended || blocks.len() > 1 {
+            blocks = encode_blocks(&self.members, BLOCK_FILL);
+        }
         if blocks.first().is_none_or(|(key, _)| *key != self.key) {
             table.remove(self.key).in_catalog(path)?;
         }
@@ -748,7 +763,7 @@ pub(crate) fn insert_records(
         }
         block.members.sort_by_key(|r| r.id);
         block.members.dedup_by_key(|r| r.id);
-        block.write(path, table)?;
+        block.write(path, table, true)?;
     }
     Ok(())
 }
@@ -768,7 +783,7 @@ pub(crate) fn remove_record(
         return Ok(None);
     };
     let record = block.members.remove(at);
-    block.write(path, table)?;
+    block.write(path, table, false)?;
     Ok(Some(record))
 }
 
@@ -797,7 +812,7 @@ pub(crate) fn update_records(
         {
             change(record);
         }
-        block.write(path, table)?;
+        block.write(path, table, false)?;
     }
     Ok(())
 }
@@ -825,7 +840,7 @@ mod tests {
 
     /// The bytes of `records` as one block.
     fn one_block(records: &[DocumentRecord]) -> Vec<u8> {
-        let mut blocks = encode_blocks(records);
+        let mut blocks = encode_blocks(records, BLOCK_FILL);
         assert_eq!(blocks.len(), 1);
         blocks.pop().unwrap().1
     }
@@ -905,7 +920,7 @@ mod tests {
             slots in prop::collection::vec(prop::option::weighted(0.7, any_fields()), 0..64),
         ) {
             let records = records_of(first, slots);
-            let blocks = encode_blocks(&records);
+            let blocks = encode_blocks(&records, BLOCK_FILL);
             prop_assert_eq!(decode_all(&blocks), Some(records.clone()));
             for (key, bytes) in &blocks {
                 let whole = decode_block(*key, bytes);
@@ -923,23 +938,23 @@ mod tests {
             appended in 1usize..100,
         ) {
             let records = records_of(first, slots);
-            let blocks = encode_blocks(&records);
+            let blocks = encode_blocks(&records, BLOCK_FILL);
             prop_assert_eq!(decode_all(&blocks), Some(records.clone()));
             for (at, (key, bytes)) in blocks.iter().enumerate() {
                 let members = decode_block(*key, bytes).unwrap();
                 // Keyed by its first id; within the limit unless alone.
                 prop_assert_eq!(members[0].id, *key);
-                prop_assert!(bytes.len() <= BLOCK_BYTES || members.len() == 1);
+                prop_assert!(bytes.len() <= BLOCK_FILL || members.len() == 1);
                 if let Some((_, next)) = blocks.get(at + 1) {
                     // Closed only when the next record did not fit.
                     let next_record = decode_block(blocks[at + 1].0, next).unwrap()[0].clone();
                     let mut grown = members.clone();
                     grown.push(next_record);
-                    prop_assert!(encode_blocks(&grown).len() > 1);
+                    prop_assert!(encode_blocks(&grown, BLOCK_FILL).len() > 1);
                 }
             }
             let kept = records.len().saturating_sub(appended);
-            let before = encode_blocks(&records[..kept]);
+            let before = encode_blocks(&records[..kept], BLOCK_FILL);
             if let Some((_, done)) = before.split_last() {
                 prop_assert_eq!(done, &blocks[..done.len()]);
             }
@@ -1062,6 +1077,31 @@ mod tests {
     }
 
     #[test]
+    fn a_rotation_rewrites_full_blocks_without_splitting_them() {
+        let path = Path::new("catalog.redb");
+        let catalogue = in_memory_catalogue();
+        let txn = catalogue.begin_write().unwrap();
+        let mut table = txn.open_table(RECORDS).unwrap();
+        insert_records(path, &mut table, (0..5000).map(numbered).collect()).unwrap();
+        let before = assert_blocks_are_sound(&table);
+        // A new epoch for all but a few documents (whose files were gone).
+        update_records(path, &mut table, 0, 4999, |r| {
+            if r.id % 100 != 7 {
+                r.selection = 1;
+            }
+        })
+        .unwrap();
+        assert_eq!(assert_blocks_are_sound(&table), before);
+        let mut unrotated = 0;
+        for_each_record(path, &table, 0, |cursor| {
+            unrotated += u32::from(cursor.record().unwrap().selection == 0);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(unrotated, 50);
+    }
+
+    #[test]
     fn neighbours_cost_a_few_bytes_each() {
         let records: Vec<DocumentRecord> = (96..128)
             .map(|id| {
@@ -1073,7 +1113,7 @@ mod tests {
                 )
             })
             .collect();
-        let blocks = encode_blocks(&records);
+        let blocks = encode_blocks(&records, BLOCK_FILL);
         assert_eq!(blocks.len(), 1);
         let (key, bytes) = &blocks[0];
         // The first record in full (about 90 bytes), then about 10 per record.
