@@ -88,7 +88,7 @@ impl Report {
         );
         let listed = pair_limit.unwrap_or(usize::MAX).min(comparison.pairs.len());
         let pairs: Vec<PairReport> = comparison.pairs[..listed]
-            .iter()
+            .par_iter()
             .map(|pair| pair_summary(units, pair))
             .collect();
         let index = &comparison.index;

@@ -145,3 +145,22 @@ fn a_csv_longer_than_the_row_buffer_is_written_whole() {
     assert!(written.len() > 1 << 17, "{} bytes", written.len());
     assert_eq!(written, reference_csv(&report));
 }
+
+#[test]
+fn rows_formatted_in_parallel_chunks_keep_their_order() {
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let template = report().new_tree(&mut runner).unwrap().current();
+    // Many batches of chunks, the last one short, each row different.
+    let pairs = (0..20_000)
+        .map(|i| {
+            let mut pair = pair().new_tree(&mut runner).unwrap().current();
+            pair.a.path = format!("a{i}");
+            pair.fragment_count = i;
+            pair
+        })
+        .collect();
+    let report = Report { pairs, ..template };
+    let mut written = Vec::new();
+    write_csv(&report, &mut written).unwrap();
+    assert_eq!(written, reference_csv(&report));
+}

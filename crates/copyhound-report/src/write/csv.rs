@@ -5,8 +5,10 @@
 
 use std::io::Write;
 
+use rayon::prelude::*;
+
 use super::numbers::{push_count, push_share};
-use crate::{Report, ReportError};
+use crate::{PairReport, Report, ReportError};
 
 /// The header row.
 pub const CSV_HEADER: [&str; 12] = [
@@ -24,55 +26,74 @@ pub const CSV_HEADER: [&str; 12] = [
     "language",
 ];
 
-/// Rows are gathered in one buffer and written when it holds this many
-/// bytes.
-const FLUSH_AT: usize = 1 << 16;
+/// Rows are formatted this many at a time, each chunk on its own thread
+/// into its own buffer.
+const CHUNK_ROWS: usize = 1024;
+
+/// Chunks formatted before they are written, in order. Their buffers are
+/// reused from batch to batch: fresh memory costs a page fault per 4 KiB.
+const CHUNKS_AT_ONCE: usize = 8;
 
 /// Writes the pairs of `report` as CSV. Shares are fractions in `[0, 1]`
 /// with six decimals; unknown line shares are empty.
 ///
 /// Every field is written as the `csv` crate writes it by default, but the
-/// rows are made by hand in one reused buffer, numbers included: the CSV
-/// can have millions of rows, and formatting each number on its own cost
-/// more than everything else the report does.
+/// rows are made by hand, numbers included: the CSV can have millions of
+/// rows, and formatting each number on its own cost more than everything
+/// else the report does. Chunks of rows are formatted in parallel, as
+/// writing the rows on one thread was a tenth of a small batch's time.
 pub fn write_csv(report: &Report, mut out: impl Write) -> Result<(), ReportError> {
-    let mut rows = Vec::with_capacity(FLUSH_AT + 1024);
-    rows.extend_from_slice(CSV_HEADER.join(",").as_bytes());
-    rows.push(b'\n');
-    for pair in &report.pairs {
-        push_text(&mut rows, &pair.a.path);
-        rows.push(b',');
-        push_text(&mut rows, &pair.b.path);
-        for share in [pair.similarity, pair.a.coverage, pair.b.coverage] {
-            rows.push(b',');
-            push_share(&mut rows, share);
-        }
-        for share in [pair.a.line_coverage, pair.b.line_coverage] {
-            rows.push(b',');
-            if let Some(share) = share {
-                push_share(&mut rows, share);
-            }
-        }
-        for count in [
-            pair.longest_fragment,
-            pair.total_overlap,
-            pair.shared_fingerprints,
-            pair.fragment_count,
-        ] {
-            rows.push(b',');
-            push_count(&mut rows, count);
-        }
-        rows.push(b',');
-        push_text(&mut rows, report.pair_language(pair).unwrap_or_default());
-        rows.push(b'\n');
-        if rows.len() >= FLUSH_AT {
-            out.write_all(&rows)?;
-            rows.clear();
+    let mut header = CSV_HEADER.join(",").into_bytes();
+    header.push(b'\n');
+    out.write_all(&header)?;
+    let mut buffers = vec![Vec::new(); CHUNKS_AT_ONCE];
+    for batch in report.pairs.chunks(CHUNK_ROWS * CHUNKS_AT_ONCE) {
+        let chunks = batch.par_chunks(CHUNK_ROWS);
+        buffers
+            .par_iter_mut()
+            .zip(chunks)
+            .for_each(|(rows, pairs)| {
+                rows.clear();
+                for pair in pairs {
+                    push_row(rows, report, pair);
+                }
+            });
+        let used = batch.len().div_ceil(CHUNK_ROWS);
+        for rows in &buffers[..used] {
+            out.write_all(rows)?;
         }
     }
-    out.write_all(&rows)?;
     out.flush()?;
     Ok(())
+}
+
+/// Appends the row of `pair`, its line break included.
+fn push_row(rows: &mut Vec<u8>, report: &Report, pair: &PairReport) {
+    push_text(rows, &pair.a.path);
+    rows.push(b',');
+    push_text(rows, &pair.b.path);
+    for share in [pair.similarity, pair.a.coverage, pair.b.coverage] {
+        rows.push(b',');
+        push_share(rows, share);
+    }
+    for share in [pair.a.line_coverage, pair.b.line_coverage] {
+        rows.push(b',');
+        if let Some(share) = share {
+            push_share(rows, share);
+        }
+    }
+    for count in [
+        pair.longest_fragment,
+        pair.total_overlap,
+        pair.shared_fingerprints,
+        pair.fragment_count,
+    ] {
+        rows.push(b',');
+        push_count(rows, count);
+    }
+    rows.push(b',');
+    push_text(rows, report.pair_language(pair).unwrap_or_default());
+    rows.push(b'\n');
 }
 
 /// Appends `text` as a field: as it is, or quoted with its quotes doubled
