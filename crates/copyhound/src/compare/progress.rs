@@ -8,15 +8,19 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 /// A progress bar that the comparison stages and the loader report to.
 pub struct Bar {
     bar: ProgressBar,
+    /// Whether it is drawn: a hidden bar still reads the clock at every
+    /// step, and scoring steps once per pair from every thread.
+    shown: bool,
 }
 
 impl Bar {
     /// A bar on stderr, hidden when `quiet` or stderr is not a terminal.
     pub fn new(quiet: bool) -> Self {
-        let target = if quiet || !std::io::stderr().is_terminal() {
-            ProgressDrawTarget::hidden()
-        } else {
+        let shown = !quiet && std::io::stderr().is_terminal();
+        let target = if shown {
             ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
         };
         let bar = ProgressBar::with_draw_target(None, target);
         bar.set_style(
@@ -24,7 +28,7 @@ impl Bar {
                 .expect("the template is valid")
                 .progress_chars("=> "),
         );
-        Self { bar }
+        Self { bar, shown }
     }
 
     /// Starts a stage of `total` steps named `name`.
@@ -36,7 +40,9 @@ impl Bar {
 
     /// One more step done.
     pub fn step(&self) {
-        self.bar.inc(1);
+        if self.shown {
+            self.bar.inc(1);
+        }
     }
 
     /// Removes the bar.
@@ -57,6 +63,8 @@ impl Progress for Bar {
     }
 
     fn advance(&self, steps: u64) {
-        self.bar.inc(steps);
+        if self.shown {
+            self.bar.inc(steps);
+        }
     }
 }
