@@ -217,7 +217,7 @@ impl Best {
     /// The best pairs, best first.
     fn into_sorted(mut self) -> Vec<CandidatePair> {
         self.cut();
-        self.pairs.sort_unstable_by_key(|c| Reverse(c.rank()));
+        self.pairs.par_sort_unstable_by_key(|c| Reverse(c.rank()));
         self.pairs
     }
 }

@@ -11,7 +11,7 @@ use crate::fragments::{Match, PairScratch, Side, find_fragments};
 use crate::index::{PostingTable, SharedRun};
 use crate::prepare::{PreparedUnit, UnitSummary, prepare};
 use crate::rarity::{UnitWeights, unit_weights};
-use crate::score::score;
+use crate::score::{LineSpans, score};
 use crate::{
     BaseCode, CandidatePair, CompareError, CompareOptions, Document, FingerprintIndex, Fragment,
     IndexStats, LineIndex, PairScore, Posting, Unit,
@@ -88,36 +88,36 @@ struct Detail {
 
 impl Detail {
     /// The fragments of units `a` (first side) and `b`, with `scratch` as
-    /// scratch space; also how many distinct hashes they share.
-    fn fragments(
+    /// scratch space.
+    fn fragments<'s>(
         &self,
         units: &[Unit],
         a: u32,
         b: u32,
-        scratch: &mut PairScratch,
-    ) -> (usize, Vec<Fragment>) {
-        let shared = collect_matches(
+        scratch: &'s mut PairScratch,
+    ) -> &'s [Fragment] {
+        collect_matches(
             self.index.shared_postings(a, b),
             false,
             &mut scratch.matches,
         );
-        (shared, self.fragments_of_matches(units, a, b, scratch))
+        self.fragments_of_matches(units, a, b, scratch)
     }
 
     /// The fragments of units `a` and `b` from their matches, already in
-    /// `scratch.matches`.
-    fn fragments_of_matches(
+    /// `scratch.matches`; in `scratch`, whose buffer they are.
+    fn fragments_of_matches<'s>(
         &self,
         units: &[Unit],
         a: u32,
         b: u32,
-        scratch: &mut PairScratch,
-    ) -> Vec<Fragment> {
+        scratch: &'s mut PairScratch,
+    ) -> &'s [Fragment] {
         let side = |u: u32| Side {
             unit: &units[u as usize],
             prepared: &self.prepared[u as usize],
         };
-        let mut fragments = find_fragments(side(a), side(b), self.k, scratch);
+        let fragments = find_fragments(side(a), side(b), self.k, scratch);
         fragments.retain(|f| f.len() as usize >= self.min_fragment);
         fragments
     }
@@ -146,8 +146,11 @@ impl Comparison {
             /// Reports find many pairs' fragments, a thread a pair at a time.
             static SCRATCH: RefCell<PairScratch> = RefCell::new(PairScratch::default());
         }
-        SCRATCH
-            .with_borrow_mut(|scratch| self.detail.fragments(units, a as u32, b as u32, scratch).1)
+        SCRATCH.with_borrow_mut(|scratch| {
+            self.detail
+                .fragments(units, a as u32, b as u32, scratch)
+                .to_vec()
+        })
     }
 }
 
@@ -338,13 +341,16 @@ fn score_candidates(
     candidates: &[CandidatePair],
     progress: &dyn Progress,
 ) -> Vec<PairScore> {
-    let mut by_first: Vec<(u32, u32)> = candidates.iter().map(|c| (c.a, c.b)).collect();
-    by_first.sort_unstable();
+    let mut by_first: Vec<(u32, u32)> = candidates.par_iter().map(|c| (c.a, c.b)).collect();
+    by_first.par_sort_unstable();
     by_first
         .par_iter()
         .map_init(
-            || (PostingTable::default(), None, PairScratch::default()),
-            |(table, filled, scratch), &(first, other)| {
+            || {
+                let scratch = (PairScratch::default(), LineSpans::new());
+                (PostingTable::default(), None, scratch)
+            },
+            |(table, filled, (scratch, spans)), &(first, other)| {
                 if *filled != Some(first) {
                     table.fill(&detail.index, first);
                     *filled = Some(first);
@@ -369,7 +375,8 @@ fn score_candidates(
                     (a, &units[a], &prepared[a], &weights[a]),
                     (b, &units[b], &prepared[b], &weights[b]),
                     shared,
-                    &fragments,
+                    fragments,
+                    spans,
                 )
             },
         )

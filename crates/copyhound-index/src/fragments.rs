@@ -286,7 +286,7 @@ fn common_suffix(x: &[Symbol], y: &[Symbol]) -> usize {
 }
 
 /// Buffers one worker reuses from pair to pair, so that finding a pair's
-/// fragments allocates only the fragments it returns.
+/// fragments allocates nothing once they have grown.
 #[derive(Debug, Default)]
 pub(crate) struct PairScratch {
     /// The pair's matching fingerprints, filled in by the caller.
@@ -295,24 +295,27 @@ pub(crate) struct PairScratch {
     grown: Vec<Fragment>,
     taken_a: Occupancy,
     taken_b: Occupancy,
+    /// The pair's fragments.
+    kept: Vec<Fragment>,
 }
 
 /// The fragments between units `a` and `b` given their matching
 /// fingerprints (`scratch.matches`, left in an unspecified order):
 /// disjoint on each side, each at least `k` symbols, sorted by their
-/// position in `a`.
-pub(crate) fn find_fragments(
+/// position in `a`; in `scratch`, whose buffer they are.
+pub(crate) fn find_fragments<'s>(
     a: Side<'_>,
     b: Side<'_>,
     k: usize,
-    scratch: &mut PairScratch,
-) -> Vec<Fragment> {
+    scratch: &'s mut PairScratch,
+) -> &'s mut Vec<Fragment> {
     let PairScratch {
         matches,
         keys,
         grown,
         taken_a,
         taken_b,
+        kept,
     } = scratch;
     let longest = a
         .unit
@@ -356,7 +359,8 @@ pub(crate) fn find_fragments(
     }
     taken_a.reset(a.unit);
     taken_b.reset(b.unit);
-    resolve_overlaps(grown, k, taken_a, taken_b)
+    resolve_overlaps(grown, k, taken_a, taken_b, kept);
+    kept
 }
 
 /// The symbols of each document of a unit taken by fragments so far: one
@@ -428,17 +432,18 @@ fn close_piece(
     });
 }
 
-/// Keeps the longest fragments and the non-overlapping rest of the others,
-/// with `taken_a` and `taken_b` empty at first.
+/// Keeps the longest fragments and the non-overlapping rest of the others
+/// in `kept`, with `taken_a` and `taken_b` empty at first.
 fn resolve_overlaps(
     grown: &mut Vec<Fragment>,
     k: usize,
     taken_a: &mut Occupancy,
     taken_b: &mut Occupancy,
-) -> Vec<Fragment> {
+    kept: &mut Vec<Fragment>,
+) {
     grown.sort_unstable_by_key(|f| (std::cmp::Reverse(f.len()), *f));
     grown.dedup();
-    let mut kept = Vec::new();
+    kept.clear();
     for &f in grown.iter() {
         let occupied_a = taken_a.doc(f.a.doc);
         let occupied_b = taken_b.doc(f.b.doc);
@@ -477,7 +482,7 @@ fn resolve_overlaps(
                         k,
                         occupied_a,
                         occupied_b,
-                        &mut kept,
+                        kept,
                     );
                     i += ((taken >> i).trailing_ones() as usize).min(n - i);
                 }
@@ -487,10 +492,9 @@ fn resolve_overlaps(
             }
             t += 64;
         }
-        close_piece(f, piece_start, len, k, occupied_a, occupied_b, &mut kept);
+        close_piece(f, piece_start, len, k, occupied_a, occupied_b, kept);
     }
     kept.sort_unstable();
-    kept
 }
 
 #[cfg(test)]
@@ -699,11 +703,13 @@ mod tests {
             let (mut taken_a, mut taken_b) = (Occupancy::default(), Occupancy::default());
             taken_a.reset(&unit);
             taken_b.reset(&unit);
-            resolve_overlaps(&mut earlier.iter().map(fragment).collect::<Vec<_>>(), 1, &mut taken_a, &mut taken_b);
+            // The kept buffer too comes from that pair.
+            let mut kept = Vec::new();
+            resolve_overlaps(&mut earlier.iter().map(fragment).collect::<Vec<_>>(), 1, &mut taken_a, &mut taken_b, &mut kept);
             taken_a.reset(&unit);
             taken_b.reset(&unit);
             let grown: Vec<Fragment> = grown.iter().map(fragment).collect();
-            let kept = resolve_overlaps(&mut grown.clone(), k, &mut taken_a, &mut taken_b);
+            resolve_overlaps(&mut grown.clone(), k, &mut taken_a, &mut taken_b, &mut kept);
             prop_assert_eq!(kept, resolve_symbol_by_symbol(&grown, k, LEN));
         }
     }

@@ -96,11 +96,18 @@ enum Which {
     B,
 }
 
+/// Line spans `(document, first, last)`, a buffer reused from pair to
+/// pair.
+pub(crate) type LineSpans = Vec<(u32, usize, usize)>;
+
+/// The scores of the pair of units `a` and `b` with `fragments`, `spans`
+/// as scratch space.
 pub(crate) fn score(
     (a, unit_a, prep_a, weights_a): (usize, &Unit, &PreparedUnit, &UnitWeights),
     (b, unit_b, prep_b, weights_b): (usize, &Unit, &PreparedUnit, &UnitWeights),
     shared_fingerprints: usize,
     fragments: &[Fragment],
+    spans: &mut LineSpans,
 ) -> PairScore {
     let total_overlap: usize = fragments.iter().map(|f| f.len() as usize).sum();
     let longest_fragment = fragments
@@ -108,8 +115,8 @@ pub(crate) fn score(
         .map(|f| f.len() as usize)
         .max()
         .unwrap_or(0);
-    let coverage_a = coverage(unit_a, prep_a, fragments, total_overlap, Which::A);
-    let coverage_b = coverage(unit_b, prep_b, fragments, total_overlap, Which::B);
+    let coverage_a = coverage(unit_a, prep_a, fragments, total_overlap, Which::A, spans);
+    let coverage_b = coverage(unit_b, prep_b, fragments, total_overlap, Which::B, spans);
     let similarity = mean_weighted_coverage(fragments, weights_a, weights_b);
     PairScore {
         a,
@@ -152,6 +159,7 @@ fn coverage(
     fragments: &[Fragment],
     covered_symbols: usize,
     which: Which,
+    spans: &mut LineSpans,
 ) -> SideCoverage {
     let compared_lines = prepared.summary.compared_lines;
     let covered_lines = compared_lines.map(|_| {
@@ -165,7 +173,7 @@ fn coverage(
                 .is_some()
         });
         if ascending {
-            lines_between_ends(prepared, ranges)
+            lines_between_ends(prepared, ranges, spans)
         } else {
             lines_of_every_symbol(unit, ranges)
         }
@@ -184,10 +192,11 @@ fn coverage(
 /// numbered among those holding symbols (the prepared document's
 /// `line_first_symbols`), so a range's lines are a span of consecutive
 /// numbers; ranges are disjoint, but two can share a line, so touching
-/// spans are joined before counting.
+/// spans are joined before counting; `spans` is scratch space.
 fn lines_between_ends(
     prepared: &PreparedUnit,
     ranges: impl Iterator<Item = SymbolRange> + Clone,
+    spans: &mut LineSpans,
 ) -> usize {
     let ranges = ranges.filter(|r| !r.is_empty());
     let span = |r: SymbolRange| {
@@ -207,9 +216,10 @@ fn lines_between_ends(
     if ranges.clone().map(|r| (r.doc, r.start)).is_sorted() {
         return joined_line_count(ranges.map(span));
     }
-    let mut spans: Vec<(u32, usize, usize)> = ranges.map(span).collect();
+    spans.clear();
+    spans.extend(ranges.map(span));
     spans.sort_unstable();
-    joined_line_count(spans.into_iter())
+    joined_line_count(spans.iter().copied())
 }
 
 /// The lines covered by line spans `(document, first, last)` sorted by
@@ -288,11 +298,11 @@ mod tests {
                 .map(|w| SymbolRange { doc: 0, start: w[0], end: w[1] })
                 .collect();
             let expected = lines_of_every_symbol(&unit, ranges.iter().copied());
-            prop_assert_eq!(lines_between_ends(prepared, ranges.iter().copied()), expected);
+            prop_assert_eq!(lines_between_ends(prepared, ranges.iter().copied(), &mut Vec::new()), expected);
             // Out of order (as side b's ranges can be), they are sorted first.
             let by = rotation % ranges.len().max(1);
             ranges.rotate_left(by);
-            prop_assert_eq!(lines_between_ends(prepared, ranges.iter().copied()), expected);
+            prop_assert_eq!(lines_between_ends(prepared, ranges.iter().copied(), &mut Vec::new()), expected);
         }
     }
 }
