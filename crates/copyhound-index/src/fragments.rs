@@ -4,7 +4,11 @@
 //! 1. *Merge* (winnowing §5.2, "a1b1 ~ a2b2"): matches are grouped by
 //!    document pair and diagonal (the offset `pos_b − pos_a`) and taken in
 //!    order along the diagonal; a match whose k-gram already lies inside the
-//!    fragment grown from an earlier one is absorbed by it.
+//!    fragment grown from an earlier one is absorbed by it. Without base
+//!    code the order does not matter (every fragment then holds its
+//!    match's whole k-gram, so it is the one maximal run through it):
+//!    matches are taken as they come and looked up by diagonal in a small
+//!    hash table instead of being sorted.
 //! 2. *Extend*: a new match grows symbol by symbol to the left and right for
 //!    as long as both sides hold the same symbol and neither is base code.
 //!    The bounds are therefore exact (every symbol inside matches, which
@@ -292,6 +296,7 @@ pub(crate) struct PairScratch {
     /// The pair's matching fingerprints, filled in by the caller.
     pub(crate) matches: Vec<Match>,
     keys: Vec<u64>,
+    diagonals: DiagonalTable,
     grown: Vec<Fragment>,
     taken_a: Occupancy,
     taken_b: Occupancy,
@@ -312,6 +317,7 @@ pub(crate) fn find_fragments<'s>(
     let PairScratch {
         matches,
         keys,
+        diagonals,
         grown,
         taken_a,
         taken_b,
@@ -326,10 +332,46 @@ pub(crate) fn find_fragments<'s>(
         .max()
         .unwrap_or(0);
     let packing = Packing::new(a.unit.documents.len(), b.unit.documents.len(), longest);
-    sort_by_diagonal(matches, packing, keys);
+    let unmasked = |side: Side<'_>| side.prepared.documents.iter().all(|d| d.base.is_none());
+    let unordered = packing.is_some_and(|packing| {
+        unmasked(a) && unmasked(b) && grow_unordered((a, b), k, matches, packing, diagonals, grown)
+    });
+    if !unordered {
+        sort_by_diagonal(matches, packing, keys);
+        grow_in_order((a, b), k, matches, grown);
+    }
+    taken_a.reset(a.unit);
+    taken_b.reset(b.unit);
+    resolve_overlaps(grown, k, taken_a, taken_b, kept);
+    kept
+}
+
+/// The fragment grown from match `m`: `len` symbols from `start_a` in
+/// its document of `a` and from `start_b` in its document of `b`.
+fn grown_from(m: Match, (start_a, start_b, len): (usize, usize, usize)) -> Fragment {
+    let range = |doc: u32, start: usize| SymbolRange {
+        doc,
+        start: start as u32,
+        end: (start + len) as u32,
+    };
+    Fragment {
+        a: range(m.a_doc, start_a),
+        b: range(m.b_doc, start_b),
+    }
+}
+
+/// Grows `grown` from `matches` sorted by document pair, diagonal and
+/// position in `a`: a match inside the fragment last grown on its diagonal
+/// is absorbed by it.
+fn grow_in_order(
+    (a, b): (Side<'_>, Side<'_>),
+    k: usize,
+    matches: &[Match],
+    grown: &mut Vec<Fragment>,
+) {
     grown.clear();
     let mut reach: Option<(u32, u32, i64, usize)> = None;
-    for &m in matches.iter() {
+    for &m in matches {
         if let Some((a_doc, b_doc, diagonal, end)) = reach {
             let inside = a_doc == m.a_doc
                 && b_doc == m.b_doc
@@ -344,23 +386,130 @@ pub(crate) fn find_fragments<'s>(
             continue;
         };
         reach = Some((m.a_doc, m.b_doc, m.diagonal(), sa + len));
-        grown.push(Fragment {
-            a: SymbolRange {
-                doc: m.a_doc,
-                start: sa as u32,
-                end: (sa + len) as u32,
-            },
-            b: SymbolRange {
-                doc: m.b_doc,
-                start: sb as u32,
-                end: (sb + len) as u32,
-            },
-        });
+        grown.push(grown_from(m, (sa, sb, len)));
     }
-    taken_a.reset(a.unit);
-    taken_b.reset(b.unit);
-    resolve_overlaps(grown, k, taken_a, taken_b, kept);
-    kept
+}
+
+/// Grows `grown` from `matches` in any order, for units without base code:
+/// a match whose k-gram lies inside a fragment already grown on its
+/// diagonal is absorbed by it. The fragments are those [`grow_in_order`]
+/// grows, in another order and without its duplicates, as long as every
+/// fragment holds its match's whole k-gram; false (and `grown` unfinished)
+/// when one does not (a hash collision) or a diagonal holds too many
+/// fragments to search, where the caller grows them in order instead.
+fn grow_unordered(
+    (a, b): (Side<'_>, Side<'_>),
+    k: usize,
+    matches: &[Match],
+    packing: Packing,
+    diagonals: &mut DiagonalTable,
+    grown: &mut Vec<Fragment>,
+) -> bool {
+    grown.clear();
+    diagonals.reset(matches.len());
+    for &m in matches {
+        let pa = m.a_pos as usize;
+        let Some(slot) = diagonals.slot(packing.pack(m) >> packing.pos_bits) else {
+            return false;
+        };
+        if diagonals.covers(slot, pa, pa + k) {
+            continue;
+        }
+        let (da, db) = (a.doc(m.a_doc), b.doc(m.b_doc));
+        let Some((sa, sb, len)) = extend(da, db, m, k) else {
+            continue;
+        };
+        if sa > pa || pa + k > sa + len {
+            return false;
+        }
+        diagonals.insert(slot, sa, sa + len);
+        grown.push(grown_from(m, (sa, sb, len)));
+    }
+    true
+}
+
+/// The fragments grown on each diagonal so far: an open-addressing table
+/// from a diagonal's key (document pair and offset) to a list of the
+/// fragments' ranges in `a`.
+#[derive(Debug, Default)]
+struct DiagonalTable {
+    /// Diagonal keys, `EMPTY` where free, and the last fragment of each.
+    keys: Vec<u64>,
+    heads: Vec<u32>,
+    /// Fragments: start and end in `a`, and the one grown before on the
+    /// same diagonal (`NONE` for the first).
+    fragments: Vec<(u32, u32, u32)>,
+    shift: u32,
+}
+
+impl DiagonalTable {
+    const EMPTY: u64 = u64::MAX;
+    const NONE: u32 = u32::MAX;
+    /// Fragments searched on one diagonal before giving up: repetitive
+    /// code can put many on one, and searching them all for every match
+    /// would cost their number squared.
+    const MAX_PER_DIAGONAL: usize = 8;
+
+    /// Empty, with room for `matches` diagonals.
+    fn reset(&mut self, matches: usize) {
+        let size = (2 * matches).next_power_of_two().max(2);
+        self.keys.clear();
+        self.keys.resize(size, Self::EMPTY);
+        self.heads.clear();
+        self.heads.resize(size, Self::NONE);
+        self.fragments.clear();
+        self.shift = 64 - size.trailing_zeros();
+    }
+
+    /// The slot of diagonal `key`, taken for it if it is new; `None` if its
+    /// list is too long to search.
+    fn slot(&mut self, key: u64) -> Option<usize> {
+        let mask = self.keys.len() - 1;
+        let mut at = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
+        loop {
+            let here = self.keys[at];
+            if here == key {
+                return (self.list_len(at) < Self::MAX_PER_DIAGONAL).then_some(at);
+            }
+            if here == Self::EMPTY {
+                self.keys[at] = key;
+                return Some(at);
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    fn list_len(&self, slot: usize) -> usize {
+        let mut n = 0;
+        let mut at = self.heads[slot];
+        while at != Self::NONE {
+            n += 1;
+            at = self.fragments[at as usize].2;
+        }
+        n
+    }
+
+    /// Whether a fragment of the diagonal in `slot` holds `start..end` of
+    /// `a`.
+    fn covers(&self, slot: usize, start: usize, end: usize) -> bool {
+        let mut at = self.heads[slot];
+        while at != Self::NONE {
+            let (from, to, next) = self.fragments[at as usize];
+            if from as usize <= start && end <= to as usize {
+                return true;
+            }
+            at = next;
+        }
+        false
+    }
+
+    /// Adds the fragment `start..end` of `a` to the diagonal in `slot`.
+    fn insert(&mut self, slot: usize, start: usize, end: usize) {
+        let id = self.fragments.len() as u32;
+        self.fragments
+            .push((start as u32, end as u32, self.heads[slot]));
+        self.heads[slot] = id;
+    }
 }
 
 /// The symbols of each document of a unit taken by fragments so far: one
@@ -711,6 +860,90 @@ mod tests {
             let grown: Vec<Fragment> = grown.iter().map(fragment).collect();
             resolve_overlaps(&mut grown.clone(), k, &mut taken_a, &mut taken_b, &mut kept);
             prop_assert_eq!(kept, resolve_symbol_by_symbol(&grown, k, LEN));
+        }
+
+        /// Matches taken as they come give the fragments that matches
+        /// sorted by diagonal give, and without a hash collision they are
+        /// taken so.
+        #[test]
+        fn unordered_growth_finds_the_fragments_of_ordered_growth(
+            a_docs in prop::collection::vec(prop::collection::vec(0u32..3, 1..90), 1..3),
+            b_docs in prop::collection::vec(prop::collection::vec(0u32..3, 1..90), 1..3),
+            k in 1usize..8,
+            picks in prop::collection::vec(any::<prop::sample::Index>(), 0..60),
+            collisions in prop::collection::vec((0u32..3, 0u32..90, 0u32..3, 0u32..90), 0..3),
+        ) {
+            let unit = |docs: &[Vec<u32>]| {
+                let documents = docs.iter().map(|symbols| {
+                    let mut normalized = copyhound_fingerprint::NormalizedDocument::new();
+                    for (i, &s) in symbols.iter().enumerate() {
+                        normalized.push(s, i..i + 1);
+                    }
+                    crate::Document::new("d", normalized, Vec::new())
+                });
+                Unit::new("u", documents.collect())
+            };
+            let units = [unit(&a_docs), unit(&b_docs)];
+            let hasher = copyhound_fingerprint::KGramHasher::new(k, 0);
+            let prepared = crate::prepare::prepare(&units, &crate::BaseCode::none(), &hasher);
+            let side = |u: usize| Side { unit: &units[u], prepared: &prepared[u] };
+            // Every pair of equal k-grams, the matches a collision-free hash
+            // gives; some of them, in a random order.
+            let mut equal = Vec::new();
+            for (a_doc, x) in a_docs.iter().enumerate() {
+                for (b_doc, y) in b_docs.iter().enumerate() {
+                    for i in 0..=x.len().saturating_sub(k) {
+                        for j in 0..=y.len().saturating_sub(k) {
+                            if x.len() >= k && y.len() >= k && x[i..i + k] == y[j..j + k] {
+                                equal.push(Match { a_doc: a_doc as u32, a_pos: i as u32, b_doc: b_doc as u32, b_pos: j as u32 });
+                            }
+                        }
+                    }
+                }
+            }
+            let mut matches: Vec<Match> = if equal.is_empty() {
+                Vec::new()
+            } else {
+                picks.iter().map(|p| equal[p.index(equal.len())]).collect()
+            };
+            // Unequal k-grams with one hash, where they fit.
+            let fits = |docs: &[Vec<u32>], doc: u32, pos: u32| {
+                docs.get(doc as usize).is_some_and(|d| pos as usize + k <= d.len())
+            };
+            let collided = collisions.iter().any(|&(a_doc, a_pos, b_doc, b_pos)| {
+                let fit = fits(&a_docs, a_doc, a_pos) && fits(&b_docs, b_doc, b_pos);
+                if fit {
+                    matches.push(Match { a_doc, a_pos, b_doc, b_pos });
+                }
+                fit && a_docs[a_doc as usize][a_pos as usize..a_pos as usize + k]
+                    != b_docs[b_doc as usize][b_pos as usize..b_pos as usize + k]
+            });
+
+            let mut ordered = PairScratch { matches: matches.clone(), ..PairScratch::default() };
+            let packing = Packing::new(a_docs.len(), b_docs.len(), 90);
+            sort_by_diagonal(&mut ordered.matches, packing, &mut ordered.keys);
+            grow_in_order((side(0), side(1)), k, &ordered.matches, &mut ordered.grown);
+            // Diagonals too crowded to search.
+            let mut distinct = ordered.grown.clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            let mut diagonals: Vec<(u32, u32, i64)> = distinct
+                .iter()
+                .map(|f| (f.a.doc, f.b.doc, i64::from(f.b.start) - i64::from(f.a.start)))
+                .collect();
+            diagonals.sort_unstable();
+            let crowded = diagonals.chunk_by(|x, y| x == y).any(|run| run.len() >= DiagonalTable::MAX_PER_DIAGONAL);
+            ordered.taken_a.reset(&units[0]);
+            ordered.taken_b.reset(&units[1]);
+            let mut expected = Vec::new();
+            resolve_overlaps(&mut ordered.grown, k, &mut ordered.taken_a, &mut ordered.taken_b, &mut expected);
+
+            let mut unordered = PairScratch::default();
+            let taken = grow_unordered((side(0), side(1)), k, &matches, packing.unwrap(), &mut unordered.diagonals, &mut unordered.grown);
+            prop_assert!(taken || collided || crowded);
+
+            let mut scratch = PairScratch { matches, ..PairScratch::default() };
+            prop_assert_eq!(find_fragments(side(0), side(1), k, &mut scratch).clone(), expected);
         }
     }
 }
