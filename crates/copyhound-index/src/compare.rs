@@ -388,6 +388,18 @@ fn score_candidates(
 /// unit indices: by each unit's rank among the distinct names, so the sort
 /// compares integers instead of strings.
 fn sort_pairs(units: &[Unit], pairs: &mut [PairScore]) {
+    let name_rank = name_ranks(units);
+    // (a, b) tells any two pairs apart, so any sort gives the one order.
+    // Sorted by keys, each pair (a large struct) moves once instead of at
+    // every step of the sort.
+    pairs.par_sort_by_cached_key(|p| {
+        let similarity = std::cmp::Reverse(total_order_key(p.similarity));
+        (similarity, name_rank[p.a], name_rank[p.b], p.a, p.b)
+    });
+}
+
+/// Each unit's rank among the distinct unit names.
+fn name_ranks(units: &[Unit]) -> Vec<u32> {
     let mut by_name: Vec<u32> = (0..units.len() as u32).collect();
     by_name.par_sort_unstable_by(|&x, &y| units[x as usize].name.cmp(&units[y as usize].name));
     let mut name_rank = vec![0u32; units.len()];
@@ -398,14 +410,14 @@ fn sort_pairs(units: &[Unit], pairs: &mut [PairScore]) {
         }
         name_rank[pair[1] as usize] = rank;
     }
-    // (a, b) tells any two pairs apart, so an unstable sort gives the one
-    // order.
-    let ranks = |p: &PairScore| (name_rank[p.a], name_rank[p.b], p.a, p.b);
-    pairs.par_sort_unstable_by(|p, q| {
-        q.similarity
-            .total_cmp(&p.similarity)
-            .then_with(|| ranks(p).cmp(&ranks(q)))
-    });
+    name_rank
+}
+
+/// An integer that orders as [`f64::total_cmp`] orders `x`.
+fn total_order_key(x: f64) -> i64 {
+    // Negative floats order backwards as integers: flip all but the sign.
+    let bits = x.to_bits().cast_signed();
+    bits ^ ((bits >> 63).cast_unsigned() >> 1).cast_signed()
 }
 
 /// Every pair of occurrences of the hashes in `runs` (those two units
@@ -441,4 +453,22 @@ fn collect_matches<'a>(
         }
     }
     shared
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The integer key orders floats as `total_cmp` does, signed
+        /// zeros, infinities and NaNs included.
+        #[test]
+        fn total_order_keys_order_as_total_cmp(x in any::<u64>(), y in any::<u64>(), special in 0usize..8) {
+            let specials = [0.0, -0.0, f64::INFINITY, f64::NEG_INFINITY, f64::NAN, -f64::NAN, 1.0, 0.5];
+            let (x, y) = (f64::from_bits(x), if special < 6 { specials[special] } else { f64::from_bits(y) });
+            prop_assert_eq!(total_order_key(x).cmp(&total_order_key(y)), x.total_cmp(&y));
+            prop_assert_eq!(total_order_key(x).cmp(&total_order_key(x)), std::cmp::Ordering::Equal);
+        }
+    }
 }
