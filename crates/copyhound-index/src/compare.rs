@@ -11,7 +11,7 @@ use crate::fragments::{Match, PairScratch, Side, find_fragments};
 use crate::index::{PostingTable, SharedRun};
 use crate::prepare::{PreparedUnit, UnitSummary, prepare};
 use crate::rarity::{UnitWeights, unit_weights};
-use crate::score::{LineSpans, score};
+use crate::score::{SortedRanges, score};
 use crate::{
     BaseCode, CandidatePair, CompareError, CompareOptions, Document, FingerprintIndex, Fragment,
     IndexStats, LineIndex, PairScore, Posting, Unit,
@@ -347,10 +347,10 @@ fn score_candidates(
         .par_iter()
         .map_init(
             || {
-                let scratch = (PairScratch::default(), LineSpans::new());
+                let scratch = (PairScratch::default(), SortedRanges::new());
                 (PostingTable::default(), None, scratch)
             },
-            |(table, filled, (scratch, spans)), &(first, other)| {
+            |(table, filled, (scratch, sorted)), &(first, other)| {
                 if *filled != Some(first) {
                     table.fill(&detail.index, first);
                     *filled = Some(first);
@@ -376,7 +376,7 @@ fn score_candidates(
                     (b, &units[b], &prepared[b], &weights[b]),
                     shared,
                     fragments,
-                    spans,
+                    sorted,
                 )
             },
         )

@@ -96,18 +96,18 @@ enum Which {
     B,
 }
 
-/// Line spans `(document, first, last)`, a buffer reused from pair to
+/// Ranges of one side sorted by position, a buffer reused from pair to
 /// pair.
-pub(crate) type LineSpans = Vec<(u32, usize, usize)>;
+pub(crate) type SortedRanges = Vec<SymbolRange>;
 
-/// The scores of the pair of units `a` and `b` with `fragments`, `spans`
+/// The scores of the pair of units `a` and `b` with `fragments`, `sorted`
 /// as scratch space.
 pub(crate) fn score(
     (a, unit_a, prep_a, weights_a): (usize, &Unit, &PreparedUnit, &UnitWeights),
     (b, unit_b, prep_b, weights_b): (usize, &Unit, &PreparedUnit, &UnitWeights),
     shared_fingerprints: usize,
     fragments: &[Fragment],
-    spans: &mut LineSpans,
+    sorted: &mut SortedRanges,
 ) -> PairScore {
     let total_overlap: usize = fragments.iter().map(|f| f.len() as usize).sum();
     let longest_fragment = fragments
@@ -115,8 +115,8 @@ pub(crate) fn score(
         .map(|f| f.len() as usize)
         .max()
         .unwrap_or(0);
-    let coverage_a = coverage(unit_a, prep_a, fragments, total_overlap, Which::A, spans);
-    let coverage_b = coverage(unit_b, prep_b, fragments, total_overlap, Which::B, spans);
+    let coverage_a = coverage(unit_a, prep_a, fragments, total_overlap, Which::A, sorted);
+    let coverage_b = coverage(unit_b, prep_b, fragments, total_overlap, Which::B, sorted);
     let similarity = mean_weighted_coverage(fragments, weights_a, weights_b);
     PairScore {
         a,
@@ -159,7 +159,7 @@ fn coverage(
     fragments: &[Fragment],
     covered_symbols: usize,
     which: Which,
-    spans: &mut LineSpans,
+    sorted: &mut SortedRanges,
 ) -> SideCoverage {
     let compared_lines = prepared.summary.compared_lines;
     let covered_lines = compared_lines.map(|_| {
@@ -173,7 +173,7 @@ fn coverage(
                 .is_some()
         });
         if ascending {
-            lines_between_ends(prepared, ranges, spans)
+            lines_between_ends(prepared, ranges, sorted)
         } else {
             lines_of_every_symbol(unit, ranges)
         }
@@ -192,34 +192,64 @@ fn coverage(
 /// numbered among those holding symbols (the prepared document's
 /// `line_first_symbols`), so a range's lines are a span of consecutive
 /// numbers; ranges are disjoint, but two can share a line, so touching
-/// spans are joined before counting; `spans` is scratch space.
+/// spans are joined before counting. Ranges out of order (side b's) are
+/// sorted in `sorted` first.
 fn lines_between_ends(
     prepared: &PreparedUnit,
     ranges: impl Iterator<Item = SymbolRange> + Clone,
-    spans: &mut LineSpans,
+    sorted: &mut SortedRanges,
 ) -> usize {
     let ranges = ranges.filter(|r| !r.is_empty());
-    let span = |r: SymbolRange| {
+    if ranges.clone().map(|r| (r.doc, r.start)).is_sorted() {
+        return joined_line_count(spans_in_order(prepared, ranges));
+    }
+    sorted.clear();
+    sorted.extend(ranges);
+    sorted.sort_unstable();
+    joined_line_count(spans_in_order(prepared, sorted.iter().copied()))
+}
+
+/// The line spans `(document, first, last)` of `ranges`, which are in
+/// order: each line is searched for from the line found before, as the
+/// ranges' ends ascend.
+fn spans_in_order(
+    prepared: &PreparedUnit,
+    ranges: impl Iterator<Item = SymbolRange>,
+) -> impl Iterator<Item = (u32, usize, usize)> {
+    let mut from: Option<(u32, usize)> = None;
+    ranges.map(move |r| {
         let firsts = prepared.documents[r.doc as usize]
             .line_first_symbols
             .as_deref()
             .unwrap_or_default();
-        let line = |i: u32| {
-            firsts
-                .partition_point(|&first| first <= i)
-                .saturating_sub(1)
+        let start = match from {
+            Some((doc, line)) if doc == r.doc => line,
+            _ => 0,
         };
-        (r.doc, line(r.start), line(r.end - 1))
-    };
-    // Ranges in order (always those of side a) give spans in order: no
-    // need to collect and sort them.
-    if ranges.clone().map(|r| (r.doc, r.start)).is_sorted() {
-        return joined_line_count(ranges.map(span));
+        let first = line_from(firsts, start, r.start);
+        let last = line_from(firsts, first, r.end - 1);
+        from = Some((r.doc, last));
+        (r.doc, first, last)
+    })
+}
+
+/// The line of symbol `i`, given the first symbol of each line (`firsts`,
+/// ascending): the last line starting at or before it, or line 0. Symbol
+/// `i` lies in line `from` or a later one; lines are searched from there
+/// in growing steps, as the next range is mostly a few lines on.
+fn line_from(firsts: &[u32], from: usize, i: u32) -> usize {
+    if firsts.get(from).is_none_or(|&first| first > i) {
+        return firsts
+            .partition_point(|&first| first <= i)
+            .saturating_sub(1);
     }
-    spans.clear();
-    spans.extend(ranges.map(span));
-    spans.sort_unstable();
-    joined_line_count(spans.iter().copied())
+    let (mut low, mut step) = (from, 1);
+    while low + step < firsts.len() && firsts[low + step] <= i {
+        low += step;
+        step *= 2;
+    }
+    let high = (low + step).min(firsts.len());
+    low + firsts[low + 1..high].partition_point(|&first| first <= i)
 }
 
 /// The lines covered by line spans `(document, first, last)` sorted by
