@@ -289,8 +289,8 @@ pub fn compare_with_progress(
         min_fragment,
     };
     progress.start(Stage::Score, candidates.pairs.len() as u64);
-    let mut pairs = score_candidates(units, &detail, &weights, &candidates.pairs, progress);
-    sort_pairs(units, &mut pairs);
+    let pairs = score_candidates(units, &detail, &weights, &candidates.pairs, progress);
+    let pairs = sorted_pairs(units, &pairs);
 
     Ok(Comparison {
         pairs,
@@ -387,15 +387,21 @@ fn score_candidates(
 /// Sorts pairs by similarity (highest first), then by unit names, then by
 /// unit indices: by each unit's rank among the distinct names, so the sort
 /// compares integers instead of strings.
-fn sort_pairs(units: &[Unit], pairs: &mut [PairScore]) {
+fn sorted_pairs(units: &[Unit], pairs: &[PairScore]) -> Vec<PairScore> {
     let name_rank = name_ranks(units);
     // (a, b) tells any two pairs apart, so any sort gives the one order.
-    // Sorted by keys, each pair (a large struct) moves once instead of at
-    // every step of the sort.
-    pairs.par_sort_by_cached_key(|p| {
-        let similarity = std::cmp::Reverse(total_order_key(p.similarity));
-        (similarity, name_rank[p.a], name_rank[p.b], p.a, p.b)
-    });
+    // Keys are sorted, and each pair (a large struct) is then copied once,
+    // in parallel, instead of moved at every step of the sort.
+    let mut keys: Vec<_> = pairs
+        .par_iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let similarity = std::cmp::Reverse(total_order_key(p.similarity));
+            ((similarity, name_rank[p.a], name_rank[p.b], p.a, p.b), i)
+        })
+        .collect();
+    keys.par_sort_unstable();
+    keys.par_iter().map(|&(_, i)| pairs[i].clone()).collect()
 }
 
 /// Each unit's rank among the distinct unit names.
