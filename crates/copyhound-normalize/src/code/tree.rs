@@ -237,6 +237,9 @@ struct Grammar {
     parenthesized: Vec<bool>,
     /// By kind id: a node whose parenthesised child is a whole operand.
     whole_operand_parent: Vec<bool>,
+    /// By kind id: an anonymous `(` or `)`, looked up by id because the
+    /// walker asks of every leaf, and a kind's name costs a `strlen`.
+    parenthesis: Vec<bool>,
 }
 
 impl Grammar {
@@ -250,14 +253,14 @@ impl Grammar {
                 }
             })
             .collect();
-        let named_kind_in = |names: &[&str]| -> Vec<bool> {
+        let kind_in = |named: bool, names: &[&str]| -> Vec<bool> {
             if !WHOLE_OPERAND_PARENTHESES_DROPPED.contains(&lang) {
                 return Vec::new();
             }
             (0..language.node_kind_count())
                 .map(|id| {
                     let id = id as u16;
-                    language.node_kind_is_named(id)
+                    language.node_kind_is_named(id) == named
                         && language
                             .node_kind_for_id(id)
                             .is_some_and(|kind| names.contains(&kind))
@@ -265,8 +268,9 @@ impl Grammar {
                 .collect()
         };
         Self {
-            parenthesized: named_kind_in(&["parenthesized_expression"]),
-            whole_operand_parent: named_kind_in(WHOLE_OPERAND_PARENTS),
+            parenthesized: kind_in(true, &["parenthesized_expression"]),
+            whole_operand_parent: kind_in(true, WHOLE_OPERAND_PARENTS),
+            parenthesis: kind_in(false, &["(", ")"]),
             language,
             classes,
         }
@@ -582,7 +586,10 @@ impl Walker<'_> {
     /// Whether `node` is a parenthesis of a parenthesised expression that
     /// is a whole operand (see the module docs).
     fn is_redundant_parenthesis(&self, node: Node<'_>, depth: usize) -> bool {
-        if depth < 2 || node.is_named() || !matches!(node.kind(), "(" | ")") {
+        if depth < 2
+            || !Grammar::kind_in(&self.grammar.parenthesis, node.kind_id())
+            || node.is_named()
+        {
             return false;
         }
         let (grandparent, parent) = (self.ancestors[depth - 2], self.ancestors[depth - 1]);
