@@ -1,5 +1,5 @@
-//! Document records, stored in blocks of consecutive ids that each fill
-//! at most one redb leaf page ([`BLOCK_BYTES`]).
+//! Document records, stored in blocks of increasing ids (removals leave
+//! gaps) that each fill at most one redb leaf page ([`BLOCK_BYTES`]).
 //!
 //! A record alone is small (a title, a location, an e-mail and five
 //! numbers) and redb spends about as much again per entry on its B-tree, so
