@@ -16,7 +16,8 @@ use crate::catalog::{
     META_STAGED_PRINT_BYTES, Manifest, PRINTS, REMOVED, RotationState, STAGED, decode_keys,
 };
 use crate::database::{
-    CATALOG_FILE, DataFile, InCatalog, meta_u64, read_manifest, read_params, read_rotation,
+    CATALOG_FILE, DataFile, InCatalog, id_past_next, meta_u64, read_manifest, read_params,
+    read_rotation,
 };
 use crate::error::{DbError, Result};
 use crate::params::Mode;
@@ -232,6 +233,8 @@ fn read_records(
     report: &mut CheckReport,
 ) -> Result<HashMap<DocId, DocumentRecord>> {
     let mut records = HashMap::new();
+    let meta = txn.open_table(META).in_catalog(path)?;
+    let next_doc = meta_u64(path, &meta, META_NEXT_DOC)?;
     // Lookups take the block with the greatest key not above an id, so
     // blocks must not overlap.
     let mut last_id = None;
@@ -251,6 +254,13 @@ fn read_records(
                         path.display()
                     ));
                 }
+                if let Some(past) = members.iter().find(|r| u64::from(r.id) >= next_doc) {
+                    report.problems.push(format!(
+                        "{}: {}",
+                        path.display(),
+                        id_past_next(past.id, next_doc)
+                    ));
+                }
                 last_id = members.last().map(|r| r.id).or(last_id);
                 records.extend(members.into_iter().map(|r| (r.id, r)));
             }
@@ -261,11 +271,7 @@ fn read_records(
             )),
         }
     }
-    let counted = meta_u64(
-        path,
-        &txn.open_table(META).in_catalog(path)?,
-        META_DOCUMENTS,
-    )?;
+    let counted = meta_u64(path, &meta, META_DOCUMENTS)?;
     if counted != records.len() as u64 {
         report.problems.push(format!(
             "{}: the catalogue counts {counted} documents, its records are {}",

@@ -1071,7 +1071,8 @@ impl Database {
         }
         let epoch = meta_u64(path, meta, META_EPOCH)?;
         let rotation = read_rotation(path, meta)?;
-        let stored_sizes = self.load_stored_sizes(txn, current, epoch, rotation)?;
+        let next_doc = meta_u64(path, meta, META_NEXT_DOC)?;
+        let stored_sizes = self.load_stored_sizes(txn, current, epoch, rotation, next_doc)?;
         Ok(View {
             change,
             generation: manifest.generation,
@@ -1089,12 +1090,15 @@ impl Database {
 impl Database {
     /// The stored sizes: `current`'s extended by the documents added since,
     /// and read again from the first document a rotation changed since.
+    /// Every id is below `next_doc`, the next id to hand out: the table is
+    /// indexed by id, so a damaged record's huge id must not size it.
     fn load_stored_sizes(
         &self,
         txn: &redb::ReadTransaction,
         current: &View,
         epoch: u64,
         rotation: Option<RotationState>,
+        next_doc: u64,
     ) -> Result<Arc<Vec<u32>>> {
         let path = &self.catalog_path;
         let fresh = current.change == u64::MAX || current.sizes_epoch != epoch;
@@ -1114,6 +1118,9 @@ impl Database {
         let records = txn.open_table(RECORDS).in_catalog(path)?;
         let start = DocId::try_from(start).unwrap_or(DocId::MAX);
         for_each_record(path, &records, start, |cursor| {
+            if u64::from(cursor.id()) >= next_doc {
+                return Err(DbError::corrupt(path, id_past_next(cursor.id(), next_doc)));
+            }
             let at = cursor.id() as usize;
             if sizes.len() <= at {
                 sizes.resize(at + 1, 0);
@@ -1143,6 +1150,11 @@ pub(crate) fn decode_staged(path: &Path, id: DocId, bytes: &[u8]) -> Result<Vec<
             format!("staged postings of document {id} are damaged"),
         )
     })
+}
+
+/// What is wrong with a record whose id was never handed out.
+pub(crate) fn id_past_next(id: DocId, next_doc: u64) -> String {
+    format!("a record has document id {id}, past the next free id {next_doc}")
 }
 
 pub(crate) fn damaged_record(path: &Path, id: DocId) -> DbError {

@@ -5,7 +5,7 @@ use copyhound_db::{
 };
 
 use crate::support::{
-    TextGenerator, add, kept_prints_params, ratio_of, search, set_meta, small_params,
+    TextGenerator, add, kept_prints_params, print, ratio_of, search, set_meta, small_params,
 };
 
 #[test]
@@ -409,4 +409,49 @@ fn stats_count_documents_and_staged_prints_without_reading_them() {
     let report = check(dir.path()).unwrap();
     assert!(report.is_ok(), "{report:?}");
     assert_eq!(report.documents, 3);
+}
+
+#[test]
+fn a_record_id_never_handed_out_is_damage_not_a_table_of_that_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = Database::create(dir.path(), small_params()).unwrap();
+    let mut text = TextGenerator::new(16);
+    for title in ["a", "b", "c"] {
+        add(&db, title, &text.words(400));
+    }
+    drop(db);
+    // The block of documents 0..=2 again under key 100,000,000: ids the
+    // database never handed out (its next id is 3). Opening would otherwise
+    // size a table by them: 400 MB here, 16 GB for ids near 2^32.
+    let catalog = redb::Database::open(dir.path().join("catalog.redb")).unwrap();
+    let records: redb::TableDefinition<u32, &[u8]> = redb::TableDefinition::new("records");
+    let txn = catalog.begin_write().unwrap();
+    {
+        let mut table = txn.open_table(records).unwrap();
+        let block = redb::ReadableTable::get(&table, 0)
+            .unwrap()
+            .unwrap()
+            .value()
+            .to_vec();
+        table.insert(100_000_000, block.as_slice()).unwrap();
+    }
+    txn.commit().unwrap();
+    drop(catalog);
+    // Opening reads only the catalogue's header; the first search reads
+    // the records.
+    let db = Database::open(dir.path()).unwrap();
+    let error = db
+        .search(&print(&db, "any text"), &SearchOptions::default())
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("catalog.redb"), "{error}");
+    assert!(
+        error.contains("document id 100000000, past the next free id 3"),
+        "{error}"
+    );
+    let problems = check(dir.path()).unwrap().problems.join("\n");
+    assert!(
+        problems.contains("document id 100000000, past the next free id 3"),
+        "{problems}"
+    );
 }
