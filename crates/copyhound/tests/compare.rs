@@ -189,6 +189,29 @@ fn longest_fragments(dir: &TempDir, a: &Path, b: &Path, args: &[&str]) -> Vec<u6
         .collect()
 }
 
+/// Seeds 0 to 15 (hash keys), each with the longest fragments of each
+/// pair of `a` and `b` compared with `args` at that key.
+fn longest_fragments_at_every_key(
+    dir: &TempDir,
+    a: &Path,
+    b: &Path,
+    args: &[&str],
+) -> Vec<(u64, Vec<u64>)> {
+    (0..16_u64)
+        .map(|seed| {
+            let seed_arg = seed.to_string();
+            let keyed = [args, &["--seed", &seed_arg]].concat();
+            (seed, longest_fragments(dir, a, b, &keyed))
+        })
+        .collect()
+}
+
+/// Every k-gram of one symbol: the exact shared runs of `a` and `b`.
+fn exact_shared_runs(dir: &TempDir, a: &Path, b: &Path, args: &[&str]) -> Vec<u64> {
+    let exact = [args, &["--selector", "all", "-k", "1"]].concat();
+    longest_fragments(dir, a, b, &exact)
+}
+
 #[test]
 fn code_defaults_find_every_shared_run_of_twelve_tokens() {
     // One shared statement of exactly 12 Python tokens, framed by different
@@ -206,26 +229,23 @@ fn code_defaults_find_every_shared_run_of_twelve_tokens() {
         "b.py",
         &format!("def g(n):\n    return n\n{shared}assert g(1) == 1\n"),
     );
-    // Every k-gram of one token: the exact longest shared run.
-    let exact = longest_fragments(&dir, &a, &b, &["--selector", "all", "-k", "1"]);
+    let exact = exact_shared_runs(&dir, &a, &b, &[]);
     assert_eq!(exact, [12], "the fixture shares exactly 12 tokens");
 
     let report = compare_json(&dir, &[a.to_str().unwrap(), b.to_str().unwrap()]);
     assert_eq!(report["parameters"]["k"], 10);
     assert_eq!(report["parameters"]["window"], 3);
-    let mut missed_at_w5 = 0;
-    for seed in 0..16 {
-        let seed = seed.to_string();
-        let found = longest_fragments(&dir, &a, &b, &["--seed", &seed]);
+    for (seed, found) in longest_fragments_at_every_key(&dir, &a, &b, &[]) {
         assert_eq!(
             found,
             [12],
             "defaults missed the 12-token run at seed {seed}"
         );
-        if longest_fragments(&dir, &a, &b, &["--seed", &seed, "-w", "5"]).is_empty() {
-            missed_at_w5 += 1;
-        }
     }
+    let missed_at_w5 = longest_fragments_at_every_key(&dir, &a, &b, &["-w", "5"])
+        .into_iter()
+        .filter(|(_, found)| found.is_empty())
+        .count();
     // The former default (w = 5, runs of 14 guaranteed) loses it for some
     // keys: the reason the default window is 3.
     assert!(missed_at_w5 > 0);
@@ -261,20 +281,13 @@ fn each_text_mode_has_its_own_defaults_and_guarantee() {
         "b.txt",
         &format!("{ENGINES} quick brown fox jumps over lazy dogs {RIVERS}"),
     );
-    let exact = longest_fragments(
-        &dir,
-        &a,
-        &b,
-        &["--text-mode", "words", "--selector", "all", "-k", "1"],
-    );
+    let exact = exact_shared_runs(&dir, &a, &b, &["--text-mode", "words"]);
     assert_eq!(
         exact.iter().max(),
         Some(&7),
         "the fixture shares 7 words at most"
     );
-    for seed in 0..16 {
-        let seed = seed.to_string();
-        let found = longest_fragments(&dir, &a, &b, &["--text-mode", "words", "--seed", &seed]);
+    for (seed, found) in longest_fragments_at_every_key(&dir, &a, &b, &["--text-mode", "words"]) {
         assert!(
             found.contains(&7),
             "words missed the 7-word run at seed {seed}: {found:?}"
@@ -293,24 +306,22 @@ fn each_text_mode_has_its_own_defaults_and_guarantee() {
         "b.txt",
         &format!("{ENGINES} 5 fox jumps over lazy dogs 6 {RIVERS}"),
     );
-    let exact = longest_fragments(&dir, &a, &b, &["--selector", "all", "-k", "1"]);
+    let exact = exact_shared_runs(&dir, &a, &b, &[]);
     assert_eq!(
         exact.iter().max(),
         Some(&20),
         "the fixture shares 20 letters at most"
     );
-    let mut missed_at_w20 = 0;
-    for seed in 0..16 {
-        let seed = seed.to_string();
-        let found = longest_fragments(&dir, &a, &b, &["--seed", &seed]);
+    for (seed, found) in longest_fragments_at_every_key(&dir, &a, &b, &[]) {
         assert!(
             found.contains(&20),
             "chars missed the 20-letter run at seed {seed}: {found:?}"
         );
-        if !longest_fragments(&dir, &a, &b, &["--seed", &seed, "-w", "20"]).contains(&20) {
-            missed_at_w20 += 1;
-        }
     }
+    let missed_at_w20 = longest_fragments_at_every_key(&dir, &a, &b, &["-w", "20"])
+        .into_iter()
+        .filter(|(_, found)| !found.contains(&20))
+        .count();
     assert!(missed_at_w20 > 0);
 }
 
