@@ -33,6 +33,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -94,16 +95,15 @@ class ToolFailed(Exception):
     """A tool exited with an error or its output could not be read."""
 
 
-def warm_page_cache(root: Path) -> None:
-    """Reads every file under `root` once, so that each tool is timed with
-    the files already in the OS page cache: otherwise the first tool run on
-    a dataset alone pays for reading it from disk, a visible share of a
+def warm_page_cache(files: Iterable[Path]) -> None:
+    """Reads each of `files` once, so that each tool is timed with the
+    files already in the OS page cache: otherwise the first tool run on a
+    dataset alone pays for reading it from disk, a visible share of a
     0.1-second run."""
-    for path in sorted(root.rglob("*")):
-        if path.is_file():
-            with open(path, "rb") as f:
-                while f.read(1 << 20):
-                    pass
+    for path in files:
+        with open(path, "rb") as f:
+            while f.read(1 << 20):
+                pass
 
 
 def run_measured(command: list[str], log: Path, cwd: Path | None = None, timeout: float = 3600) -> Usage:
@@ -441,7 +441,7 @@ def main(argv: list[str] | None = None) -> int:
             work = out_dir / name
             work.mkdir(parents=True, exist_ok=True)
             print(f"run.py: {name}: {tool.name} …", flush=True)
-            warm_page_cache(folder / "files")
+            warm_page_cache(path for path in (folder / "files").rglob("*") if path.is_file())
             try:
                 measured = tool.run(dataset, folder / "files", work)
             except ToolFailed as error:

@@ -175,8 +175,7 @@ def measure(tool: str, corpus: Corpus, binary: Path, cpu_limit_s: float) -> dict
     # The limit is on CPU seconds, so that a loaded machine does not cut a
     # run short; the wall-clock limit only stops a run that hangs.
     limited = ["prlimit", f"--cpu={int(cpu_limit_s)}", "--", *command] if shutil.which("prlimit") else command
-    for path in corpus.files:
-        path.read_bytes()  # every tool starts with the files in the page cache (run.warm_page_cache)
+    run.warm_page_cache(corpus.files)
     started = time.time()
     try:
         usage = run.run_measured(limited, work / f"{tool}.log", timeout=cpu_limit_s * 4)
