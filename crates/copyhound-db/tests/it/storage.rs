@@ -5,7 +5,8 @@ use copyhound_db::{
 };
 
 use crate::support::{
-    TextGenerator, add, kept_prints_params, print, ratio_of, search, set_meta, small_params,
+    TextGenerator, add, copy_record_block, kept_prints_params, print, ratio_of, search, set_meta,
+    small_params,
 };
 
 #[test]
@@ -313,20 +314,7 @@ fn check_reports_record_blocks_that_overlap() {
     assert!(check(dir.path()).unwrap().is_ok());
     // The block of documents 0..=2 again under key 1: documents 1..=3,
     // which the first block holds in part.
-    let catalog = redb::Database::open(dir.path().join("catalog.redb")).unwrap();
-    let records: redb::TableDefinition<u32, &[u8]> = redb::TableDefinition::new("records");
-    let txn = catalog.begin_write().unwrap();
-    {
-        let mut table = txn.open_table(records).unwrap();
-        let block = redb::ReadableTable::get(&table, 0)
-            .unwrap()
-            .unwrap()
-            .value()
-            .to_vec();
-        table.insert(1, block.as_slice()).unwrap();
-    }
-    txn.commit().unwrap();
-    drop(catalog);
+    copy_record_block(dir.path(), 0, 1);
     let problems = check(dir.path()).unwrap().problems.join("\n");
     assert!(
         problems.contains("record block of documents from 1 on overlaps"),
@@ -423,20 +411,7 @@ fn a_record_id_never_handed_out_is_damage_not_a_table_of_that_size() {
     // The block of documents 0..=2 again under key 100,000,000: ids the
     // database never handed out (its next id is 3). Opening would otherwise
     // size a table by them: 400 MB here, 16 GB for ids near 2^32.
-    let catalog = redb::Database::open(dir.path().join("catalog.redb")).unwrap();
-    let records: redb::TableDefinition<u32, &[u8]> = redb::TableDefinition::new("records");
-    let txn = catalog.begin_write().unwrap();
-    {
-        let mut table = txn.open_table(records).unwrap();
-        let block = redb::ReadableTable::get(&table, 0)
-            .unwrap()
-            .unwrap()
-            .value()
-            .to_vec();
-        table.insert(100_000_000, block.as_slice()).unwrap();
-    }
-    txn.commit().unwrap();
-    drop(catalog);
+    copy_record_block(dir.path(), 0, 100_000_000);
     // Opening reads only the catalogue's header; the first search reads
     // the records.
     let db = Database::open(dir.path()).unwrap();

@@ -150,3 +150,22 @@ pub fn set_meta(dir: &std::path::Path, name: &str, value: &[u8]) {
     txn.open_table(meta).unwrap().insert(name, value).unwrap();
     txn.commit().unwrap();
 }
+
+/// Stores a copy of the catalogue's record block under key `from` again
+/// under key `to`, behind the library's back (the database must be closed),
+/// to fake a damaged catalogue.
+pub fn copy_record_block(dir: &std::path::Path, from: u32, to: u32) {
+    let catalog = redb::Database::open(dir.join("catalog.redb")).unwrap();
+    let records: redb::TableDefinition<u32, &[u8]> = redb::TableDefinition::new("records");
+    let txn = catalog.begin_write().unwrap();
+    {
+        let mut table = txn.open_table(records).unwrap();
+        let block = redb::ReadableTable::get(&table, from)
+            .unwrap()
+            .unwrap()
+            .value()
+            .to_vec();
+        table.insert(to, block.as_slice()).unwrap();
+    }
+    txn.commit().unwrap();
+}
