@@ -709,12 +709,9 @@ impl Database {
                 put_meta_u64(path, &mut meta, META_STAGED_PRINT_BYTES, 0)?;
             }
             self.remove_orphans(&manifest);
-            manifest.generation += 1;
-            meta.insert(META_MANIFEST, manifest.encode().as_slice())
-                .in_catalog(path)?;
             staged.retain(|_, _| false).in_catalog(path)?;
             put_meta_u64(path, &mut meta, META_STAGED_DOCS, 0)?;
-            bump_change(path, &mut meta)?;
+            publish_manifest(path, &mut meta, &mut manifest)?;
         }
         Ok(true)
     }
@@ -978,10 +975,7 @@ impl Database {
                     .retain(|id, ()| !removed.contains(&id))
                     .in_catalog(path)?;
             }
-            manifest.generation += 1;
-            meta.insert(META_MANIFEST, manifest.encode().as_slice())
-                .in_catalog(path)?;
-            bump_change(path, &mut meta)?;
+            publish_manifest(path, &mut meta, &mut manifest)?;
         }
         txn.commit().in_catalog(path)?;
         for entry in inputs {
@@ -1135,6 +1129,19 @@ impl Database {
         }
         Ok(Arc::new(sizes))
     }
+}
+
+/// Stores `manifest` as a new generation, which makes searchers load it
+/// again, and counts the change.
+pub(crate) fn publish_manifest(
+    path: &Path,
+    meta: &mut Table<&str, &[u8]>,
+    manifest: &mut Manifest,
+) -> Result<()> {
+    manifest.generation += 1;
+    meta.insert(META_MANIFEST, manifest.encode().as_slice())
+        .in_catalog(path)?;
+    bump_change(path, meta)
 }
 
 pub(crate) fn bump_change(path: &Path, meta: &mut Table<&str, &[u8]>) -> Result<()> {

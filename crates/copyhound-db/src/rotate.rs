@@ -33,12 +33,12 @@ use std::ops::RangeInclusive;
 use redb::ReadableDatabase;
 
 use crate::catalog::{
-    DocId, DocumentRecord, META, META_EPOCH, META_MANIFEST, META_NEXT_DOC, META_ROTATION,
-    META_STAGED_DOCS, PRINTS, RotationState, STAGED, encode_keys,
+    DocId, DocumentRecord, META, META_EPOCH, META_NEXT_DOC, META_ROTATION, META_STAGED_DOCS,
+    PRINTS, RotationState, STAGED, encode_keys,
 };
 use crate::database::{
-    Database, InCatalog, bump_change, damaged_record, keys_of, meta_u64, put_meta_u64,
-    read_manifest, read_rotation,
+    Database, InCatalog, bump_change, damaged_record, keys_of, meta_u64, publish_manifest,
+    put_meta_u64, read_manifest, read_rotation,
 };
 use crate::error::{DbError, Result};
 use crate::params::Mode;
@@ -517,10 +517,7 @@ impl Database {
             // Searchers index the staging table incrementally by id; a new
             // generation makes them read it again.
             let mut manifest = read_manifest(path, &meta)?;
-            manifest.generation += 1;
-            meta.insert(META_MANIFEST, manifest.encode().as_slice())
-                .in_catalog(path)?;
-            bump_change(path, &mut meta)?;
+            publish_manifest(path, &mut meta, &mut manifest)?;
         }
         txn.commit().in_catalog(path)?;
         self.flush_if_full(staged_docs)?;
@@ -546,11 +543,8 @@ impl Database {
                 .iter()
                 .partition(|entry| entry.number < state.base);
             manifest.segments = new;
-            manifest.generation += 1;
-            meta.insert(META_MANIFEST, manifest.encode().as_slice())
-                .in_catalog(path)?;
             meta.remove(META_ROTATION).in_catalog(path)?;
-            bump_change(path, &mut meta)?;
+            publish_manifest(path, &mut meta, &mut manifest)?;
             old
         };
         txn.commit().in_catalog(path)?;
