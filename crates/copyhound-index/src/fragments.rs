@@ -602,11 +602,7 @@ fn resolve_overlaps(
         if bitset::range_is_clear(occupied_a, a_start, a_start + len)
             && bitset::range_is_clear(occupied_b, b_start, b_start + len)
         {
-            if len >= k {
-                bitset::insert_range(occupied_a, a_start, a_start + len);
-                bitset::insert_range(occupied_b, b_start, b_start + len);
-                kept.push(f);
-            }
+            close_piece(f, Some(0), len, k, occupied_a, occupied_b, kept);
             continue;
         }
         // Otherwise the free pieces are found 64 symbols at a time: a symbol
