@@ -289,8 +289,16 @@ pub fn compare_with_progress(
         min_fragment,
     };
     progress.start(Stage::Score, candidates.pairs.len() as u64);
-    let pairs = score_candidates(units, &detail, &weights, &candidates.pairs, progress);
-    let pairs = sorted_pairs(units, &pairs);
+    let name_rank = name_ranks(units);
+    let pairs = score_candidates(
+        units,
+        &detail,
+        &weights,
+        &name_rank,
+        &candidates.pairs,
+        progress,
+    );
+    let pairs = sorted_pairs(&name_rank, &pairs);
 
     Ok(Comparison {
         pairs,
@@ -326,7 +334,8 @@ fn check_fingerprints(units: &[Unit], k: usize) -> Result<(), CompareError> {
 }
 
 /// Fragments and scores of every candidate pair that has a fragment, in no
-/// particular order.
+/// particular order; `name_rank` is each unit's rank among the distinct
+/// unit names ([`name_ranks`]).
 ///
 /// Candidates are taken in order of their first unit: each worker looks
 /// that unit's hashes up in a [`PostingTable`] filled once for the run of
@@ -338,6 +347,7 @@ fn score_candidates(
     units: &[Unit],
     detail: &Detail,
     weights: &[UnitWeights],
+    name_rank: &[u32],
     candidates: &[CandidatePair],
     progress: &dyn Progress,
 ) -> Vec<PairScore> {
@@ -359,7 +369,7 @@ fn score_candidates(
                 // fragments (and the tie-breaks among them) do not depend
                 // on input order.
                 let swapped =
-                    (&units[other as usize].name, other) < (&units[first as usize].name, first);
+                    (name_rank[other as usize], other) < (name_rank[first as usize], first);
                 let runs = detail.index.shared_postings_with(table, other);
                 let shared = collect_matches(runs, swapped, &mut scratch.matches);
                 let (a, b) = if swapped {
@@ -385,10 +395,10 @@ fn score_candidates(
 }
 
 /// Sorts pairs by similarity (highest first), then by unit names, then by
-/// unit indices: by each unit's rank among the distinct names, so the sort
-/// compares integers instead of strings.
-fn sorted_pairs(units: &[Unit], pairs: &[PairScore]) -> Vec<PairScore> {
-    let name_rank = name_ranks(units);
+/// unit indices: by each unit's rank among the distinct names
+/// (`name_rank`, from [`name_ranks`]), so the sort compares integers
+/// instead of strings.
+fn sorted_pairs(name_rank: &[u32], pairs: &[PairScore]) -> Vec<PairScore> {
     // (a, b) tells any two pairs apart, so any sort gives the one order.
     // Keys are sorted, and each pair (a large struct) is then copied once,
     // in parallel, instead of moved at every step of the sort.
