@@ -4,6 +4,7 @@ mod code {
     pub mod datasets;
     pub mod detect;
     pub mod fixtures;
+    pub mod java;
     pub mod levels;
     pub mod rename;
     pub mod robust;

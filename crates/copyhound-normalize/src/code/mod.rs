@@ -1,11 +1,15 @@
 //! The source-code front-end: program text to a stream of token symbols
 //! that ignores whitespace, comments and (by default) identifier names.
 //!
-//! Two tokenisers share one token model ([`Token`], [`TokenKind`]):
+//! Three tokenisers share one token model ([`Token`], [`TokenKind`]):
 //!
-//! - tree-sitter grammars (one Cargo feature each, `lang-c`, `lang-java`, …,
-//!   all on by default) for C, C++, C#, Java, Kotlin, Scala, Python,
+//! - tree-sitter grammars (one Cargo feature each, `lang-c`, `lang-go`, …,
+//!   all on by default) for C, C++, C#, Kotlin, Scala, Python,
 //!   JavaScript, TypeScript/TSX, Go, Rust, PHP, Ruby, Haskell and Bash;
+//! - for Java, the table lexer with three bracket-matching passes that
+//!   give the tokens the Java grammar gave, at a tenth of the cost (see
+//!   `java.rs`; the grammar stays behind the `lang-java` feature as the
+//!   reference its tests compare with, through [`tokenize_with_grammar`]);
 //! - a table-driven lexer for the long tail (Lisp, Scheme, OCaml/ML,
 //!   Pascal, Fortran, Ada, Perl, Matlab, Prolog, Verilog, VHDL, SQL, R,
 //!   Lua, Swift, Elixir, Elm, Groovy, Modelica, MIPS and x86 assembly,
@@ -39,6 +43,7 @@
 //! assert_eq!(a.spans[1].range(), 4..9); // "total"
 //! ```
 
+mod java;
 mod language;
 mod lexer;
 mod specs;
@@ -99,11 +104,27 @@ pub fn normalize_code(lang: Language, text: &str, opts: &CodeOptions) -> Normali
 /// The tokens of `text` in `lang`, in order, comments and whitespace left
 /// out (and import lines too, if `drop_imports`).
 pub fn tokenize(lang: Language, text: &str, drop_imports: bool) -> Vec<Token> {
-    #[cfg(feature = "tree-sitter")]
-    if let Some(tokens) = tree::tokenize(lang, text, drop_imports) {
-        return in_order(tokens);
+    if lang == Language::Java {
+        return java::tokenize(text, drop_imports);
     }
-    tokenize_with_table(lang, text, drop_imports)
+    tokenize_with_grammar(lang, text, drop_imports)
+        .unwrap_or_else(|| tokenize_with_table(lang, text, drop_imports))
+}
+
+/// The tokens of `text` read through `lang`'s tree-sitter grammar, or
+/// `None` if this build has no grammar for it (or the parser gave up).
+/// [`tokenize`] reads Java without its grammar; this is how tests and
+/// experiments reach the grammar (feature `lang-java`) to compare.
+pub fn tokenize_with_grammar(lang: Language, text: &str, drop_imports: bool) -> Option<Vec<Token>> {
+    #[cfg(feature = "tree-sitter")]
+    {
+        tree::tokenize(lang, text, drop_imports).map(in_order)
+    }
+    #[cfg(not(feature = "tree-sitter"))]
+    {
+        let _ = (lang, text, drop_imports);
+        None
+    }
 }
 
 /// The tokens of `text` read by the table-driven lexer alone, whatever
@@ -124,7 +145,7 @@ pub fn tokenize_with_table(lang: Language, text: &str, drop_imports: bool) -> Ve
 pub fn uses_grammar(lang: Language) -> bool {
     #[cfg(feature = "tree-sitter")]
     {
-        tree::has_grammar(lang)
+        lang != Language::Java && tree::has_grammar(lang)
     }
     #[cfg(not(feature = "tree-sitter"))]
     {

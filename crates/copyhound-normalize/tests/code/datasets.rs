@@ -10,7 +10,7 @@ use copyhound_normalize::code::{CodeOptions, Language};
 use super::support::check_invariants;
 
 /// `shared/` sits beside the work tree; `COPYHOUND_DATASETS` overrides.
-fn datasets_dir() -> Option<PathBuf> {
+pub fn datasets_dir() -> Option<PathBuf> {
     let dir = std::env::var_os("COPYHOUND_DATASETS").map_or_else(
         || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/datasets"),
         PathBuf::from,
@@ -18,7 +18,7 @@ fn datasets_dir() -> Option<PathBuf> {
     dir.is_dir().then_some(dir)
 }
 
-fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
+pub fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };

@@ -1,0 +1,132 @@
+//! The Java lexer against the Java grammar it replaced: the same tokens,
+//! kinds and byte ranges, on the fixture, on hand-written cases of each
+//! rule, and on every Java file of the evaluation data sets.
+
+use std::path::PathBuf;
+
+use copyhound_normalize::code::{Language, Token, tokenize, tokenize_with_grammar};
+
+use super::datasets::{datasets_dir, files_under};
+use super::support::fixture;
+
+fn grammar_tokens(text: &str, drop_imports: bool) -> Vec<Token> {
+    tokenize_with_grammar(Language::Java, text, drop_imports)
+        .expect("the tests build the Java grammar (feature lang-java)")
+}
+
+/// The first place where the two streams part, shown with its text.
+fn first_difference(text: &str, lexer: &[Token], grammar: &[Token]) -> Option<String> {
+    let at = lexer
+        .iter()
+        .zip(grammar)
+        .position(|(a, b)| a != b)
+        .or_else(|| (lexer.len() != grammar.len()).then(|| lexer.len().min(grammar.len())))?;
+    let show = |tokens: &[Token]| {
+        tokens
+            .iter()
+            .skip(at.saturating_sub(3))
+            .take(8)
+            .map(|t| format!("{}:{:?}", &text[t.range.clone()], t.kind))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    Some(format!("token {at}\n  lexer:   {}\n  grammar: {}", show(lexer), show(grammar)))
+}
+
+fn assert_same(text: &str, drop_imports: bool) {
+    let lexer = tokenize(Language::Java, text, drop_imports);
+    let grammar = grammar_tokens(text, drop_imports);
+    if let Some(difference) = first_difference(text, &lexer, &grammar) {
+        panic!("{text}\n{difference}");
+    }
+}
+
+#[test]
+fn the_fixture_reads_as_the_grammar_reads_it() {
+    let text = fixture("Sample.java");
+    assert_same(&text, false);
+    assert_same(&text, true);
+}
+
+#[test]
+fn nested_type_arguments_close_with_single_angles() {
+    for code in [
+        "class A { Map<String, List<Integer>> m = new HashMap<>(); }",
+        "class A { List<List<List<Integer>>> deep; }",
+        "class A { <T extends Comparable<T>> void sort(List<T> xs) {} }",
+        "class A { void f() { x = a >> 2; y = b >>> c; z = p < q ? r : s; if (i < n && j > m) {} } }",
+        "class A { void f() { x = Collections.<List<String>>emptyList(); } }",
+        "class A { Class<?>[] types; Map.Entry<K, V[]> e; }",
+    ] {
+        assert_same(code, false);
+    }
+}
+
+#[test]
+fn whole_operand_parentheses_go_as_the_grammar_drops_them() {
+    for code in [
+        "class A { int x = (a + b), y = ((c)); }",
+        "class A { void f() { x = (y); x += (a * b); return (x); } }",
+        "class A { int f() { g((a + b), (c)); new B((d)); this.<T>h((e)); return ((x)); } }",
+        "class A { void f() { if ((a)) {} while (((b))) {} do {} while ((c)); switch ((k)) {} } }",
+        "class A { void f() { if ((a) > b) {} x = (a) + b; x = (int) (y); x = (String) s; } }",
+        "class A { void f() { x = c ? (a) : (b); x = -(a); x = (a).b; x = (a)[0]; throw (e); } }",
+        "class A { void f() { r = (a, b) -> (a + b); for (int i = (0); i < (n); i++) {} } }",
+        "class A { void f() { int[] v = {(1), (2)}; (x).run(); y = new int[(n)]; } }",
+        "@A(v = (1)) class B { @C((2)) int x; void f() { while ((line = r.read()) != null) {} } }",
+        "class A { A() { this((1)); } A(int a) { super((a)); } }",
+        "class A { void f() { x = a > (b) ? (c) : d; y = new ArrayList<>((xs)); } }",
+    ] {
+        assert_same(code, false);
+    }
+}
+
+#[test]
+fn import_and_package_declarations_drop_up_to_their_semicolon() {
+    let code = "package a.b;\nimport java.util.*; import static java.lang.Math.max;\npublic class C { int importCount; }";
+    assert_same(code, true);
+    assert_same(code, false);
+}
+
+#[test]
+fn odd_words_are_classed_as_the_grammar_classes_them() {
+    assert_same("@interface Marker { int goto = 1; } class A { Object const; }", false);
+}
+
+/// The Java files of the data sets (the rest of `files/` is other
+/// languages); `None` where the data sets are absent.
+fn dataset_java_files() -> Option<Vec<PathBuf>> {
+    let root = datasets_dir()?;
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(&root).ok()?.filter_map(Result::ok) {
+        files_under(&entry.path().join("files"), &mut files);
+    }
+    files.retain(|path| path.extension().is_some_and(|ext| ext == "java"));
+    files.sort();
+    Some(files)
+}
+
+#[test]
+fn dataset_java_files_read_as_the_grammar_reads_them() {
+    let Some(files) = dataset_java_files() else {
+        eprintln!("skipped: no shared/datasets folder (set COPYHOUND_DATASETS)");
+        return;
+    };
+    let mut differing = Vec::new();
+    for path in &files {
+        let Ok(bytes) = std::fs::read(path) else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        let lexer = tokenize(Language::Java, &text, true);
+        let grammar = grammar_tokens(&text, true);
+        if let Some(difference) = first_difference(&text, &lexer, &grammar) {
+            differing.push(format!("{}: {difference}", path.display()));
+        }
+    }
+    eprintln!("{} of {} Java files differ", differing.len(), files.len());
+    for line in differing.iter().take(40) {
+        eprintln!("{line}");
+    }
+    assert!(differing.is_empty());
+}
