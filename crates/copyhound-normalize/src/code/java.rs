@@ -75,7 +75,10 @@ enum Group {
     /// A parenthesised expression, a condition, a cast or lambda
     /// parameters (the last two are never followed by an operand end).
     Expression,
-    /// Anything else: `for`, `catch`, `try` headers, annotation arguments.
+    /// Annotation arguments: `v = (x)` there is an element value, not an
+    /// assignment.
+    Annotation,
+    /// Anything else: `for`, `catch` and `try` headers.
     Other,
 }
 
@@ -175,7 +178,12 @@ impl Source<'_> {
     /// them; the indices of `>>`/`>>>` inside are appended to `split`.
     /// Gives up after a token no type can hold, or after 256 tokens, so
     /// that `a < b` costs little and hostile input stays linear.
-    fn type_arguments_end(&self, tokens: &[Token], open: usize, split: &mut Vec<usize>) -> Option<usize> {
+    fn type_arguments_end(
+        &self,
+        tokens: &[Token],
+        open: usize,
+        split: &mut Vec<usize>,
+    ) -> Option<usize> {
         const MAX_LEN: usize = 256;
         let mut depth = 0usize;
         let first_split = split.len();
@@ -223,7 +231,10 @@ impl Source<'_> {
                 in_declaration = word != ";";
                 continue;
             }
-            if depth == 0 && token.kind == TokenKind::Keyword && matches!(word, "import" | "package") {
+            if depth == 0
+                && token.kind == TokenKind::Keyword
+                && matches!(word, "import" | "package")
+            {
                 in_declaration = true;
                 continue;
             }
@@ -245,7 +256,7 @@ impl Source<'_> {
         };
         let word = self.word(before);
         match before.kind {
-            TokenKind::Identifier if self.is_annotation_name(tokens, open - 1) => Group::Other,
+            TokenKind::Identifier if self.is_annotation_name(tokens, open - 1) => Group::Annotation,
             TokenKind::Identifier => Group::Arguments,
             TokenKind::Keyword if matches!(word, "this" | "super") => Group::Arguments,
             TokenKind::Keyword if CONDITION_WORDS.contains(&word) => Group::Expression,
@@ -341,8 +352,7 @@ impl Source<'_> {
         };
         let after_word = after.map_or("", |token| self.word(token));
         if ASSIGNMENTS.contains(&before_word) {
-            let element_value = enclosing == Some(Group::Other) && self.in_annotation(tokens, open);
-            return OPERAND_ENDS.contains(&after_word) && !element_value;
+            return enclosing != Some(Group::Annotation) && OPERAND_ENDS.contains(&after_word);
         }
         match before_word {
             "return" => after_word == ";",
@@ -355,25 +365,5 @@ impl Source<'_> {
             ";" | "{" | "}" => enclosing.is_none() && after_word == ";",
             _ => false,
         }
-    }
-
-    /// Whether the token at `at` sits in annotation arguments
-    /// (`@A(v = (x))`, an element value, not an assignment).
-    fn in_annotation(&self, tokens: &[Token], at: usize) -> bool {
-        let mut depth = 0usize;
-        for index in (0..at).rev() {
-            match self.word(&tokens[index]) {
-                ")" => depth += 1,
-                "(" if depth == 0 => {
-                    return index > 0
-                        && tokens[index - 1].kind == TokenKind::Identifier
-                        && self.is_annotation_name(tokens, index - 1);
-                }
-                "(" => depth -= 1,
-                ";" | "{" | "}" => return false,
-                _ => {}
-            }
-        }
-        false
     }
 }

@@ -30,7 +30,11 @@ fn first_difference(text: &str, lexer: &[Token], grammar: &[Token]) -> Option<St
             .collect::<Vec<_>>()
             .join(" ")
     };
-    Some(format!("token {at}\n  lexer:   {}\n  grammar: {}", show(lexer), show(grammar)))
+    Some(format!(
+        "token {at}\n  lexer:   {}\n  grammar: {}",
+        show(lexer),
+        show(grammar)
+    ))
 }
 
 fn assert_same(text: &str, drop_imports: bool) {
@@ -90,7 +94,34 @@ fn import_and_package_declarations_drop_up_to_their_semicolon() {
 
 #[test]
 fn odd_words_are_classed_as_the_grammar_classes_them() {
-    assert_same("@interface Marker { int goto = 1; } class A { Object const; }", false);
+    assert_same(
+        "@interface Marker { int goto = 1; } class A { Object const; }",
+        false,
+    );
+}
+
+#[test]
+fn bracket_soup_is_read_in_one_pass() {
+    // Each pass looks a bounded distance back or ahead, so hostile input
+    // costs time in proportion to its length (a quadratic pass would take
+    // minutes here), and unbalanced brackets are no error.
+    let soup = [
+        "(", "<", "a", ">>", "=", ")", "@", "x", ".", "for", "(", "(", "<",
+    ]
+    .repeat(20_000);
+    let text = soup.join(" ");
+    let tokens = tokenize(Language::Java, &text, true);
+    assert!(tokens.len() > 200_000, "{}", tokens.len());
+    let nested = format!(
+        "class A {{ int x = {}1{}; }}",
+        "(".repeat(50_000),
+        ")".repeat(50_000)
+    );
+    let tokens = tokenize(Language::Java, &nested, false);
+    assert!(
+        tokens.iter().all(|t| &nested[t.range.clone()] != "("),
+        "all redundant"
+    );
 }
 
 /// The Java files of the data sets (the rest of `files/` is other
@@ -129,4 +160,101 @@ fn dataset_java_files_read_as_the_grammar_reads_them() {
         eprintln!("{line}");
     }
     assert!(differing.is_empty());
+}
+
+mod generated {
+    //! Random well-formed Java built from the constructs the passes reason
+    //! about — nested parentheses, casts, calls, lambdas, conditions,
+    //! generic types and shifts — read both ways.
+
+    use proptest::prelude::*;
+
+    use super::assert_same;
+
+    fn name() -> impl Strategy<Value = String> {
+        prop::sample::select(vec!["a", "b", "count", "xs", "Foo"]).prop_map(str::to_owned)
+    }
+
+    /// A type, possibly with nested type arguments (`Map<K, List<V>>`).
+    fn java_type() -> impl Strategy<Value = String> {
+        let leaf = prop::sample::select(vec!["int", "String", "Integer", "T", "long"])
+            .prop_map(str::to_owned);
+        leaf.prop_recursive(3, 12, 2, |inner| {
+            (
+                prop::sample::select(vec!["List", "Map", "Set"]),
+                prop::collection::vec(inner, 1..3),
+            )
+                .prop_map(|(outer, args)| {
+                    let args: Vec<String> = args
+                        .into_iter()
+                        .map(|arg| match arg.as_str() {
+                            "int" | "long" => "Integer".to_owned(),
+                            _ => arg,
+                        })
+                        .collect();
+                    format!("{outer}<{}>", args.join(", "))
+                })
+        })
+    }
+
+    fn expression() -> impl Strategy<Value = String> {
+        let leaf = prop_oneof![
+            name(),
+            (0u32..100).prop_map(|n| n.to_string()),
+            Just("\"s\"".to_owned()),
+        ];
+        leaf.prop_recursive(4, 24, 3, |inner| {
+            prop_oneof![
+                inner.clone().prop_map(|e| format!("({e})")),
+                (
+                    inner.clone(),
+                    prop::sample::select(vec!["+", "*", "<", ">", ">>", ">>>", "==", "&&"]),
+                    inner.clone()
+                )
+                    .prop_map(|(l, op, r)| format!("{l} {op} {r}")),
+                (name(), prop::collection::vec(inner.clone(), 0..3))
+                    .prop_map(|(f, args)| format!("{f}({})", args.join(", "))),
+                (
+                    prop::sample::select(vec!["int", "String", "Foo"]),
+                    inner.clone()
+                )
+                    .prop_map(|(t, e)| format!("({t}) {e}")),
+                (inner.clone(), inner.clone(), inner.clone())
+                    .prop_map(|(c, a, b)| format!("{c} ? {a} : {b}")),
+                inner.clone().prop_map(|e| format!("-{e}")),
+                inner.clone().prop_map(|e| format!("(x) -> {e}")),
+                (inner.clone(), name()).prop_map(|(e, field)| format!("({e}).{field}")),
+                (java_type(), prop::collection::vec(inner, 0..2))
+                    .prop_map(|(t, args)| format!("new {t}({})", args.join(", "))),
+            ]
+        })
+    }
+
+    fn statement() -> impl Strategy<Value = String> {
+        prop_oneof![
+            (java_type(), name(), expression()).prop_map(|(t, v, e)| format!("{t} {v} = {e};")),
+            (
+                name(),
+                prop::sample::select(vec!["=", "+=", ">>="]),
+                expression()
+            )
+                .prop_map(|(v, op, e)| format!("{v} {op} {e};")),
+            expression().prop_map(|e| format!("return {e};")),
+            (prop::sample::select(vec!["if", "while"]), expression())
+                .prop_map(|(kw, e)| format!("{kw} ({e}) {{ }}")),
+            (name(), prop::collection::vec(expression(), 0..3))
+                .prop_map(|(f, args)| format!("{f}({});", args.join(", "))),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+        #[test]
+        fn random_java_reads_as_the_grammar_reads_it(
+            body in prop::collection::vec(statement(), 1..6),
+        ) {
+            let code = format!("class C {{ <T> Object m() {{ {} }} }}", body.join(" "));
+            assert_same(&code, false);
+        }
+    }
 }
