@@ -1,10 +1,14 @@
-//! Throughput of the code front-ends, in symbols per second: four
-//! tree-sitter languages (C, Java, Python, JavaScript) and two table-lexer
-//! languages (Pascal, Lua), each over about 200 KB of generated source.
+//! Throughput of the code front-ends, in symbols per second: three
+//! tree-sitter languages (C, Python, JavaScript), Java's own lexer, two
+//! table-lexer languages (Pascal, Lua), each over about 200 KB of generated
+//! source; then Java's tokens from its lexer and from the grammar it
+//! replaced (`java_tokens`).
 
 use std::hint::black_box;
 
-use copyhound_normalize::code::{CodeOptions, Language, normalize_code};
+use copyhound_normalize::code::{
+    CodeOptions, Language, normalize_code, tokenize, tokenize_with_grammar,
+};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
 /// One function's worth of source per language; `{n}` makes names unique.
@@ -64,5 +68,19 @@ fn frontends(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, frontends);
+fn java_lexer_and_grammar(c: &mut Criterion) {
+    let mut group = c.benchmark_group("java_tokens");
+    group.sample_size(10);
+    let text = source(Language::Java, 200_000);
+    group.throughput(Throughput::Bytes(text.len() as u64));
+    group.bench_function("lexer", |b| {
+        b.iter(|| tokenize(Language::Java, black_box(&text), true));
+    });
+    group.bench_function("grammar", |b| {
+        b.iter(|| tokenize_with_grammar(Language::Java, black_box(&text), true));
+    });
+    group.finish();
+}
+
+criterion_group!(benches, frontends, java_lexer_and_grammar);
 criterion_main!(benches);
