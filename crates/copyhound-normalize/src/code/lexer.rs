@@ -9,6 +9,7 @@
 //! leaves).
 
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::OnceLock;
 
 use super::Language;
@@ -18,9 +19,13 @@ use super::token::{Token, TokenKind};
 /// A [`LexSpec`] made ready for matching.
 pub(crate) struct Lexer {
     spec: &'static LexSpec,
-    keywords: HashSet<&'static str>,
+    keywords: HashSet<&'static str, BuildHasherDefault<WordHasher>>,
     /// Operators by first byte, longest first.
     operators: Vec<Vec<&'static str>>,
+    /// By byte: whether a comment or a string may start with it (either
+    /// case for word markers). Most tokens start with neither, and this
+    /// spares them a test of every marker.
+    may_open: [bool; 256],
 }
 
 /// The lexer of `lang`, built once per process.
@@ -38,11 +43,28 @@ impl Lexer {
         for bucket in &mut operators {
             bucket.sort_by_key(|op: &&str| std::cmp::Reverse(op.len()));
         }
+        let mut may_open = [false; 256];
+        let markers = spec.line_comments.iter().chain(spec.line_start_comments);
+        let openings = spec.block_comments.iter().map(|(open, _)| open);
+        let strings = spec.strings.iter().map(|rule| &rule.open);
+        for marker in markers.chain(openings).chain(strings) {
+            let first = marker.as_bytes()[0];
+            may_open[usize::from(first.to_ascii_lowercase())] = true;
+            may_open[usize::from(first.to_ascii_uppercase())] = true;
+        }
         Self {
             spec,
             keywords: spec.keywords.iter().copied().collect(),
             operators,
+            may_open,
         }
+    }
+
+    /// Whether a comment or string may start at `rest`.
+    fn may_open(&self, rest: &str) -> bool {
+        rest.as_bytes()
+            .first()
+            .is_some_and(|&b| self.may_open[usize::from(b)])
     }
 
     /// Whether identifiers and keywords compare without case.
@@ -118,6 +140,26 @@ impl Lexer {
     }
 }
 
+/// FNV-1a for the keyword set: every word of the source is looked up, and
+/// the default hasher (`SipHash`, made to resist chosen keys, which a fixed
+/// keyword table need not) cost more than lexing the word.
+#[derive(Default)]
+struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut state = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for &byte in bytes {
+            state = (state ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        self.0 = state;
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 /// The reading position of one tokenisation.
 struct Cursor<'a> {
     lexer: &'a Lexer,
@@ -176,6 +218,9 @@ impl<'a> Cursor<'a> {
     fn skip_comment(&mut self) -> bool {
         let spec = self.lexer.spec;
         let rest = self.rest();
+        if !self.lexer.may_open(rest) {
+            return false;
+        }
         for &(open, close) in spec.block_comments {
             if rest.starts_with(open) {
                 self.at += block_comment_len(rest, open, close, spec.nested_comments);
@@ -201,12 +246,14 @@ impl<'a> Cursor<'a> {
     fn read_token(&mut self) -> TokenKind {
         let rest = self.rest();
         let first = rest.chars().next().expect("not at the end");
-        for rule in self.lexer.spec.strings {
-            if (rule.after_value || !self.last_was_value)
-                && let Some(len) = string_len(rest, rule)
-            {
-                self.at += len;
-                return rule.kind;
+        if self.lexer.may_open(rest) {
+            for rule in self.lexer.spec.strings {
+                if (rule.after_value || !self.last_was_value)
+                    && let Some(len) = string_len(rest, rule)
+                {
+                    self.at += len;
+                    return rule.kind;
+                }
             }
         }
         let second = rest[first.len_utf8()..].chars().next();
