@@ -148,7 +148,11 @@ struct WordHasher(u64);
 
 impl Hasher for WordHasher {
     fn write(&mut self, bytes: &[u8]) {
-        let mut state = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        let mut state = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
         for &byte in bytes {
             state = (state ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
         }

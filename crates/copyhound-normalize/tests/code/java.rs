@@ -258,3 +258,18 @@ mod generated {
         }
     }
 }
+
+#[test]
+fn contextual_keywords_and_switch_rules_read_as_the_grammar_reads_them() {
+    for code in [
+        "record Point(int x, int y) { } class A { Object record; void f() { record = null; } }",
+        "record Pair<A, B>(A a, B b) { }",
+        "sealed interface S permits A, B { } final class A implements S { } non-sealed class B implements S { }",
+        "class A { int f(int k) { return switch (k) { case 1 -> (k); case 2, 3 -> { yield (k); } default -> { yield k + 1; } }; } }",
+        "class A { void f(int k) { switch (k) { case 1 -> (x).run(); default -> g((k)); } } }",
+        "class A { void f() { Runnable r = () -> g((1)); h(x -> (x)); int yield = 1; yield = (2); } }",
+        "class A { void f() { var x = (1); } }",
+    ] {
+        assert_same(code, false);
+    }
+}
