@@ -55,9 +55,6 @@ pub(crate) fn tokenize(text: &str, drop_imports: bool) -> Vec<Token> {
     tokens
 }
 
-/// Words that the lexer's keyword table does not class as the grammar does.
-const NOT_KEYWORDS: &[&str] = &["const", "goto"];
-
 /// Type names and words that may stand inside type arguments.
 const TYPE_ARGUMENT_WORDS: &[&str] = &[
     "extends", "super", "boolean", "byte", "char", "short", "int", "long", "float", "double",
