@@ -190,9 +190,12 @@ def write_scores(path: Path, rows: list[tuple[str, str, float]]) -> None:
 class Copyhound:
     name = "copyhound"
 
-    def __init__(self, binary: Path, extra: list[str]):
+    def __init__(self, binary: Path, extra: list[str], passages: bool = True):
         self.binary = binary
         self.extra = extra
+        # False: score pairs only, as the peers do (speed runs); the
+        # passages of every pair that plagdet reads are not written.
+        self.passages = passages
 
     def available(self) -> str | None:
         return None if self.binary.exists() else f"{self.binary} not built (cargo build --release -p copyhound)"
@@ -223,7 +226,7 @@ class Copyhound:
         # passages of every pair; unit names need no pair's, and writing
         # them would be timed too.
         report = work / "copyhound.json"
-        passage_truth = (files.parent / "fragments.csv").exists()
+        passage_truth = self.passages and (files.parent / "fragments.csv").exists()
         use_json = len(roots) > 1 or passage_truth
         if use_json:
             details = "all" if passage_truth else "0"
@@ -394,6 +397,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--copyhound", type=Path, default=None, help="binary (default: the release build)")
     parser.add_argument("--copyhound-args", default="", help="extra arguments for copyhound compare")
     parser.add_argument("--label", default="default", help="name of this run's folder under bench/out/eval")
+    parser.add_argument(
+        "--pairs-only",
+        action="store_true",
+        help="copyhound scores pairs only, as the peers do, without the passages plagdet needs (speed runs)",
+    )
     parser.add_argument("--timeout", type=float, default=3600)
     parser.add_argument(
         "--baseline",
@@ -412,7 +420,7 @@ def main(argv: list[str] | None = None) -> int:
         target = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target"))
         binary = target / "release" / "copyhound"
     known = {
-        "copyhound": lambda: Copyhound(binary, shlex.split(args.copyhound_args)),
+        "copyhound": lambda: Copyhound(binary, shlex.split(args.copyhound_args), not args.pairs_only),
         "copydetect": Copydetect,
         "dolos": Dolos,
         "sim": Sim,

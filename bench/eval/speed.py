@@ -239,7 +239,8 @@ def datasets_rows(tools: list[str], binary: Path, fresh: bool, timeout_s: float)
             if not fresh and any(r["dataset"] == dataset and r["tool"] == tool for r in done):
                 continue
             print(f"speed: datasets: {dataset}: {tool} (load {load_average()}) …", flush=True)
-            run.main(["--label", "speed", "--datasets", dataset, "--tools", tool, "--copyhound", str(binary), "--timeout", str(timeout_s)])
+            # Pair scores only: the peers list pairs, not passages.
+            run.main(["--label", "speed", "--pairs-only", "--datasets", dataset, "--tools", tool, "--copyhound", str(binary), "--timeout", str(timeout_s)])
     return json.loads(results.read_text(encoding="utf-8")) if results.exists() else []
 
 
