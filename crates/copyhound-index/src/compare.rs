@@ -11,7 +11,7 @@ use crate::fragments::{Match, PairScratch, Side, find_fragments};
 use crate::index::{PostingTable, SharedRun};
 use crate::prepare::{PreparedUnit, UnitSummary, prepare};
 use crate::rarity::{UnitWeights, unit_weights};
-use crate::score::{SortedRanges, score};
+use crate::score::{LineSet, score};
 use crate::{
     BaseCode, CandidatePair, CompareError, CompareOptions, Document, FingerprintIndex, Fragment,
     IndexStats, LineIndex, PairScore, Posting, Unit,
@@ -357,10 +357,10 @@ fn score_candidates(
         .par_iter()
         .map_init(
             || {
-                let scratch = (PairScratch::default(), SortedRanges::new());
+                let scratch = (PairScratch::default(), LineSet::new());
                 (PostingTable::default(), None, scratch)
             },
-            |(table, filled, (scratch, sorted)), &(first, other)| {
+            |(table, filled, (scratch, lines)), &(first, other)| {
                 if *filled != Some(first) {
                     table.fill(&detail.index, first);
                     *filled = Some(first);
@@ -386,7 +386,7 @@ fn score_candidates(
                     (b, &units[b], &prepared[b], &weights[b]),
                     shared,
                     fragments,
-                    sorted,
+                    lines,
                 )
             },
         )

@@ -18,11 +18,12 @@ pub(crate) struct PreparedDocument {
     pub(crate) compared_symbols: usize,
     /// Distinct lines holding a compared symbol, when lines are known.
     pub(crate) compared_lines: Option<usize>,
-    /// The first symbol of each line holding one, ascending, when lines
-    /// are known and the symbols' offsets ascend: then a run of symbols
-    /// touches exactly the lines from its first symbol's to its last one's
-    /// among these.
-    pub(crate) line_first_symbols: Option<Vec<u32>>,
+    /// The line of each symbol, when lines are known and the symbols'
+    /// offsets ascend, numbered over the unit's documents among the lines
+    /// that hold a symbol: then a run of symbols touches exactly the lines
+    /// numbered from its first symbol's to its last one's, and a pair's
+    /// covered lines are read off at the ends of its fragments.
+    pub(crate) symbol_lines: Option<Vec<u32>>,
 }
 
 /// The prepared documents of one unit and its totals.
@@ -30,6 +31,8 @@ pub(crate) struct PreparedDocument {
 pub(crate) struct PreparedUnit {
     pub(crate) documents: Vec<PreparedDocument>,
     pub(crate) summary: UnitSummary,
+    /// The line numbers of the documents' `symbol_lines` are below this.
+    pub(crate) numbered_lines: usize,
 }
 
 /// Sizes of one unit as the comparison saw it.
@@ -53,10 +56,21 @@ pub(crate) fn prepare(units: &[Unit], base: &BaseCode, hasher: &KGramHasher) -> 
     units
         .par_iter()
         .map(|unit| {
+            let mut numbered_lines = 0;
             let documents: Vec<PreparedDocument> = unit
                 .documents
                 .iter()
-                .map(|d| prepare_document(d, base, hasher))
+                .map(|d| {
+                    let mut prepared = prepare_document(d, base, hasher);
+                    if let Some(lines) = &mut prepared.symbol_lines {
+                        let offset = numbered_lines;
+                        numbered_lines += lines.last().map_or(0, |&last| last as usize + 1);
+                        for line in lines {
+                            *line += offset as u32;
+                        }
+                    }
+                    prepared
+                })
                 .collect();
             let mut summary = UnitSummary {
                 symbols: unit.symbol_count(),
@@ -74,7 +88,11 @@ pub(crate) fn prepare(units: &[Unit], base: &BaseCode, hasher: &KGramHasher) -> 
                     summary.short_documents += 1;
                 }
             }
-            PreparedUnit { documents, summary }
+            PreparedUnit {
+                documents,
+                summary,
+                numbered_lines,
+            }
         })
         .collect()
 }
@@ -93,27 +111,30 @@ fn prepare_document(
     } else {
         0
     };
-    let mut line_first_symbols = None;
+    let mut symbol_lines = None;
     let compared_lines = document.lines.as_ref().map(|lines| {
         if !long_enough {
             return 0;
         }
         let mut seen = BitSet::new(lines.line_count());
-        let mut firsts: Vec<u32> = Vec::new();
+        // Lines holding symbols are numbered from 0 as the line changes.
+        let mut numbered: Vec<u32> = Vec::with_capacity(symbols.len());
+        let mut number = 0;
         let mut previous_line = None;
         let starts = document.normalized.spans.iter().map(|span| span.start);
         for (i, line) in lines.lines_of(starts).enumerate() {
-            if previous_line != Some(line) {
-                firsts.push(i as u32);
-                previous_line = Some(line);
+            if previous_line.is_some_and(|previous| previous != line) {
+                number += 1;
             }
+            numbered.push(number);
+            previous_line = Some(line);
             if is_compared(i) {
                 seen.insert(line as usize);
             }
         }
         let spans = &document.normalized.spans;
         if spans.windows(2).all(|w| w[0].start <= w[1].start) {
-            line_first_symbols = Some(firsts);
+            symbol_lines = Some(numbered);
         }
         seen.count()
     });
@@ -121,6 +142,6 @@ fn prepare_document(
         base: mask,
         compared_symbols,
         compared_lines,
-        line_first_symbols,
+        symbol_lines,
     }
 }

@@ -24,7 +24,7 @@
 //! (`coverage_a`, `coverage_b`, unweighted) are reported next to it.
 
 use crate::Unit;
-use crate::bitset::BitSet;
+use crate::bitset::{self, BitSet};
 use crate::fragments::{Fragment, SymbolRange};
 use crate::prepare::PreparedUnit;
 use crate::rarity::UnitWeights;
@@ -96,18 +96,18 @@ enum Which {
     B,
 }
 
-/// Ranges of one side sorted by position, a buffer reused from pair to
-/// pair.
-pub(crate) type SortedRanges = Vec<SymbolRange>;
+/// The lines of one side a pair's fragments touch, one bit each: a buffer
+/// reused from pair to pair.
+pub(crate) type LineSet = Vec<u64>;
 
-/// The scores of the pair of units `a` and `b` with `fragments`, `sorted`
+/// The scores of the pair of units `a` and `b` with `fragments`, `lines`
 /// as scratch space.
 pub(crate) fn score(
     (a, unit_a, prep_a, weights_a): (usize, &Unit, &PreparedUnit, &UnitWeights),
     (b, unit_b, prep_b, weights_b): (usize, &Unit, &PreparedUnit, &UnitWeights),
     shared_fingerprints: usize,
     fragments: &[Fragment],
-    sorted: &mut SortedRanges,
+    lines: &mut LineSet,
 ) -> PairScore {
     let total_overlap: usize = fragments.iter().map(|f| f.len() as usize).sum();
     let longest_fragment = fragments
@@ -115,8 +115,8 @@ pub(crate) fn score(
         .map(|f| f.len() as usize)
         .max()
         .unwrap_or(0);
-    let coverage_a = coverage(unit_a, prep_a, fragments, total_overlap, Which::A, sorted);
-    let coverage_b = coverage(unit_b, prep_b, fragments, total_overlap, Which::B, sorted);
+    let coverage_a = coverage(unit_a, prep_a, fragments, total_overlap, Which::A, lines);
+    let coverage_b = coverage(unit_b, prep_b, fragments, total_overlap, Which::B, lines);
     let similarity = mean_weighted_coverage(fragments, weights_a, weights_b);
     PairScore {
         a,
@@ -159,7 +159,7 @@ fn coverage(
     fragments: &[Fragment],
     covered_symbols: usize,
     which: Which,
-    sorted: &mut SortedRanges,
+    lines: &mut LineSet,
 ) -> SideCoverage {
     let compared_lines = prepared.summary.compared_lines;
     let covered_lines = compared_lines.map(|_| {
@@ -167,13 +167,11 @@ fn coverage(
             Which::A => f.a,
             Which::B => f.b,
         });
-        let ascending = ranges.clone().all(|r| {
-            prepared.documents[r.doc as usize]
-                .line_first_symbols
-                .is_some()
-        });
-        if ascending {
-            lines_between_ends(prepared, ranges, sorted)
+        let numbered = ranges
+            .clone()
+            .all(|r| prepared.documents[r.doc as usize].symbol_lines.is_some());
+        if numbered {
+            lines_between_ends(prepared, ranges, lines)
         } else {
             lines_of_every_symbol(unit, ranges)
         }
@@ -186,87 +184,27 @@ fn coverage(
     }
 }
 
-/// The lines `ranges` touch, found from each range's first and last
-/// symbol: with ascending offsets, a range touches every line from its
-/// first symbol's to its last one's that holds a symbol. Lines are
-/// numbered among those holding symbols (the prepared document's
-/// `line_first_symbols`), so a range's lines are a span of consecutive
-/// numbers; ranges are disjoint, but two can share a line, so touching
-/// spans are joined before counting. Ranges out of order (side b's) are
-/// sorted in `sorted` first.
+/// The lines `ranges` touch, read off each range's first and last symbol
+/// in the documents' `symbol_lines`: a range touches every line numbered
+/// from its first symbol's to its last one's. Ranges are disjoint, but two
+/// can share a line, so the spans are joined in `lines`, a bit per line of
+/// the unit, which needs no sorting (side b's ranges come in any order).
 fn lines_between_ends(
     prepared: &PreparedUnit,
-    ranges: impl Iterator<Item = SymbolRange> + Clone,
-    sorted: &mut SortedRanges,
-) -> usize {
-    let ranges = ranges.filter(|r| !r.is_empty());
-    if ranges.clone().map(|r| (r.doc, r.start)).is_sorted() {
-        return joined_line_count(spans_in_order(prepared, ranges));
-    }
-    sorted.clear();
-    sorted.extend(ranges);
-    sorted.sort_unstable();
-    joined_line_count(spans_in_order(prepared, sorted.iter().copied()))
-}
-
-/// The line spans `(document, first, last)` of `ranges`, which are in
-/// order: each line is searched for from the line found before, as the
-/// ranges' ends ascend.
-fn spans_in_order(
-    prepared: &PreparedUnit,
     ranges: impl Iterator<Item = SymbolRange>,
-) -> impl Iterator<Item = (u32, usize, usize)> {
-    let mut from: Option<(u32, usize)> = None;
-    ranges.map(move |r| {
-        let firsts = prepared.documents[r.doc as usize]
-            .line_first_symbols
+    lines: &mut LineSet,
+) -> usize {
+    lines.clear();
+    lines.resize(prepared.numbered_lines.div_ceil(64), 0);
+    for r in ranges.filter(|r| !r.is_empty()) {
+        let numbers = prepared.documents[r.doc as usize]
+            .symbol_lines
             .as_deref()
             .unwrap_or_default();
-        let start = match from {
-            Some((doc, line)) if doc == r.doc => line,
-            _ => 0,
-        };
-        let first = line_from(firsts, start, r.start);
-        let last = line_from(firsts, first, r.end - 1);
-        from = Some((r.doc, last));
-        (r.doc, first, last)
-    })
-}
-
-/// The line of symbol `i`, given the first symbol of each line (`firsts`,
-/// ascending): the last line starting at or before it, or line 0. Symbol
-/// `i` lies in line `from` or a later one; lines are searched from there
-/// in growing steps, as the next range is mostly a few lines on.
-fn line_from(firsts: &[u32], from: usize, i: u32) -> usize {
-    if firsts.get(from).is_none_or(|&first| first > i) {
-        return firsts
-            .partition_point(|&first| first <= i)
-            .saturating_sub(1);
+        let (first, last) = (numbers[r.start as usize], numbers[r.end as usize - 1]);
+        bitset::insert_range(lines, first as usize, last as usize + 1);
     }
-    let (mut low, mut step) = (from, 1);
-    while low + step < firsts.len() && firsts[low + step] <= i {
-        low += step;
-        step *= 2;
-    }
-    let high = (low + step).min(firsts.len());
-    low + firsts[low + 1..high].partition_point(|&first| first <= i)
-}
-
-/// The lines covered by line spans `(document, first, last)` sorted by
-/// document and first line, counting lines that several share once.
-fn joined_line_count(spans: impl Iterator<Item = (u32, usize, usize)>) -> usize {
-    let mut total = 0;
-    let mut joined: Option<(u32, usize, usize)> = None;
-    for (doc, first, last) in spans {
-        joined = match joined {
-            Some((d, from, to)) if d == doc && first <= to => Some((d, from, to.max(last))),
-            previous => {
-                total += previous.map_or(0, |(_, from, to)| to - from + 1);
-                Some((doc, first, last))
-            }
-        };
-    }
-    total + joined.map_or(0, |(_, from, to)| to - from + 1)
+    lines.iter().map(|w| w.count_ones() as usize).sum()
 }
 
 /// The lines `ranges` touch, found symbol by symbol.
@@ -297,42 +235,44 @@ mod tests {
 
     proptest! {
         /// Counting lines from the ends of each range gives what looking
-        /// up every symbol's line gives, blank lines and shared lines
-        /// included.
+        /// up every symbol's line gives, blank lines, lines shared by two
+        /// ranges and several documents included, in any order of ranges.
         #[test]
         fn lines_from_range_ends_are_the_lines_of_every_symbol(
-            breaks in prop::collection::vec(0usize..4, 1..120),
-            cuts in prop::collection::btree_set(0u32..120, 0..20),
+            docs in prop::collection::vec(prop::collection::vec(0usize..4, 1..60), 1..4),
+            cuts in prop::collection::vec(prop::collection::btree_set(0u32..60, 0..10), 3),
             rotation in 0usize..10,
+            stale in prop::collection::vec(any::<u64>(), 0..4),
         ) {
             // Symbol i is one byte, followed by breaks[i] line breaks.
-            let mut normalized = NormalizedDocument::new();
-            let mut text = Vec::new();
-            for &n in &breaks {
-                normalized.push(1, text.len()..text.len() + 1);
-                text.push(b'x');
-                text.extend(std::iter::repeat_n(b'\n', n));
-            }
-            let len = breaks.len() as u32;
-            let document = Document::new("d", normalized, Vec::new())
-                .with_lines(LineIndex::new(&text));
-            let unit = Unit::new("u", vec![document]);
+            let document = |breaks: &Vec<usize>| {
+                let mut normalized = NormalizedDocument::new();
+                let mut text = Vec::new();
+                for &n in breaks {
+                    normalized.push(1, text.len()..text.len() + 1);
+                    text.push(b'x');
+                    text.extend(std::iter::repeat_n(b'\n', n));
+                }
+                Document::new("d", normalized, Vec::new()).with_lines(LineIndex::new(&text))
+            };
+            let unit = Unit::new("u", docs.iter().map(document).collect());
             let hasher = KGramHasher::new(1, 0);
             let prepared = &crate::prepare::prepare(std::slice::from_ref(&unit), &BaseCode::none(), &hasher)[0];
-            prop_assert!(prepared.documents[0].line_first_symbols.is_some());
+            prop_assert!(prepared.documents.iter().all(|d| d.symbol_lines.is_some()));
             // Every other stretch between cut points is a range.
-            let points: Vec<u32> = cuts.into_iter().filter(|&c| c < len).chain([len]).collect();
-            let mut ranges: Vec<SymbolRange> = points
-                .windows(2)
-                .step_by(2)
-                .map(|w| SymbolRange { doc: 0, start: w[0], end: w[1] })
-                .collect();
+            let mut ranges: Vec<SymbolRange> = Vec::new();
+            for (doc, (breaks, cuts)) in docs.iter().zip(&cuts).enumerate() {
+                let len = breaks.len() as u32;
+                let points: Vec<u32> = cuts.iter().copied().filter(|&c| c < len).chain([len]).collect();
+                ranges.extend(points.windows(2).step_by(2).map(|w| SymbolRange { doc: doc as u32, start: w[0], end: w[1] }));
+            }
             let expected = lines_of_every_symbol(&unit, ranges.iter().copied());
-            prop_assert_eq!(lines_between_ends(prepared, ranges.iter().copied(), &mut Vec::new()), expected);
-            // Out of order (as side b's ranges can be), they are sorted first.
+            // The buffer comes from an earlier pair.
+            let mut lines = stale;
+            prop_assert_eq!(lines_between_ends(prepared, ranges.iter().copied(), &mut lines), expected);
             let by = rotation % ranges.len().max(1);
             ranges.rotate_left(by);
-            prop_assert_eq!(lines_between_ends(prepared, ranges.iter().copied(), &mut Vec::new()), expected);
+            prop_assert_eq!(lines_between_ends(prepared, ranges.iter().copied(), &mut lines), expected);
         }
     }
 }
