@@ -93,6 +93,11 @@ impl Match {
     }
 }
 
+/// Bits that hold every value of `0..n`.
+fn bits_for(n: usize) -> u32 {
+    usize::BITS - n.saturating_sub(1).leading_zeros()
+}
+
 /// Matches packed into one `u64` each, in the order of (document pair,
 /// diagonal, position in `a`): fields of fixed width for `a`'s document,
 /// `b`'s document, the diagonal offset by `2^pos_bits` and `a`'s position,
@@ -111,11 +116,9 @@ impl Packing {
     /// The packing for units of `a_docs` and `b_docs` documents whose
     /// longest holds `longest` symbols, if the fields fit in 64 bits.
     fn new(a_docs: usize, b_docs: usize, longest: usize) -> Option<Self> {
-        // Bits that hold every value of 0..n.
-        let bits = |n: usize| usize::BITS - n.saturating_sub(1).leading_zeros();
-        let pos_bits = bits(longest);
-        let b_doc_bits = bits(b_docs);
-        let total = bits(a_docs) + b_doc_bits + 2 * pos_bits + 1;
+        let pos_bits = bits_for(longest);
+        let b_doc_bits = bits_for(b_docs);
+        let total = bits_for(a_docs) + b_doc_bits + 2 * pos_bits + 1;
         (total <= 64).then_some(Self {
             pos_bits,
             b_doc_bits,
@@ -145,6 +148,87 @@ impl Packing {
             a_pos: a_pos as u32,
             b_doc: low(key >> b_doc_shift, self.b_doc_bits) as u32,
             b_pos: (a_pos + diagonal - (1u64 << self.pos_bits)) as u32,
+        }
+    }
+}
+
+/// Fragments packed into one `u64` each, as [`Packing`] packs matches:
+/// fields of fixed width for the length and each side's document and
+/// start (the ends follow from the length), so that a pair's fragments are
+/// sorted as plain integers.
+#[derive(Clone, Copy, Debug)]
+struct FragmentPacking {
+    /// Bits of a symbol position.
+    pos: u32,
+    /// Bits of `a`'s document index.
+    a_doc: u32,
+    /// Bits of `b`'s document index.
+    b_doc: u32,
+}
+
+impl FragmentPacking {
+    /// The packing for units of `a_docs` and `b_docs` documents whose
+    /// longest holds `longest` symbols, if the fields fit in 64 bits.
+    fn new(a_docs: usize, b_docs: usize, longest: usize) -> Option<Self> {
+        let packing = Self {
+            pos: bits_for(longest),
+            a_doc: bits_for(a_docs),
+            b_doc: bits_for(b_docs),
+        };
+        // Two starts, and a length of up to `2^pos`.
+        let total = packing.a_doc + packing.b_doc + 3 * packing.pos + 1;
+        (total <= 64).then_some(packing)
+    }
+
+    /// The longest fragment's length, all ones in its field (which holds
+    /// up to `2^pos`, the longest document).
+    fn max_len(self) -> u64 {
+        (1 << (self.pos + 1)) - 1
+    }
+
+    /// Fragment `f` as one integer that orders as `(Reverse(f.len()), f)`
+    /// when `longest_first`, else as `f`: its length (counted down from
+    /// [`Self::max_len`] when `longest_first`) and where it starts on each
+    /// side, as fields from the highest bits down `(length, a's document,
+    /// a's start, b's document, b's start)`, or with the length third;
+    /// the ends follow from the length.
+    fn pack(self, f: Fragment, longest_first: bool) -> u64 {
+        let pos = self.pos;
+        let b = (u64::from(f.b.doc) << pos) | u64::from(f.b.start);
+        let len = u64::from(f.len());
+        let (a_doc, a_start) = (u64::from(f.a.doc), u64::from(f.a.start));
+        if longest_first {
+            let a = ((((self.max_len() - len) << self.a_doc) | a_doc) << pos) | a_start;
+            (a << (self.b_doc + pos)) | b
+        } else {
+            let a = (((a_doc << pos) | a_start) << (pos + 1)) | len;
+            (a << (self.b_doc + pos)) | b
+        }
+    }
+
+    /// The fragment packed in `key` by [`Self::pack`].
+    fn unpack(self, key: u64, longest_first: bool) -> Fragment {
+        let pos = self.pos;
+        let low = |value: u64, bits: u32| value & ((1u64 << bits) - 1);
+        let b_start = low(key, pos);
+        let b_doc = low(key >> pos, self.b_doc);
+        let a = key >> (self.b_doc + pos);
+        let (a_doc, a_start, len) = if longest_first {
+            let a_start = low(a, pos);
+            let a_doc = low(a >> pos, self.a_doc);
+            (a_doc, a_start, self.max_len() - (a >> (pos + self.a_doc)))
+        } else {
+            let len = low(a, pos + 1);
+            (a >> (2 * pos + 1), low(a >> (pos + 1), pos), len)
+        };
+        let range = |doc: u64, start: u64| SymbolRange {
+            doc: doc as u32,
+            start: start as u32,
+            end: (start + len) as u32,
+        };
+        Fragment {
+            a: range(a_doc, a_start),
+            b: range(b_doc, b_start),
         }
     }
 }
@@ -342,8 +426,33 @@ pub(crate) fn find_fragments<'s>(
     }
     taken_a.reset(a.unit);
     taken_b.reset(b.unit);
-    resolve_overlaps(grown, k, taken_a, taken_b, kept);
+    let packing = FragmentPacking::new(a.unit.documents.len(), b.unit.documents.len(), longest);
+    resolve_overlaps(grown, k, (packing, keys), taken_a, taken_b, kept);
     kept
+}
+
+/// Sorts `fragments` longest first and then by their order when
+/// `longest_first`, else by their order; as packed keys (in `keys`) when
+/// `packing` fits the units.
+fn sort_fragments(
+    fragments: &mut [Fragment],
+    longest_first: bool,
+    (packing, keys): (Option<FragmentPacking>, &mut Vec<u64>),
+) {
+    let Some(packing) = packing else {
+        if longest_first {
+            fragments.sort_unstable_by_key(|f| (std::cmp::Reverse(f.len()), *f));
+        } else {
+            fragments.sort_unstable();
+        }
+        return;
+    };
+    keys.clear();
+    keys.extend(fragments.iter().map(|&f| packing.pack(f, longest_first)));
+    keys.sort_unstable();
+    for (f, &key) in fragments.iter_mut().zip(keys.iter()) {
+        *f = packing.unpack(key, longest_first);
+    }
 }
 
 /// The fragment grown from match `m`: `len` symbols from `start_a` in
@@ -582,15 +691,17 @@ fn close_piece(
 }
 
 /// Keeps the longest fragments and the non-overlapping rest of the others
-/// in `kept`, with `taken_a` and `taken_b` empty at first.
+/// in `kept`, sorted, with `taken_a` and `taken_b` empty at first;
+/// fragments are sorted through `packing` when it fits the units.
 fn resolve_overlaps(
     grown: &mut Vec<Fragment>,
     k: usize,
+    (packing, keys): (Option<FragmentPacking>, &mut Vec<u64>),
     taken_a: &mut Occupancy,
     taken_b: &mut Occupancy,
     kept: &mut Vec<Fragment>,
 ) {
-    grown.sort_unstable_by_key(|f| (std::cmp::Reverse(f.len()), *f));
+    sort_fragments(grown, true, (packing, keys));
     grown.dedup();
     kept.clear();
     for &f in grown.iter() {
@@ -639,7 +750,7 @@ fn resolve_overlaps(
         }
         close_piece(f, piece_start, len, k, occupied_a, occupied_b, kept);
     }
-    kept.sort_unstable();
+    sort_fragments(kept, false, (packing, keys));
 }
 
 #[cfg(test)]
@@ -831,6 +942,39 @@ mod tests {
             prop_assert_eq!(matches, expected);
         }
 
+        /// Sorting packed fragments gives the order of the fragments, or
+        /// longest first, and unpacking gives them back.
+        #[test]
+        fn packed_fragments_sort_as_the_fragments(
+            (a_docs, b_docs, longest, matches) in matches(),
+            lengths in prop::collection::vec(any::<prop::sample::Index>(), 40),
+            longest_first in any::<bool>(),
+        ) {
+            // A fragment from each match, as long as fits both documents.
+            let mut fragments: Vec<Fragment> = matches
+                .iter()
+                .zip(&lengths)
+                .map(|(m, len)| {
+                    let room = longest - m.a_pos.max(m.b_pos) as usize;
+                    let len = 1 + len.index(room) as u32;
+                    let range = |doc, start| SymbolRange { doc, start, end: start + len };
+                    Fragment { a: range(m.a_doc, m.a_pos), b: range(m.b_doc, m.b_pos) }
+                })
+                .collect();
+            let mut expected = fragments.clone();
+            if longest_first {
+                expected.sort_by_key(|f| (std::cmp::Reverse(f.len()), *f));
+            } else {
+                expected.sort();
+            }
+            let packing = FragmentPacking::new(a_docs, b_docs, longest);
+            // Small units always pack; positions of 31 bits never do.
+            prop_assert!(packing.is_some() || longest >= 50);
+            prop_assert!(packing.is_none() || longest < 1 << 20);
+            sort_fragments(&mut fragments, longest_first, (packing, &mut Vec::new()));
+            prop_assert_eq!(fragments, expected);
+        }
+
         /// Word-wise resolution, with the occupancy buffers reused from a
         /// previous pair, keeps what the plain one keeps.
         #[test]
@@ -838,6 +982,7 @@ mod tests {
             grown in prop::collection::vec((0u32..2, 0u32..150, 0u32..2, 0u32..150, 1u32..90), 0..30),
             k in 1usize..12,
             earlier in prop::collection::vec((0u32..2, 0u32..150, 0u32..2, 0u32..150, 1u32..90), 0..5),
+            packed in any::<bool>(),
         ) {
             const LEN: usize = 240;
             let fragment = |&(a_doc, a, b_doc, b, len): &(u32, u32, u32, u32, u32)| Fragment {
@@ -850,11 +995,13 @@ mod tests {
             taken_b.reset(&unit);
             // The kept buffer too comes from that pair.
             let mut kept = Vec::new();
-            resolve_overlaps(&mut earlier.iter().map(fragment).collect::<Vec<_>>(), 1, &mut taken_a, &mut taken_b, &mut kept);
+            let packing = packed.then(|| FragmentPacking::new(2, 2, LEN)).flatten();
+            let mut keys = Vec::new();
+            resolve_overlaps(&mut earlier.iter().map(fragment).collect::<Vec<_>>(), 1, (packing, &mut keys), &mut taken_a, &mut taken_b, &mut kept);
             taken_a.reset(&unit);
             taken_b.reset(&unit);
             let grown: Vec<Fragment> = grown.iter().map(fragment).collect();
-            resolve_overlaps(&mut grown.clone(), k, &mut taken_a, &mut taken_b, &mut kept);
+            resolve_overlaps(&mut grown.clone(), k, (packing, &mut keys), &mut taken_a, &mut taken_b, &mut kept);
             prop_assert_eq!(kept, resolve_symbol_by_symbol(&grown, k, LEN));
         }
 
@@ -932,7 +1079,7 @@ mod tests {
             ordered.taken_a.reset(&units[0]);
             ordered.taken_b.reset(&units[1]);
             let mut expected = Vec::new();
-            resolve_overlaps(&mut ordered.grown, k, &mut ordered.taken_a, &mut ordered.taken_b, &mut expected);
+            resolve_overlaps(&mut ordered.grown, k, (None, &mut ordered.keys), &mut ordered.taken_a, &mut ordered.taken_b, &mut expected);
 
             let mut unordered = PairScratch::default();
             let taken = grow_unordered((side(0), side(1)), k, &matches, packing.unwrap(), &mut unordered.diagonals, &mut unordered.grown);
