@@ -38,9 +38,9 @@ const FLOOR: u16 = 10;
 /// How much the symbols of one unit count.
 #[derive(Debug)]
 pub(crate) struct UnitWeights {
-    /// Per-symbol weights, one vector per document; `None` when every
-    /// symbol counts fully ([`FULL`]).
-    documents: Option<Vec<Vec<u16>>>,
+    /// The weights of each document's symbols; `None` when every symbol
+    /// counts fully ([`FULL`]).
+    documents: Option<Vec<SumsBefore>>,
     /// The summed weight of the unit's compared symbols (outside base
     /// code, in documents of at least k symbols).
     pub(crate) compared: u64,
@@ -51,12 +51,52 @@ impl UnitWeights {
     pub(crate) fn sum(&self, doc: u32, range: std::ops::Range<u32>) -> u64 {
         match &self.documents {
             None => u64::from(range.end - range.start) * u64::from(FULL),
-            Some(docs) => docs[doc as usize][range.start as usize..range.end as usize]
-                .iter()
-                .map(|&w| u64::from(w))
-                .sum(),
+            Some(docs) => docs[doc as usize].sum(range),
         }
     }
+}
+
+/// The summed weight of the symbols before each position of a document
+/// (one more sum than symbols), so that a pair sums a fragment's weight
+/// with one subtraction; in 32 bits when the whole document's fits.
+#[derive(Debug)]
+enum SumsBefore {
+    Narrow(Vec<u32>),
+    Wide(Vec<u64>),
+}
+
+impl SumsBefore {
+    /// The sums of `weights`, narrow when the largest possible total fits.
+    fn new(weights: &[u16]) -> Self {
+        let fits = u32::try_from(weights.len() * usize::from(FULL)).is_ok();
+        if fits {
+            Self::Narrow(sums_before(weights, 0u32, u32::from))
+        } else {
+            Self::Wide(sums_before(weights, 0u64, u64::from))
+        }
+    }
+
+    /// The summed weight of symbols `range`.
+    fn sum(&self, range: std::ops::Range<u32>) -> u64 {
+        let (start, end) = (range.start as usize, range.end as usize);
+        match self {
+            Self::Narrow(before) => u64::from(before[end] - before[start]),
+            Self::Wide(before) => before[end] - before[start],
+        }
+    }
+}
+
+/// `zero`, then the running sums of `weights`.
+fn sums_before<T: Copy + std::ops::Add<Output = T>>(
+    weights: &[u16],
+    zero: T,
+    widen: impl Fn(u16) -> T,
+) -> Vec<T> {
+    let sums = weights.iter().scan(zero, |sum, &w| {
+        *sum = *sum + widen(w);
+        Some(*sum)
+    });
+    std::iter::once(zero).chain(sums).collect()
 }
 
 /// The weights of every unit: all full when `enabled` is false or the
@@ -103,7 +143,7 @@ pub(crate) fn unit_weights(
                 })
                 .sum();
             UnitWeights {
-                documents: Some(documents),
+                documents: Some(documents.iter().map(|w| SumsBefore::new(w)).collect()),
                 compared,
             }
         })
@@ -195,6 +235,62 @@ mod tests {
     }
 
     proptest! {
+        /// A range's weight, read off the sums before each position, is
+        /// the sum of its symbols' weights, in every document of every
+        /// unit.
+        #[test]
+        fn range_weights_are_the_sums_of_symbol_weights(
+            units in prop::collection::vec(prop::collection::vec(prop::collection::vec(0u32..3, 0..40), 1..3), 3..6),
+            ranges in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>()), 1..10),
+        ) {
+            let k = 3;
+            let hasher = copyhound_fingerprint::KGramHasher::new(k, 0);
+            let selector = copyhound_fingerprint::Winnowing::robust(2);
+            let units: Vec<Unit> = units
+                .iter()
+                .map(|docs| {
+                    let documents = docs.iter().map(|symbols| {
+                        let mut normalized = copyhound_fingerprint::NormalizedDocument::new();
+                        for (i, &s) in symbols.iter().enumerate() {
+                            normalized.push(s, i..i + 1);
+                        }
+                        Document::fingerprinted("d", normalized, &hasher, &selector)
+                    });
+                    Unit::new("u", documents.collect())
+                })
+                .collect();
+            let prepared = crate::prepare::prepare(&units, &crate::BaseCode::none(), &hasher);
+            let weights = unit_weights(&units, &prepared, k, true);
+            let frequencies = DocumentFrequencies::count(&units);
+            for (unit, unit_weights) in units.iter().zip(&weights) {
+                for (d, doc) in unit.documents.iter().enumerate() {
+                    let plain = symbol_weights(doc, k, |hash| weight(frequencies.of(hash), units.len()));
+                    for (x, y) in &ranges {
+                        let (x, y) = (x.index(plain.len() + 1), y.index(plain.len() + 1));
+                        let (start, end) = (x.min(y), x.max(y));
+                        let expected: u64 = plain[start..end].iter().map(|&w| u64::from(w)).sum();
+                        prop_assert_eq!(unit_weights.sum(d as u32, start as u32..end as u32), expected);
+                    }
+                }
+            }
+        }
+
+        /// Narrow and wide sums give a range's weight alike.
+        #[test]
+        fn narrow_and_wide_sums_sum_ranges(
+            weights in prop::collection::vec(FLOOR..=FULL, 0..100),
+            x in any::<prop::sample::Index>(),
+            y in any::<prop::sample::Index>(),
+        ) {
+            let (x, y) = (x.index(weights.len() + 1), y.index(weights.len() + 1));
+            let range = x.min(y) as u32..x.max(y) as u32;
+            let expected: u64 = weights[range.start as usize..range.end as usize].iter().map(|&w| u64::from(w)).sum();
+            prop_assert!(matches!(SumsBefore::new(&weights), SumsBefore::Narrow(_)));
+            prop_assert_eq!(SumsBefore::new(&weights).sum(range.clone()), expected);
+            let wide = SumsBefore::Wide(sums_before(&weights, 0u64, u64::from));
+            prop_assert_eq!(wide.sum(range), expected);
+        }
+
         #[test]
         fn weight_falls_as_more_units_share(n in 3usize..5000, df in 1usize..5000) {
             let df = df.min(n);
