@@ -540,19 +540,32 @@ fn grow_unordered(
 /// The fragments grown on each diagonal so far: an open-addressing table
 /// from a diagonal's key (document pair and offset) to a list of the
 /// fragments' ranges in `a`.
+///
+/// Each slot carries the generation (the pair) that took it, so emptying
+/// the table for the next pair is a new generation, not a write to every
+/// slot.
 #[derive(Debug, Default)]
 struct DiagonalTable {
-    /// Diagonal keys, `EMPTY` where free, and the last fragment of each.
-    keys: Vec<u64>,
-    heads: Vec<u32>,
+    /// The table is `slots[..=mask]`; a slot of an older generation is
+    /// free.
+    slots: Vec<DiagonalSlot>,
+    mask: usize,
+    shift: u32,
+    generation: u32,
     /// Fragments: start and end in `a`, and the one grown before on the
     /// same diagonal (`NONE` for the first).
     fragments: Vec<(u32, u32, u32)>,
-    shift: u32,
+}
+
+/// A diagonal's key and its last fragment, for the pair of `generation`.
+#[derive(Clone, Copy, Debug, Default)]
+struct DiagonalSlot {
+    key: u64,
+    head: u32,
+    generation: u32,
 }
 
 impl DiagonalTable {
-    const EMPTY: u64 = u64::MAX;
     const NONE: u32 = u32::MAX;
     /// Fragments searched on one diagonal before giving up: repetitive
     /// code can put many on one, and searching them all for every match
@@ -562,35 +575,44 @@ impl DiagonalTable {
     /// Empty, with room for `matches` diagonals.
     fn reset(&mut self, matches: usize) {
         let size = (2 * matches).next_power_of_two().max(2);
-        self.keys.clear();
-        self.keys.resize(size, Self::EMPTY);
-        self.heads.clear();
-        self.heads.resize(size, Self::NONE);
-        self.fragments.clear();
+        if self.slots.len() < size {
+            self.slots.resize(size, DiagonalSlot::default());
+        }
+        // Slots start at generation 0, which no pair uses.
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.slots.fill(DiagonalSlot::default());
+            self.generation = 1;
+        }
+        self.mask = size - 1;
         self.shift = 64 - size.trailing_zeros();
+        self.fragments.clear();
     }
 
     /// The slot of diagonal `key`, taken for it if it is new; `None` if its
     /// list is too long to search.
     fn slot(&mut self, key: u64) -> Option<usize> {
-        let mask = self.keys.len() - 1;
         let mut at = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
         loop {
-            let here = self.keys[at];
-            if here == key {
-                return (self.list_len(at) < Self::MAX_PER_DIAGONAL).then_some(at);
-            }
-            if here == Self::EMPTY {
-                self.keys[at] = key;
+            let here = &mut self.slots[at];
+            if here.generation != self.generation {
+                *here = DiagonalSlot {
+                    key,
+                    head: Self::NONE,
+                    generation: self.generation,
+                };
                 return Some(at);
             }
-            at = (at + 1) & mask;
+            if here.key == key {
+                return (self.list_len(at) < Self::MAX_PER_DIAGONAL).then_some(at);
+            }
+            at = (at + 1) & self.mask;
         }
     }
 
     fn list_len(&self, slot: usize) -> usize {
         let mut n = 0;
-        let mut at = self.heads[slot];
+        let mut at = self.slots[slot].head;
         while at != Self::NONE {
             n += 1;
             at = self.fragments[at as usize].2;
@@ -601,7 +623,7 @@ impl DiagonalTable {
     /// Whether a fragment of the diagonal in `slot` holds `start..end` of
     /// `a`.
     fn covers(&self, slot: usize, start: usize, end: usize) -> bool {
-        let mut at = self.heads[slot];
+        let mut at = self.slots[slot].head;
         while at != Self::NONE {
             let (from, to, next) = self.fragments[at as usize];
             if from as usize <= start && end <= to as usize {
@@ -616,24 +638,24 @@ impl DiagonalTable {
     fn insert(&mut self, slot: usize, start: usize, end: usize) {
         let id = self.fragments.len() as u32;
         self.fragments
-            .push((start as u32, end as u32, self.heads[slot]));
-        self.heads[slot] = id;
+            .push((start as u32, end as u32, self.slots[slot].head));
+        self.slots[slot].head = id;
     }
 }
 
 /// The symbols of each document of a unit taken by fragments so far: one
-/// bit each in one reused buffer, each document's words cleared when it is
-/// first touched.
+/// bit each in one reused buffer.
 #[derive(Debug, Default)]
 struct Occupancy {
     words: Vec<u64>,
     /// Document `d` owns `words[starts[d]..starts[d + 1]]`.
     starts: Vec<usize>,
-    cleared: Vec<bool>,
 }
 
 impl Occupancy {
-    /// Nothing taken, for the documents of `unit`.
+    /// Nothing taken, for the documents of `unit`: all its words cleared
+    /// at once, a few per document, where clearing each document's as a
+    /// fragment first touches it cost a test and a call per fragment.
     fn reset(&mut self, unit: &Unit) {
         self.starts.clear();
         self.starts.push(0);
@@ -642,22 +664,14 @@ impl Occupancy {
             end += document.normalized.len().div_ceil(64);
             self.starts.push(end);
         }
-        if self.words.len() < end {
-            self.words.resize(end, 0);
-        }
-        self.cleared.clear();
-        self.cleared.resize(unit.documents.len(), false);
+        self.words.clear();
+        self.words.resize(end, 0);
     }
 
     /// The taken symbols of document `doc`.
     fn doc(&mut self, doc: u32) -> &mut [u64] {
         let d = doc as usize;
-        let words = &mut self.words[self.starts[d]..self.starts[d + 1]];
-        if !self.cleared[d] {
-            words.fill(0);
-            self.cleared[d] = true;
-        }
-        words
+        &mut self.words[self.starts[d]..self.starts[d + 1]]
     }
 }
 
@@ -1085,7 +1099,9 @@ mod tests {
             let taken = grow_unordered((side(0), side(1)), k, &matches, packing.unwrap(), &mut unordered.diagonals, &mut unordered.grown);
             prop_assert!(taken || collided || crowded);
 
-            let mut scratch = PairScratch { matches, ..PairScratch::default() };
+            // The buffers, the table of diagonals among them, come from
+            // that earlier pair.
+            let mut scratch = PairScratch { matches, ..unordered };
             prop_assert_eq!(find_fragments(side(0), side(1), k, &mut scratch).clone(), expected);
         }
     }
