@@ -282,6 +282,10 @@ fn usable(a: DocView<'_>, i: usize, b: DocView<'_>, j: usize) -> bool {
 /// The maximal exact run on the diagonal of `m` through its k-gram, as
 /// `(start_a, start_b, len)`, or `None` if no symbol of the k-gram is usable
 /// (a hash collision).
+///
+/// Inlined into the loops over a pair's matches, which call it for every
+/// fragment; the rare cases take a call.
+#[inline]
 fn extend(a: DocView<'_>, b: DocView<'_>, m: Match, k: usize) -> Option<(usize, usize, usize)> {
     let (pa, pb) = (m.a_pos as usize, m.b_pos as usize);
     if a.base.is_none() && b.base.is_none() {
@@ -293,6 +297,18 @@ fn extend(a: DocView<'_>, b: DocView<'_>, m: Match, k: usize) -> Option<(usize, 
             return Some((pa - left, pb - left, left + right));
         }
     }
+    extend_through_base_code(a, b, m, k)
+}
+
+/// [`extend`] where a side has base code or the k-gram's symbols differ.
+#[inline(never)]
+fn extend_through_base_code(
+    a: DocView<'_>,
+    b: DocView<'_>,
+    m: Match,
+    k: usize,
+) -> Option<(usize, usize, usize)> {
+    let (pa, pb) = (m.a_pos as usize, m.b_pos as usize);
     // The longest usable run inside the k-gram seeds the extension; with no
     // collision it is the whole k-gram minus any base-code edge.
     let mut seed: Option<(usize, usize)> = None;
