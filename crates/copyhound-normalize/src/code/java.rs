@@ -37,20 +37,12 @@ pub(crate) fn tokenize(text: &str, drop_imports: bool) -> Vec<Token> {
     lexer(Language::Java).tokenize_into(text, 0..text.len(), &mut tokens);
     let source = Source { text };
     source.reclassify_words(&mut tokens);
-    let closers = source.split_type_argument_closers(&mut tokens);
+    // Imports first: the `>` indices the type-argument pass returns must
+    // still be those of the tokens the parenthesis pass reads.
     if drop_imports {
         source.drop_import_declarations(&mut tokens);
     }
-    let closers = if drop_imports {
-        // Dropping moved token indices; imports hold no `(`, so the
-        // closers before a `(` are found again by position.
-        closers
-            .into_iter()
-            .filter_map(|start| tokens.binary_search_by_key(&start, |t| t.range.start).ok())
-            .collect()
-    } else {
-        closers
-    };
+    let closers = source.split_type_argument_closers(&mut tokens);
     source.drop_whole_operand_parentheses(&mut tokens, &closers);
     tokens
 }

@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 
 use super::Language;
 use super::specs::{Escape, IdentRule, LexSpec, StringRule, spec};
-use super::token::{Token, TokenKind};
+use super::token::{FNV_OFFSET, Token, TokenKind, fnv_step};
 
 /// A [`LexSpec`] made ready for matching.
 pub(crate) struct Lexer {
@@ -140,7 +140,7 @@ impl Lexer {
     }
 }
 
-/// FNV-1a for the keyword set: every word of the source is looked up, and
+/// FNV-1a (the step token symbols use) for the keyword set: every word of the source is looked up, and
 /// the default hasher (`SipHash`, made to resist chosen keys, which a fixed
 /// keyword table need not) cost more than lexing the word.
 #[derive(Default)]
@@ -148,15 +148,8 @@ struct WordHasher(u64);
 
 impl Hasher for WordHasher {
     fn write(&mut self, bytes: &[u8]) {
-        let mut state = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for &byte in bytes {
-            state = (state ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-        self.0 = state;
+        let state = if self.0 == 0 { FNV_OFFSET } else { self.0 };
+        self.0 = bytes.iter().copied().fold(state, fnv_step);
     }
 
     fn finish(&self) -> u64 {

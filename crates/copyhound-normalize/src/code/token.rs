@@ -131,10 +131,10 @@ fn text_symbol_folded(text: &str) -> Symbol {
     finish(state)
 }
 
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+pub(crate) const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
-fn fnv_step(state: u64, byte: u8) -> u64 {
+pub(crate) fn fnv_step(state: u64, byte: u8) -> u64 {
     (state ^ u64::from(byte)).wrapping_mul(FNV_PRIME)
 }
 
