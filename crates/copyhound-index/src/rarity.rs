@@ -116,8 +116,7 @@ pub(crate) fn unit_weights(
             })
             .collect();
     }
-    let frequencies = DocumentFrequencies::count(units);
-    let n = units.len();
+    let hash_weights = HashWeights::count(units);
     units
         .par_iter()
         .zip(prepared)
@@ -125,7 +124,7 @@ pub(crate) fn unit_weights(
             let documents: Vec<Vec<u16>> = unit
                 .documents
                 .iter()
-                .map(|doc| symbol_weights(doc, k, |hash| weight(frequencies.of(hash), n)))
+                .map(|doc| symbol_weights(doc, k, |hash| hash_weights.of(hash)))
                 .collect();
             let compared = unit
                 .documents
@@ -180,14 +179,27 @@ pub(crate) fn weight(df: usize, n: usize) -> u16 {
     ((share * f64::from(FULL)).round() as u16).clamp(FLOOR, FULL)
 }
 
-/// In how many distinct units each hash occurs.
-struct DocumentFrequencies {
-    /// Distinct hashes, ascending, with their unit counts.
+/// The weight of every hash of a batch that weighs less than [`FULL`]:
+/// only hashes in three units or more can, and on the labelled sets they
+/// are few, so most lookups find an empty bucket of the directory.
+struct HashWeights {
+    /// Hashes in at least three units, ascending, and their weights.
     hashes: Vec<u64>,
-    counts: Vec<u32>,
+    weights: Vec<u16>,
+    /// The hashes whose top bits are `b` are
+    /// `hashes[directory[b]..directory[b + 1]]`: a lookup searches about
+    /// four hashes instead of all of them. Winnowing keeps window minima,
+    /// so low buckets hold more; a bucket is still searched by halving.
+    directory: Vec<u32>,
+    /// 64 minus the bits of a bucket number (64: one bucket).
+    shift: u32,
 }
 
-impl DocumentFrequencies {
+/// Hashes per bucket of the [`HashWeights`] directory, on average.
+const HASHES_PER_BUCKET: usize = 4;
+
+impl HashWeights {
+    /// The weights of the hashes of `units`, each counted once per unit.
     fn count(units: &[Unit]) -> Self {
         let mut all: Vec<u64> = units
             .par_iter()
@@ -203,35 +215,90 @@ impl DocumentFrequencies {
             })
             .collect();
         all.par_sort_unstable();
+        // A fingerprint's weight depends on its unit count alone.
+        let n = units.len();
+        let by_count: Vec<u16> = (0..=n).map(|df| weight(df, n)).collect();
         let mut hashes = Vec::new();
-        let mut counts = Vec::new();
-        for chunk in all.chunk_by(|x, y| x == y) {
+        let mut weights = Vec::new();
+        for chunk in all.chunk_by(|x, y| x == y).filter(|c| c.len() > 2) {
             hashes.push(chunk[0]);
-            counts.push(chunk.len() as u32);
+            weights.push(by_count[chunk.len()]);
         }
-        Self { hashes, counts }
+        Self::with_directory(hashes, weights)
     }
 
-    fn of(&self, hash: u64) -> usize {
-        self.hashes
-            .binary_search(&hash)
-            .map_or(1, |i| self.counts[i] as usize)
+    /// `hashes` (ascending) and their `weights`, with the directory that
+    /// finds them.
+    fn with_directory(hashes: Vec<u64>, weights: Vec<u16>) -> Self {
+        let bits = (hashes.len() / HASHES_PER_BUCKET).max(1).ilog2();
+        let shift = 64 - bits;
+        let mut directory = vec![0u32; (1 << bits) + 1];
+        for &hash in &hashes {
+            directory[bucket(hash, shift) + 1] += 1;
+        }
+        for b in 1..directory.len() {
+            directory[b] += directory[b - 1];
+        }
+        Self {
+            hashes,
+            weights,
+            directory,
+            shift,
+        }
     }
+
+    /// The weight of a fingerprint with `hash`.
+    fn of(&self, hash: u64) -> u16 {
+        let b = bucket(hash, self.shift);
+        let (from, to) = (self.directory[b] as usize, self.directory[b + 1] as usize);
+        self.hashes[from..to]
+            .binary_search(&hash)
+            .map_or(FULL, |i| self.weights[from + i])
+    }
+}
+
+/// The directory bucket of `hash`: its top `64 - shift` bits.
+fn bucket(hash: u64, shift: u32) -> usize {
+    hash.checked_shr(shift).unwrap_or(0) as usize
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+    use std::collections::{HashMap, HashSet};
 
-    #[test]
-    fn pairs_count_fully_and_ubiquitous_code_barely() {
-        assert_eq!(weight(1, 100), FULL);
-        assert_eq!(weight(2, 100), FULL);
-        assert_eq!(weight(100, 100), FLOOR);
-        assert_eq!(weight(10, 100), 589); // ln 10 / ln 50
-        assert_eq!(weight(5, 5), FLOOR);
-        assert_eq!(weight(2, 2), FULL);
+    /// In how many units each hash is, counted plainly.
+    fn unit_counts(units: &[Unit]) -> HashMap<u64, usize> {
+        let mut counts = HashMap::new();
+        for unit in units {
+            let own: HashSet<u64> = unit
+                .documents
+                .iter()
+                .flat_map(|d| d.fingerprints.iter().map(|f| f.hash))
+                .collect();
+            for hash in own {
+                *counts.entry(hash).or_default() += 1;
+            }
+        }
+        counts
+    }
+
+    /// A unit with one document whose fingerprints carry `hashes`.
+    fn unit_with_hashes(hashes: &[u64]) -> Unit {
+        let mut normalized = copyhound_fingerprint::NormalizedDocument::new();
+        for i in 0..hashes.len() {
+            normalized.push(0, i..i + 1);
+        }
+        let fingerprints = hashes
+            .iter()
+            .enumerate()
+            .map(|(i, &hash)| copyhound_fingerprint::Fingerprint {
+                hash,
+                pos: i as u32,
+            })
+            .collect();
+        Unit::new("u", vec![Document::new("d", normalized, fingerprints)])
     }
 
     proptest! {
@@ -261,10 +328,10 @@ mod tests {
                 .collect();
             let prepared = crate::prepare::prepare(&units, &crate::BaseCode::none(), &hasher);
             let weights = unit_weights(&units, &prepared, k, true);
-            let frequencies = DocumentFrequencies::count(&units);
+            let counts = unit_counts(&units);
             for (unit, unit_weights) in units.iter().zip(&weights) {
                 for (d, doc) in unit.documents.iter().enumerate() {
-                    let plain = symbol_weights(doc, k, |hash| weight(frequencies.of(hash), units.len()));
+                    let plain = symbol_weights(doc, k, |hash| weight(counts[&hash], units.len()));
                     for (x, y) in &ranges {
                         let (x, y) = (x.index(plain.len() + 1), y.index(plain.len() + 1));
                         let (start, end) = (x.min(y), x.max(y));
@@ -289,6 +356,31 @@ mod tests {
             prop_assert_eq!(SumsBefore::new(&weights).sum(range.clone()), expected);
             let wide = SumsBefore::Wide(sums_before(&weights, 0u64, u64::from));
             prop_assert_eq!(wide.sum(range), expected);
+        }
+
+        /// Every hash's looked-up weight is that of its plain unit count,
+        /// also when the hashes crowd into few buckets of the directory
+        /// (`spread` 0 puts them all in the lowest) or are absent.
+        #[test]
+        fn looked_up_weights_are_those_of_unit_counts(
+            units in prop::collection::vec(prop::collection::vec(0u64..40, 0..30), 3..12),
+            spread in 0u32..64,
+            absent in prop::collection::vec(any::<u64>(), 0..20),
+        ) {
+            // Multiplying by an odd number keeps hashes distinct.
+            let scale = (1u64 << spread) | 1;
+            let units: Vec<Unit> = units
+                .iter()
+                .map(|hashes| unit_with_hashes(&hashes.iter().map(|h| h.wrapping_mul(scale)).collect::<Vec<_>>()))
+                .collect();
+            let counts = unit_counts(&units);
+            let weights = HashWeights::count(&units);
+            for (&hash, &df) in &counts {
+                prop_assert_eq!(weights.of(hash), weight(df, units.len()), "hash {}", hash);
+            }
+            for hash in absent.into_iter().filter(|h| !counts.contains_key(h)) {
+                prop_assert_eq!(weights.of(hash), FULL);
+            }
         }
 
         #[test]
