@@ -3,11 +3,12 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
+use std::sync::Mutex;
 
 use anyhow::{Context, Result, bail};
 use clap::ValueEnum;
-use ignore::WalkBuilder;
 use ignore::overrides::{Override, OverrideBuilder};
+use ignore::{WalkBuilder, WalkState};
 
 /// What one unit of comparison is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -111,30 +112,54 @@ pub fn walk(root: &Path, filter: &WalkFilter) -> Result<Vec<PlannedFile>> {
         // still says what is not part of the submission.
         .require_git(false)
         .overrides(overrides(root, filter)?);
-    let mut files = Vec::new();
-    for entry in walker.build() {
-        let entry = entry.with_context(|| format!("{}: cannot list", root.display()))?;
-        if !entry.file_type().is_some_and(|t| t.is_file()) {
-            continue;
-        }
-        let path = entry.into_path();
-        let relative = path.strip_prefix(root).unwrap_or(&path);
-        let name = if relative.as_os_str().is_empty() {
-            path.file_name()
-                .unwrap_or_default()
-                .to_string_lossy()
-                .into_owned()
-        } else {
-            relative
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy())
-                .collect::<Vec<_>>()
-                .join("/")
-        };
-        files.push(PlannedFile { path, name });
+    // Directories are listed on all cores: a batch of small submissions in
+    // many folders spends more time listing them (and looking for ignore
+    // files in each) than reading its files.
+    let files = Mutex::new(Vec::new());
+    let errors = Mutex::new(Vec::new());
+    walker.build_parallel().run(|| {
+        Box::new(|entry| match entry {
+            Ok(entry) => {
+                if entry.file_type().is_some_and(|t| t.is_file()) {
+                    let file = planned_file(root, entry.into_path());
+                    files.lock().expect("no walker panics").push(file);
+                }
+                WalkState::Continue
+            }
+            Err(error) => {
+                errors.lock().expect("no walker panics").push(error);
+                WalkState::Quit
+            }
+        })
+    });
+    let mut errors = errors.into_inner().expect("no walker panics");
+    // Threads meet errors in any order: report the same one every time.
+    errors.sort_by_cached_key(ToString::to_string);
+    if let Some(error) = errors.into_iter().next() {
+        return Err(error).with_context(|| format!("{}: cannot list", root.display()));
     }
+    let mut files = files.into_inner().expect("no walker panics");
     files.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(files)
+}
+
+/// The file at `path`, found under `root`, named by its path relative to
+/// `root` (its file name when it is `root`).
+fn planned_file(root: &Path, path: PathBuf) -> PlannedFile {
+    let relative = path.strip_prefix(root).unwrap_or(&path);
+    let name = if relative.as_os_str().is_empty() {
+        path.file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .into_owned()
+    } else {
+        relative
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/")
+    };
+    PlannedFile { path, name }
 }
 
 fn overrides(root: &Path, filter: &WalkFilter) -> Result<Override> {
@@ -264,5 +289,35 @@ mod tests {
             unique(&[("./a/", "x.py"), ("b", "x.py")]),
             ["a/x.py", "b/x.py"]
         );
+    }
+
+    /// Many folders are listed on several threads; the files come back
+    /// sorted, with every folder's `.gitignore` and hidden files honoured.
+    #[test]
+    fn a_walk_over_many_folders_finds_every_file_in_name_order() {
+        let root = tempfile::tempdir().unwrap();
+        let mut expected = Vec::new();
+        for i in (0..40).rev() {
+            let folder = root.path().join(format!("s{i:02}/src"));
+            std::fs::create_dir_all(&folder).unwrap();
+            std::fs::write(folder.join("main.py"), "x = 1\n").unwrap();
+            std::fs::write(folder.join(".hidden.py"), "x = 2\n").unwrap();
+            std::fs::write(folder.join("out.log"), "log\n").unwrap();
+            if i % 2 == 0 {
+                std::fs::write(folder.join(".gitignore"), "*.log\n").unwrap();
+            } else {
+                expected.push(format!("s{i:02}/src/out.log"));
+            }
+            expected.push(format!("s{i:02}/src/main.py"));
+        }
+        expected.sort();
+        let filter = WalkFilter {
+            honour_ignore_files: true,
+            ..WalkFilter::default()
+        };
+        let names = |files: Vec<PlannedFile>| files.into_iter().map(|f| f.name).collect::<Vec<_>>();
+        assert_eq!(names(walk(root.path(), &filter).unwrap()), expected);
+        let file = root.path().join("s03/src/main.py");
+        assert_eq!(names(walk(&file, &filter).unwrap()), ["main.py"]);
     }
 }
