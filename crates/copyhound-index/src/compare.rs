@@ -333,9 +333,11 @@ fn check_fingerprints(units: &[Unit], k: usize) -> Result<(), CompareError> {
     Ok(())
 }
 
-/// Fragments and scores of every candidate pair that has a fragment, in no
-/// particular order; `name_rank` is each unit's rank among the distinct
-/// unit names ([`name_ranks`]).
+/// Fragments and scores of every candidate pair, those without a fragment
+/// included (collected straight into one vector, where leaving them out
+/// would gather the pairs in pieces and copy them again), in no particular
+/// order; `name_rank` is each unit's rank among the distinct unit names
+/// ([`name_ranks`]).
 ///
 /// Candidates are taken in order of their first unit: each worker looks
 /// that unit's hashes up in a [`PostingTable`] filled once for the run of
@@ -390,12 +392,11 @@ fn score_candidates(
                 )
             },
         )
-        .filter(|pair| pair.fragment_count > 0)
         .collect()
 }
 
-/// Sorts pairs by similarity (highest first), then by unit names, then by
-/// unit indices: by each unit's rank among the distinct names
+/// The pairs with a fragment, by similarity (highest first), then by unit
+/// names, then by unit indices: by each unit's rank among the distinct names
 /// (`name_rank`, from [`name_ranks`]), so the sort compares integers
 /// instead of strings.
 fn sorted_pairs(name_rank: &[u32], pairs: &[PairScore]) -> Vec<PairScore> {
@@ -405,6 +406,7 @@ fn sorted_pairs(name_rank: &[u32], pairs: &[PairScore]) -> Vec<PairScore> {
     let mut keys: Vec<_> = pairs
         .par_iter()
         .enumerate()
+        .filter(|(_, p)| p.fragment_count > 0)
         .map(|(i, p)| {
             let similarity = std::cmp::Reverse(total_order_key(p.similarity));
             ((similarity, name_rank[p.a], name_rank[p.b], p.a, p.b), i)
