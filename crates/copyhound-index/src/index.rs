@@ -85,27 +85,9 @@ impl FingerprintIndex {
     /// without hashes found in more than `max_units` distinct units.
     pub fn build(units: &[Unit], base: &BaseCode, max_units: usize) -> Self {
         let mut stats = IndexStats::default();
-        let mut entries: Vec<(u64, u32, Posting)> = units
-            .par_iter()
-            .enumerate()
-            .flat_map_iter(|(u, unit)| {
-                unit.documents.iter().enumerate().flat_map(move |(d, doc)| {
-                    doc.fingerprints.iter().map(move |f| {
-                        let posting = Posting {
-                            doc: d as u32,
-                            pos: f.pos,
-                        };
-                        (f.hash, u as u32, posting)
-                    })
-                })
-            })
-            .collect();
-        stats.fingerprints = entries.len();
-        if !base.is_empty() {
-            entries.retain(|(hash, _, _)| !base.contains(*hash));
-            stats.base_fingerprints = stats.fingerprints - entries.len();
-        }
-        entries.par_sort_unstable();
+        let (entries, base_fingerprints) = sorted_entries(units, base);
+        stats.fingerprints = entries.len() + base_fingerprints;
+        stats.base_fingerprints = base_fingerprints;
 
         let mut index = Self {
             unit_hash_starts: vec![0; units.len() + 1],
@@ -153,7 +135,7 @@ impl FingerprintIndex {
     /// postings by hash id, document and position.
     fn place_postings(
         &mut self,
-        entries: &[(u64, u32, Posting)],
+        entries: &[Entry],
         kept_runs: &[std::ops::Range<usize>],
         mut starts: Vec<u32>,
     ) {
@@ -325,6 +307,99 @@ impl FingerprintIndex {
     }
 }
 
+/// One fingerprint of the batch: its hash, unit and posting.
+type Entry = (u64, u32, Posting);
+
+/// Fingerprints per bucket of [`sorted_entries`], on average, in small
+/// batches: a bucket is sorted within the cache.
+const ENTRIES_PER_BUCKET: usize = 64;
+
+/// At most this many bits of bucket number: the write front of every
+/// bucket stays in the cache while fingerprints are placed (in large
+/// batches, buckets grow instead).
+const MAX_BUCKET_BITS: u32 = 12;
+
+/// Above this many entries a bucket is sorted on several threads too (its
+/// hashes crowd into few top bits).
+const LARGE_BUCKET: usize = 1 << 16;
+
+/// Every fingerprint of `units` outside `base`, sorted by (hash, unit,
+/// document, position), and how many were in `base`.
+///
+/// Fingerprints are placed straight into buckets by the top bits of their
+/// hash, then each bucket is sorted on its own, in parallel: one pass over
+/// memory and many small cached sorts instead of a sort of the whole
+/// vector, with no more memory than the vector.
+fn sorted_entries(units: &[Unit], base: &BaseCode) -> (Vec<Entry>, usize) {
+    let kept = |hash: u64| base.is_empty() || !base.contains(hash);
+    let all: usize = units
+        .iter()
+        .flat_map(|u| &u.documents)
+        .map(|d| d.fingerprints.len())
+        .sum();
+    let bits = (all / ENTRIES_PER_BUCKET)
+        .max(1)
+        .ilog2()
+        .min(MAX_BUCKET_BITS);
+    let shift = 64 - bits;
+    let bucket = |hash: u64| hash.checked_shr(shift).unwrap_or(0) as usize;
+    let buckets = 1usize << bits;
+    let mut starts = units
+        .par_iter()
+        .fold(
+            || vec![0usize; buckets + 1],
+            |mut counts, unit| {
+                for doc in &unit.documents {
+                    for f in doc.fingerprints.iter().filter(|f| kept(f.hash)) {
+                        counts[bucket(f.hash) + 1] += 1;
+                    }
+                }
+                counts
+            },
+        )
+        .reduce(
+            || vec![0usize; buckets + 1],
+            |mut x, y| {
+                x.iter_mut().zip(y).for_each(|(x, y)| *x += y);
+                x
+            },
+        );
+    for b in 1..starts.len() {
+        starts[b] += starts[b - 1];
+    }
+    let total = starts[buckets];
+    let mut entries: Vec<Entry> = vec![(0, 0, Posting { doc: 0, pos: 0 }); total];
+    let mut next = starts[..buckets].to_vec();
+    for (u, unit) in units.iter().enumerate() {
+        for (d, doc) in unit.documents.iter().enumerate() {
+            for f in doc.fingerprints.iter().filter(|f| kept(f.hash)) {
+                let slot = &mut next[bucket(f.hash)];
+                let posting = Posting {
+                    doc: d as u32,
+                    pos: f.pos,
+                };
+                entries[*slot] = (f.hash, u as u32, posting);
+                *slot += 1;
+            }
+        }
+    }
+    let mut slices = Vec::with_capacity(buckets);
+    let mut rest = entries.as_mut_slice();
+    for w in starts.windows(2) {
+        let (slice, tail) = rest.split_at_mut(w[1] - w[0]);
+        slices.push(slice);
+        rest = tail;
+    }
+    slices.par_iter_mut().for_each(|slice| {
+        if slice.len() > LARGE_BUCKET {
+            slice.par_sort_unstable();
+        } else {
+            slice.sort_unstable();
+        }
+    });
+    (entries, all - total)
+}
+
 /// Where each hash id of one unit lies among that unit's postings: an
 /// open-addressing table sized to the unit, so that pairing it with many
 /// others looks each of their hashes up in a few cached words instead of
@@ -409,6 +484,7 @@ mod tests {
     use super::*;
     use crate::Document;
     use copyhound_fingerprint::{Fingerprint, NormalizedDocument};
+    use proptest::prelude::any;
 
     fn unit(name: &str, hashes: &[u64]) -> Unit {
         let fingerprints = hashes
@@ -466,6 +542,55 @@ mod tests {
                     proptest::prop_assert_eq!(found, expected);
                 }
             }
+        }
+
+        /// Bucketed, the fingerprints come out as a plain sort of them all
+        /// (base code left out) puts them: with hashes crowded into the
+        /// lowest bucket, spread over all of them, or found in the base.
+        #[test]
+        fn bucketed_entries_are_sorted_as_one_sort_sorts_them(
+            units in proptest::collection::vec(
+                proptest::collection::vec((0u8..3, any::<u64>()), 0..400),
+                1..6,
+            ),
+            with_base in any::<bool>(),
+        ) {
+            let hasher = copyhound_fingerprint::KGramHasher::new(3, 0);
+            let mut template = NormalizedDocument::new();
+            for i in 0..10 {
+                template.push(i, i as usize..i as usize + 1);
+            }
+            let base_hashes = hasher.hashes(&template.symbols);
+            let base = if with_base { BaseCode::new(&hasher, [&template]) } else { BaseCode::none() };
+            let units: Vec<Unit> = units
+                .iter()
+                .enumerate()
+                .map(|(i, picks)| {
+                    let hashes: Vec<u64> = picks
+                        .iter()
+                        .map(|&(kind, value)| match kind {
+                            0 => value % 50,
+                            1 => value,
+                            _ => base_hashes[value as usize % base_hashes.len()],
+                        })
+                        .collect();
+                    unit(&format!("u{i}"), &hashes)
+                })
+                .collect();
+            let mut plain: Vec<Entry> = Vec::new();
+            for (u, unit) in units.iter().enumerate() {
+                for (d, doc) in unit.documents.iter().enumerate() {
+                    for f in &doc.fingerprints {
+                        plain.push((f.hash, u as u32, Posting { doc: d as u32, pos: f.pos }));
+                    }
+                }
+            }
+            let all = plain.len();
+            plain.retain(|(hash, _, _)| !base.contains(*hash));
+            plain.sort_unstable();
+            let (entries, in_base) = sorted_entries(&units, &base);
+            proptest::prop_assert_eq!(in_base, all - plain.len());
+            proptest::prop_assert_eq!(entries, plain);
         }
 
         /// The merge of two units' postings finds exactly the hashes both
