@@ -164,7 +164,7 @@ struct DetailPart<'a> {
     parameters: &'a Parameters,
 }
 
-/// Pairs detailed at once by [`PairDetails::fill_each`]: enough to keep
+/// Pairs detailed at once by [`PairDetails::fill_chunks`]: enough to keep
 /// every core busy, few enough that their fragments take little memory.
 const DETAIL_CHUNK: usize = 256;
 
@@ -205,22 +205,22 @@ impl<'a> PairDetails<'a> {
         pairs.par_iter_mut().for_each(|pair| self.fill_one(pair));
     }
 
-    /// Calls `each` on every pair of `pairs`, in order, as a copy with its
-    /// details filled in; they are found in parallel a chunk at a time, so
-    /// only one chunk's fragments are in memory at once.
+    /// Calls `each` on the pairs of `pairs`, in order, a chunk at a time,
+    /// as copies with their details filled in; those of a chunk are found
+    /// in parallel, and only one chunk's fragments are in memory at once.
     ///
     /// # Errors
     /// The first error `each` returns, after which no more pairs are
     /// detailed.
-    pub(crate) fn fill_each<E>(
+    pub(crate) fn fill_chunks<E>(
         &self,
         pairs: &[PairReport],
-        mut each: impl FnMut(&PairReport) -> Result<(), E>,
+        mut each: impl FnMut(&[PairReport]) -> Result<(), E>,
     ) -> Result<(), E> {
         for chunk in pairs.chunks(DETAIL_CHUNK) {
             let mut detailed = chunk.to_vec();
             self.fill(&mut detailed);
-            detailed.iter().try_for_each(&mut each)?;
+            each(&detailed)?;
         }
         Ok(())
     }

@@ -179,6 +179,8 @@ fn json_detailed_while_written_is_the_complete_report_without_the_details_past_t
                 text(|out| write_json_with_details(&outline, &details, detailed, out).unwrap());
             let expected = without_details_past(complete.clone(), detailed);
             assert_eq!(streamed, text(|out| write_json(&expected, out).unwrap()));
+            let reference = serde_json::to_string_pretty(&expected).unwrap() + "\n";
+            assert_eq!(streamed, reference, "what serde_json writes");
             assert_eq!(read_json(streamed.as_bytes()).unwrap(), expected);
         }
     }

@@ -8,25 +8,51 @@
 //! than a chunk of pairs' fragments. Listing every pair's fragments can
 //! take gigabytes (a class of 200 multi-file submissions: 2.4 GB), hence
 //! [`DEFAULT_JSON_DETAILED_PAIRS`].
+//!
+//! The pairs are most of the file (12.8 MB for 20,910 pairs without
+//! details), and serialising them on one thread was the largest cost left
+//! in a comparison: they are serialised in parallel chunks, each pair at
+//! its depth in the document ([`PrettyAtDepth`]), and written in order.
+//! The bytes are those of `serde_json::to_writer_pretty` (a test compares
+//! them).
 
 use std::io::{Read, Write};
 
-use serde::ser::{Serialize, SerializeSeq, Serializer};
-use serde_json::Value;
+use rayon::prelude::*;
+use serde::Serialize;
+use serde_json::ser::Formatter;
+use serde_json::{Serializer, Value};
 
-use crate::{
-    PairDetails, PairReport, Parameters, Problem, Report, ReportError, SCHEMA_VERSION, Summary,
-    Tool, UnitReport,
-};
+use super::pretty::PrettyAtDepth;
+use crate::{PairDetails, PairReport, Report, ReportError, SCHEMA_VERSION, Summary};
 
 /// Pairs a JSON report lists with their fragments and passages unless
 /// told otherwise: the most similar ones, more than anyone reads, few
 /// enough that the file stays small whatever the batch.
 pub const DEFAULT_JSON_DETAILED_PAIRS: usize = 1000;
 
+/// Pairs without details serialised before they are written; their
+/// JSON is about 600 bytes each.
+const PAIRS_AT_ONCE: usize = 2048;
+
+/// Pairs with details serialised before they are written: their
+/// fragments can make them a hundred times longer.
+const DETAILED_PAIRS_AT_ONCE: usize = 256;
+
+/// Chunks the pairs serialised at once are split into, each serialised
+/// on its own thread into its own buffer. The buffers are reused: fresh
+/// memory costs a page fault per 4 KiB.
+const CHUNKS_AT_ONCE: usize = 8;
+
+/// Depth of the report's fields in the document, and of its pairs.
+const FIELD_DEPTH: usize = 1;
+const PAIR_DEPTH: usize = 2;
+
 /// Writes `report` as pretty-printed JSON followed by a newline.
 pub fn write_json(report: &Report, out: impl Write) -> Result<(), ReportError> {
-    write_pretty(report, out)
+    write_report(report, &report.summary, out, |pairs| {
+        pairs.write(&report.pairs, Listed::AsTheyAre)
+    })
 }
 
 /// Writes `report`, built without details, as [`write_json`] writes the
@@ -40,69 +66,177 @@ pub fn write_json_with_details(
     out: impl Write,
 ) -> Result<(), ReportError> {
     let detailed = detailed_pairs.min(report.pairs.len());
-    let streamed = StreamedReport {
-        schema_version: report.schema_version,
-        tool: &report.tool,
-        parameters: &report.parameters,
-        summary: &Summary {
-            detailed_pairs: detailed,
-            ..report.summary.clone()
-        },
-        units: &report.units,
-        pairs: DetailedPairs {
-            detailed: &report.pairs[..detailed],
-            others: &report.pairs[detailed..],
-            details,
-        },
-        problems: &report.problems,
+    let summary = Summary {
+        detailed_pairs: detailed,
+        ..report.summary.clone()
     };
-    write_pretty(&streamed, out)
+    let (detailed, others) = report.pairs.split_at(detailed);
+    write_report(report, &summary, out, |pairs| {
+        details.fill_chunks(detailed, |chunk| pairs.write(chunk, Listed::AsTheyAre))?;
+        pairs.write(others, Listed::WithoutDetails)
+    })
 }
 
-fn write_pretty(value: &impl Serialize, mut out: impl Write) -> Result<(), ReportError> {
-    serde_json::to_writer_pretty(&mut out, value)?;
+/// Writes `report` with `summary` as `serde_json::to_writer_pretty` would
+/// (the fields and their order are the report's), then a newline, its
+/// pairs written by `write_pairs`.
+fn write_report<W: Write>(
+    report: &Report,
+    summary: &Summary,
+    out: W,
+    write_pairs: impl FnOnce(&mut PairArray<'_, W>) -> Result<(), ReportError>,
+) -> Result<(), ReportError> {
+    let mut fields = Fields::begin(out)?;
+    fields.field("schema_version", &report.schema_version)?;
+    fields.field("tool", &report.tool)?;
+    fields.field("parameters", &report.parameters)?;
+    fields.field("summary", summary)?;
+    fields.field("units", &report.units)?;
+    fields.field_with("pairs", |out| {
+        let mut pairs = PairArray::begin(out)?;
+        write_pairs(&mut pairs)?;
+        pairs.end()
+    })?;
+    fields.field("problems", &report.problems)?;
+    let mut out = fields.end()?;
     out.write_all(b"\n")?;
     out.flush()?;
     Ok(())
 }
 
-/// [`Report`] as it serialises, with the pairs detailed on the fly. The
-/// fields and their order are the report's (a test compares the bytes).
-#[derive(serde::Serialize)]
-struct StreamedReport<'a> {
-    schema_version: u32,
-    tool: &'a Tool,
-    parameters: &'a Parameters,
-    summary: &'a Summary,
-    units: &'a [UnitReport],
-    pairs: DetailedPairs<'a>,
-    problems: &'a [Problem],
+/// The report's object, written a field at a time.
+struct Fields<W> {
+    out: W,
+    formatter: PrettyAtDepth,
+    first: bool,
 }
 
-/// The pairs of a report: those written with their details, then the
-/// others.
-struct DetailedPairs<'a> {
-    detailed: &'a [PairReport],
-    others: &'a [PairReport],
-    details: &'a PairDetails<'a>,
+impl<W: Write> Fields<W> {
+    fn begin(mut out: W) -> Result<Self, ReportError> {
+        let mut formatter = PrettyAtDepth::new(0);
+        formatter.begin_object(&mut out)?;
+        Ok(Self {
+            out,
+            formatter,
+            first: true,
+        })
+    }
+
+    fn field(&mut self, name: &str, value: &impl Serialize) -> Result<(), ReportError> {
+        self.field_with(name, |out| {
+            let formatter = PrettyAtDepth::new(FIELD_DEPTH);
+            Ok(value.serialize(&mut Serializer::with_formatter(out, formatter))?)
+        })
+    }
+
+    /// Writes the key `name` and the value `write` writes.
+    fn field_with(
+        &mut self,
+        name: &str,
+        write: impl FnOnce(&mut W) -> Result<(), ReportError>,
+    ) -> Result<(), ReportError> {
+        self.formatter.begin_object_key(&mut self.out, self.first)?;
+        self.first = false;
+        serde_json::to_writer(&mut self.out, name)?;
+        self.formatter.begin_object_value(&mut self.out)?;
+        write(&mut self.out)?;
+        self.formatter.end_object_value(&mut self.out)?;
+        Ok(())
+    }
+
+    fn end(mut self) -> Result<W, ReportError> {
+        self.formatter.end_object(&mut self.out)?;
+        Ok(self.out)
+    }
 }
 
-impl Serialize for DetailedPairs<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let length = self.detailed.len() + self.others.len();
-        let mut seq = serializer.serialize_seq(Some(length))?;
-        self.details
-            .fill_each(self.detailed, |pair| seq.serialize_element(pair))?;
-        for pair in self.others {
-            if pair.has_details() {
-                let mut summary = pair.clone();
-                summary.remove_details();
-                seq.serialize_element(&summary)?;
-            } else {
-                seq.serialize_element(pair)?;
+/// How the pairs given to [`PairArray::write`] are listed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Listed {
+    AsTheyAre,
+    WithoutDetails,
+}
+
+/// The report's pairs, written in order as they are given, a batch at a
+/// time: the pairs of a batch are serialised in parallel chunks into
+/// reused buffers, then the buffers are written.
+struct PairArray<'a, W> {
+    out: &'a mut W,
+    formatter: PrettyAtDepth,
+    buffers: Vec<Vec<u8>>,
+    written: usize,
+}
+
+impl<'a, W: Write> PairArray<'a, W> {
+    fn begin(out: &'a mut W) -> Result<Self, ReportError> {
+        let mut formatter = PrettyAtDepth::new(FIELD_DEPTH);
+        formatter.begin_array(out)?;
+        Ok(Self {
+            out,
+            formatter,
+            buffers: vec![Vec::new(); CHUNKS_AT_ONCE],
+            written: 0,
+        })
+    }
+
+    /// Writes `pairs` next.
+    fn write(&mut self, pairs: &[PairReport], listed: Listed) -> Result<(), ReportError> {
+        let detailed = listed == Listed::AsTheyAre && pairs.iter().any(PairReport::has_details);
+        let at_once = if detailed {
+            DETAILED_PAIRS_AT_ONCE
+        } else {
+            PAIRS_AT_ONCE
+        };
+        for batch in pairs.chunks(at_once) {
+            let chunk_pairs = batch.len().div_ceil(CHUNKS_AT_ONCE);
+            let starts_array = self.written == 0;
+            self.buffers
+                .par_iter_mut()
+                .zip(batch.par_chunks(chunk_pairs))
+                .enumerate()
+                .try_for_each(|(chunk, (buffer, pairs))| {
+                    buffer.clear();
+                    pairs.iter().enumerate().try_for_each(|(i, pair)| {
+                        let first = starts_array && chunk == 0 && i == 0;
+                        push_pair(buffer, pair, listed, first)
+                    })
+                })?;
+            for buffer in &self.buffers[..batch.len().div_ceil(chunk_pairs)] {
+                self.out.write_all(buffer)?;
             }
+            self.written += batch.len();
         }
-        seq.end()
+        Ok(())
+    }
+
+    fn end(mut self) -> Result<(), ReportError> {
+        if self.written > 0 {
+            self.formatter.end_array_value(self.out)?;
+        }
+        self.formatter.end_array(self.out)?;
+        Ok(())
+    }
+}
+
+/// Appends `pair` as an element of the report's pairs, the comma before
+/// it included unless it is the `first`.
+fn push_pair(
+    buffer: &mut Vec<u8>,
+    pair: &PairReport,
+    listed: Listed,
+    first: bool,
+) -> serde_json::Result<()> {
+    let mut formatter = PrettyAtDepth::new(PAIR_DEPTH);
+    formatter
+        .begin_array_value(buffer, first)
+        .map_err(serde_json::Error::io)?;
+    let mut serializer = Serializer::with_formatter(buffer, formatter);
+    if listed == Listed::WithoutDetails && pair.has_details() {
+        let mut summary = pair.clone();
+        summary.remove_details();
+        summary.serialize(&mut serializer)
+    } else {
+        pair.serialize(&mut serializer)
     }
 }
 

@@ -6,6 +6,7 @@ mod csv;
 mod html;
 mod json;
 mod numbers;
+mod pretty;
 mod table;
 
 pub use self::csv::{CSV_HEADER, write_csv};
