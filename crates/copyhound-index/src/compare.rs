@@ -406,14 +406,27 @@ fn sorted_pairs(name_rank: &[u32], pairs: &[PairScore]) -> Vec<PairScore> {
     let mut keys: Vec<_> = pairs
         .par_iter()
         .enumerate()
-        .filter(|(_, p)| p.fragment_count > 0)
         .map(|(i, p)| {
+            // Pairs without a fragment sort last and are cut off: a key
+            // for every pair is collected straight into one vector.
             let similarity = std::cmp::Reverse(total_order_key(p.similarity));
-            ((similarity, name_rank[p.a], name_rank[p.b], p.a, p.b), i)
+            let key = (
+                p.fragment_count == 0,
+                similarity,
+                name_rank[p.a],
+                name_rank[p.b],
+                p.a,
+                p.b,
+            );
+            (key, i)
         })
         .collect();
     keys.par_sort_unstable();
-    keys.par_iter().map(|&(_, i)| pairs[i].clone()).collect()
+    let with_fragment = keys.iter().take_while(|(key, _)| !key.0).count();
+    keys[..with_fragment]
+        .par_iter()
+        .map(|&(_, i)| pairs[i].clone())
+        .collect()
 }
 
 /// Each unit's rank among the distinct unit names.
