@@ -264,12 +264,17 @@ pub fn compare_with_progress(
     let prepared = prepare(units, base, &options.hasher);
     progress.advance(units.len() as u64);
 
-    let weights = unit_weights(units, &prepared, k, options.rarity_weighting);
-    let min_fragment = options.min_fragment.max(k);
-
     progress.start(Stage::Index, 1);
-    let index = FingerprintIndex::build(units, base, max_units);
+    let (index, shared_by_many) = FingerprintIndex::build_counting(units, base, max_units);
     progress.advance(1);
+
+    // Without base code the index holds every fingerprint, so its counts
+    // are the batch's; base fingerprints are left out of it, and counted
+    // apart.
+    let counted = base.is_empty().then_some(&shared_by_many[..]);
+    let weights = unit_weights(units, &prepared, k, options.rarity_weighting, counted);
+    drop(shared_by_many);
+    let min_fragment = options.min_fragment.max(k);
 
     progress.start(Stage::Candidates, 1);
     let rules = PairingRules::new(units);

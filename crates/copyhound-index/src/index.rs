@@ -84,6 +84,18 @@ impl FingerprintIndex {
     /// Indexes the fingerprints of `units`, without those in `base` and
     /// without hashes found in more than `max_units` distinct units.
     pub fn build(units: &[Unit], base: &BaseCode, max_units: usize) -> Self {
+        Self::build_counting(units, base, max_units).0
+    }
+
+    /// [`Self::build`], and every indexed hash found in three units or
+    /// more (those dropped as too common included), ascending, with the
+    /// number of its units: what rarity weights need, counted on the way.
+    pub(crate) fn build_counting(
+        units: &[Unit],
+        base: &BaseCode,
+        max_units: usize,
+    ) -> (Self, Vec<(u64, u32)>) {
+        let mut shared_by_many = Vec::new();
         let mut stats = IndexStats::default();
         let (entries, base_fingerprints) = sorted_entries(units, base);
         stats.fingerprints = entries.len() + base_fingerprints;
@@ -108,6 +120,9 @@ impl FingerprintIndex {
             if run_units.len() < 2 {
                 continue;
             }
+            if run_units.len() > 2 {
+                shared_by_many.push((run[0].0, run_units.len() as u32));
+            }
             if run_units.len() > max_units {
                 stats.common_hashes += 1;
                 stats.common_fingerprints += run.len();
@@ -127,7 +142,7 @@ impl FingerprintIndex {
         stats.shared_hashes = index.hashes.len();
         stats.postings = index.postings.len();
         index.stats = stats;
-        index
+        (index, shared_by_many)
     }
 
     /// Sorts the kept postings by unit with a counting sort (`counts[u + 1]`

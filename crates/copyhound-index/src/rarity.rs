@@ -100,12 +100,16 @@ fn sums_before<T: Copy + std::ops::Add<Output = T>>(
 }
 
 /// The weights of every unit: all full when `enabled` is false or the
-/// batch has at most two units (nothing can be common then).
+/// batch has at most two units (nothing can be common then). `counted`,
+/// when given, holds every hash of the units in three units or more with
+/// its unit count, ascending (the index counts them as it is built);
+/// otherwise they are counted here.
 pub(crate) fn unit_weights(
     units: &[Unit],
     prepared: &[PreparedUnit],
     k: usize,
     enabled: bool,
+    counted: Option<&[(u64, u32)]>,
 ) -> Vec<UnitWeights> {
     if !enabled || units.len() <= 2 {
         return prepared
@@ -116,7 +120,10 @@ pub(crate) fn unit_weights(
             })
             .collect();
     }
-    let hash_weights = HashWeights::count(units);
+    let hash_weights = match counted {
+        Some(counts) => HashWeights::from_counts(counts, units.len()),
+        None => HashWeights::count(units),
+    };
     units
         .par_iter()
         .zip(prepared)
@@ -215,21 +222,25 @@ impl HashWeights {
             })
             .collect();
         all.par_sort_unstable();
-        // A fingerprint's weight depends on its unit count alone.
-        let n = units.len();
-        let by_count: Vec<u16> = (0..=n).map(|df| weight(df, n)).collect();
-        let mut hashes = Vec::new();
-        let mut weights = Vec::new();
-        for chunk in all.chunk_by(|x, y| x == y).filter(|c| c.len() > 2) {
-            hashes.push(chunk[0]);
-            weights.push(by_count[chunk.len()]);
-        }
-        Self::with_directory(hashes, weights)
+        let counts: Vec<(u64, u32)> = all
+            .chunk_by(|x, y| x == y)
+            .filter(|c| c.len() > 2)
+            .map(|c| (c[0], c.len() as u32))
+            .collect();
+        Self::from_counts(&counts, units.len())
     }
 
-    /// `hashes` (ascending) and their `weights`, with the directory that
+    /// The weights of the hashes of `counts` (ascending, each with the
+    /// number of the batch's `n` units it is in), with the directory that
     /// finds them.
-    fn with_directory(hashes: Vec<u64>, weights: Vec<u16>) -> Self {
+    fn from_counts(counts: &[(u64, u32)], n: usize) -> Self {
+        // A fingerprint's weight depends on its unit count alone.
+        let by_count: Vec<u16> = (0..=n).map(|df| weight(df, n)).collect();
+        let hashes: Vec<u64> = counts.iter().map(|&(hash, _)| hash).collect();
+        let weights = counts
+            .iter()
+            .map(|&(_, count)| by_count[count as usize])
+            .collect();
         let bits = (hashes.len() / HASHES_PER_BUCKET).max(1).ilog2();
         let shift = 64 - bits;
         let mut directory = vec![0u32; (1 << bits) + 1];
@@ -327,7 +338,7 @@ mod tests {
                 })
                 .collect();
             let prepared = crate::prepare::prepare(&units, &crate::BaseCode::none(), &hasher);
-            let weights = unit_weights(&units, &prepared, k, true);
+            let weights = unit_weights(&units, &prepared, k, true, None);
             let counts = unit_counts(&units);
             for (unit, unit_weights) in units.iter().zip(&weights) {
                 for (d, doc) in unit.documents.iter().enumerate() {
@@ -374,12 +385,20 @@ mod tests {
                 .map(|hashes| unit_with_hashes(&hashes.iter().map(|h| h.wrapping_mul(scale)).collect::<Vec<_>>()))
                 .collect();
             let counts = unit_counts(&units);
-            let weights = HashWeights::count(&units);
-            for (&hash, &df) in &counts {
-                prop_assert_eq!(weights.of(hash), weight(df, units.len()), "hash {}", hash);
-            }
-            for hash in absent.into_iter().filter(|h| !counts.contains_key(h)) {
-                prop_assert_eq!(weights.of(hash), FULL);
+            // Counted here, or by the index as it is built, with hashes too
+            // common to index (in more than three units) or not.
+            let counted = HashWeights::count(&units);
+            let by_index = |max_units| {
+                let (_, shared_by_many) = crate::FingerprintIndex::build_counting(&units, &crate::BaseCode::none(), max_units);
+                HashWeights::from_counts(&shared_by_many, units.len())
+            };
+            for weights in [counted, by_index(usize::MAX), by_index(3)] {
+                for (&hash, &df) in &counts {
+                    prop_assert_eq!(weights.of(hash), weight(df, units.len()), "hash {}", hash);
+                }
+                for &hash in absent.iter().filter(|h| !counts.contains_key(h)) {
+                    prop_assert_eq!(weights.of(hash), FULL);
+                }
             }
         }
 
