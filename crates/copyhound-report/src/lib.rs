@@ -12,7 +12,8 @@
 //!   [`DEFAULT_JSON_DETAILED_PAIRS`] by default in the command line) as it
 //!   goes. A pair without details has no `fragments` and no `passages`
 //!   key, and `summary.detailed_pairs` says how many pairs have them.
-//! - [`write_csv`]: one row per pair, starting `a,b,similarity`.
+//! - [`write_csv`]: one row per pair, starting `a,b,similarity`
+//!   ([`write_csv_of`] writes it straight from the comparisons).
 //! - [`write_table`]: the top pairs for the terminal.
 //! - [`write_html`]: one self-contained page to browse the pairs and their
 //!   fragments side by side.
@@ -49,6 +50,6 @@ pub use model::{
 };
 pub use write::{
     CSV_HEADER, DEFAULT_HTML_MAX_DOCUMENT_BYTES, DEFAULT_HTML_MAX_PAIRS,
-    DEFAULT_JSON_DETAILED_PAIRS, HtmlOptions, ReportError, read_json, write_csv, write_html,
-    write_json, write_json_with_details, write_table,
+    DEFAULT_JSON_DETAILED_PAIRS, HtmlOptions, ReportError, read_json, write_csv, write_csv_of,
+    write_html, write_json, write_json_with_details, write_table,
 };

@@ -7,7 +7,7 @@ use common::Compared;
 use copyhound_index::{Document, Role, Unit};
 use copyhound_report::{
     PairDetails, Problem, Report, ReportError, SCHEMA_VERSION, UnitRole, read_json, write_csv,
-    write_json, write_json_with_details, write_table,
+    write_csv_of, write_json, write_json_with_details, write_table,
 };
 
 const K: usize = 8;
@@ -95,6 +95,21 @@ fn json_report() {
 #[test]
 fn csv_report() {
     insta::assert_snapshot!(text(|out| write_csv(&report(None), out).unwrap()));
+}
+
+/// Written straight from the comparison, the CSV is the report's, with
+/// and without a pair limit.
+#[test]
+fn csv_of_the_comparison_is_the_reports() {
+    for compared in [fixture(), many_pairs()] {
+        for limit in [None, Some(2)] {
+            let input = compared.input(limit);
+            assert_eq!(
+                text(|out| write_csv_of(&[input], out).unwrap()),
+                text(|out| write_csv(&Report::build_without_details(input), out).unwrap())
+            );
+        }
+    }
 }
 
 #[test]

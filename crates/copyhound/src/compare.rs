@@ -29,7 +29,7 @@ use copyhound_index::{
 use copyhound_normalize::{LoadError, LoadOptions, LoadedDocument};
 use copyhound_report::{
     DEFAULT_HTML_MAX_PAIRS, DEFAULT_JSON_DETAILED_PAIRS, HtmlOptions, PairDetails, Parameters,
-    Problem, Report, ReportInput, Tool, write_csv, write_html, write_json_with_details,
+    Problem, Report, ReportInput, Tool, write_csv_of, write_html, write_json_with_details,
     write_table,
 };
 use rayon::prelude::*;
@@ -214,7 +214,15 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
     // Fragments are found again only for what an output shows: the JSON
     // as it writes each pair, the HTML page for the pairs it embeds.
     let details = PairDetails::merge(inputs.iter().map(PairDetails::new));
-    let parts = inputs.into_iter().map(Report::build_without_details);
+    // The CSV is written straight from the comparisons; without JSON or
+    // HTML the report lists only the pairs the table shows.
+    let listed = (args.json.is_none() && args.report.is_none()).then_some(args.top);
+    let parts = inputs.iter().map(|input| {
+        Report::build_without_details(ReportInput {
+            pair_limit: listed,
+            ..*input
+        })
+    });
     let mut report = Report::merge(parts.collect()).context("no language to compare")?;
     report.problems = batch.problems;
 
@@ -235,7 +243,7 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
         }
     }
     if let Some(path) = args.csv {
-        write_to(&path, |out| write_csv(&report, out))?;
+        write_to(&path, |out| write_csv_of(&inputs, out))?;
     }
     if let Some(path) = args.report {
         let html_options = HtmlOptions {

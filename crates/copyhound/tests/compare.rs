@@ -921,6 +921,29 @@ fn a_mixed_batch_is_compared_one_language_at_a_time() {
     // The most similar pair is the Java copy, identical up to names.
     assert!(text.lines().nth(1).unwrap().ends_with(",java"));
 
+    // Without JSON or HTML the CSV is written straight from the languages'
+    // comparisons, and the report lists only the pairs the table shows:
+    // the same CSV and the same table as with the whole report.
+    let run = |csv: &Path, json: Option<&Path>| {
+        let mut command = copyhound();
+        command.arg(&input).args(["--top", "3", "--csv"]).arg(csv);
+        if let Some(json) = json {
+            command.arg("--json").arg(json);
+        }
+        let output = command.assert().success().get_output().stdout.clone();
+        (fs::read(csv).unwrap(), output)
+    };
+    let (whole_csv, whole_table) = run(&dir.path().join("whole.csv"), Some(&json));
+    let (csv_only, table_only) = run(&dir.path().join("only.csv"), None);
+    assert_eq!(
+        String::from_utf8(csv_only).unwrap(),
+        String::from_utf8(whole_csv).unwrap()
+    );
+    assert_eq!(
+        String::from_utf8(table_only).unwrap(),
+        String::from_utf8(whole_table).unwrap()
+    );
+
     // --lang still reads every file as one language: one family, one
     // language in the report.
     copyhound()

@@ -8,7 +8,9 @@ use std::io::Write;
 use rayon::prelude::*;
 
 use super::numbers::{push_count, push_share};
-use crate::{PairReport, Report, ReportError};
+use copyhound_index::PairScore;
+
+use crate::{PairReport, Report, ReportError, ReportInput};
 
 /// The header row.
 pub const CSV_HEADER: [&str; 12] = [
@@ -42,20 +44,54 @@ const CHUNKS_AT_ONCE: usize = 8;
 /// rows, and formatting each number on its own cost more than everything
 /// else the report does. Chunks of rows are formatted in parallel, as
 /// writing the rows on one thread was a tenth of a small batch's time.
-pub fn write_csv(report: &Report, mut out: impl Write) -> Result<(), ReportError> {
+pub fn write_csv(report: &Report, out: impl Write) -> Result<(), ReportError> {
+    write_rows(&report.pairs, |pair| Row::of_report(report, pair), out)
+}
+
+/// Writes the CSV that [`write_csv`] writes of the report of `inputs` (the
+/// comparisons of one batch's languages, in the order given to
+/// [`Report::merge`]), straight from the comparisons: a batch that asks
+/// only for the CSV does not build a report entry, with two path strings,
+/// for each of its pairs.
+pub fn write_csv_of(inputs: &[ReportInput<'_>], out: impl Write) -> Result<(), ReportError> {
+    if let [input] = inputs {
+        return write_rows(listed(input), |pair| Row::of_score(input, pair), out);
+    }
+    // As `Report::merge` lists them: one language after another, then a
+    // stable sort by similarity.
+    let mut order: Vec<(&ReportInput<'_>, &PairScore)> = inputs
+        .iter()
+        .flat_map(|input| listed(input).iter().map(move |pair| (input, pair)))
+        .collect();
+    order.sort_by(|(_, x), (_, y)| y.similarity.total_cmp(&x.similarity));
+    write_rows(&order, |&(input, pair)| Row::of_score(input, pair), out)
+}
+
+/// The pairs of `input` its report lists.
+fn listed<'a>(input: &ReportInput<'a>) -> &'a [PairScore] {
+    let pairs = &input.comparison.pairs;
+    &pairs[..input.pair_limit.unwrap_or(usize::MAX).min(pairs.len())]
+}
+
+/// Writes the header and a row for each of `items`.
+fn write_rows<'a, T: Sync>(
+    items: &'a [T],
+    row: impl Fn(&'a T) -> Row<'a> + Sync,
+    mut out: impl Write,
+) -> Result<(), ReportError> {
     let mut header = CSV_HEADER.join(",").into_bytes();
     header.push(b'\n');
     out.write_all(&header)?;
     let mut buffers = vec![Vec::new(); CHUNKS_AT_ONCE];
-    for batch in report.pairs.chunks(CHUNK_ROWS * CHUNKS_AT_ONCE) {
+    for batch in items.chunks(CHUNK_ROWS * CHUNKS_AT_ONCE) {
         let chunks = batch.par_chunks(CHUNK_ROWS);
         buffers
             .par_iter_mut()
             .zip(chunks)
-            .for_each(|(rows, pairs)| {
+            .for_each(|(rows, items)| {
                 rows.clear();
-                for pair in pairs {
-                    push_row(rows, report, pair);
+                for item in items {
+                    push_row(rows, &row(item));
                 }
             });
         let used = batch.len().div_ceil(CHUNK_ROWS);
@@ -67,32 +103,74 @@ pub fn write_csv(report: &Report, mut out: impl Write) -> Result<(), ReportError
     Ok(())
 }
 
-/// Appends the row of `pair`, its line break included.
-fn push_row(rows: &mut Vec<u8>, report: &Report, pair: &PairReport) {
-    push_text(rows, &pair.a.path);
+/// What the CSV row of a pair says, in column order.
+struct Row<'a> {
+    paths: [&'a str; 2],
+    /// The similarity, then each side's coverage.
+    shares: [f64; 3],
+    line_shares: [Option<f64>; 2],
+    /// Longest fragment, total overlap, shared fingerprints, fragments.
+    counts: [usize; 4],
+    language: &'a str,
+}
+
+impl<'a> Row<'a> {
+    fn of_report(report: &'a Report, pair: &'a PairReport) -> Self {
+        Self {
+            paths: [&pair.a.path, &pair.b.path],
+            shares: [pair.similarity, pair.a.coverage, pair.b.coverage],
+            line_shares: [pair.a.line_coverage, pair.b.line_coverage],
+            counts: [
+                pair.longest_fragment,
+                pair.total_overlap,
+                pair.shared_fingerprints,
+                pair.fragment_count,
+            ],
+            language: report.pair_language(pair).unwrap_or_default(),
+        }
+    }
+
+    /// The row of `pair` of `input`'s comparison: what its report entry
+    /// would say (see `pair_summary` in `build.rs`).
+    fn of_score(input: &ReportInput<'a>, pair: &'a PairScore) -> Self {
+        let (a, b) = (&pair.coverage_a, &pair.coverage_b);
+        let (units, parameters) = (input.units, input.parameters);
+        Self {
+            paths: [&units[pair.a].name, &units[pair.b].name],
+            shares: [pair.similarity, a.symbol_share(), b.symbol_share()],
+            line_shares: [a.line_share(), b.line_share()],
+            counts: [
+                pair.longest_fragment,
+                pair.total_overlap,
+                pair.shared_fingerprints,
+                pair.fragment_count,
+            ],
+            language: parameters.language.as_deref().unwrap_or_default(),
+        }
+    }
+}
+
+/// Appends `row`, its line break included.
+fn push_row(rows: &mut Vec<u8>, row: &Row<'_>) {
+    push_text(rows, row.paths[0]);
     rows.push(b',');
-    push_text(rows, &pair.b.path);
-    for share in [pair.similarity, pair.a.coverage, pair.b.coverage] {
+    push_text(rows, row.paths[1]);
+    for share in row.shares {
         rows.push(b',');
         push_share(rows, share);
     }
-    for share in [pair.a.line_coverage, pair.b.line_coverage] {
+    for share in row.line_shares {
         rows.push(b',');
         if let Some(share) = share {
             push_share(rows, share);
         }
     }
-    for count in [
-        pair.longest_fragment,
-        pair.total_overlap,
-        pair.shared_fingerprints,
-        pair.fragment_count,
-    ] {
+    for count in row.counts {
         rows.push(b',');
         push_count(rows, count);
     }
     rows.push(b',');
-    push_text(rows, report.pair_language(pair).unwrap_or_default());
+    push_text(rows, row.language);
     rows.push(b'\n');
 }
 

@@ -9,7 +9,7 @@ mod numbers;
 mod pretty;
 mod table;
 
-pub use self::csv::{CSV_HEADER, write_csv};
+pub use self::csv::{CSV_HEADER, write_csv, write_csv_of};
 pub use self::html::{
     DEFAULT_HTML_MAX_DOCUMENT_BYTES, DEFAULT_HTML_MAX_PAIRS, HtmlOptions, write_html,
 };
