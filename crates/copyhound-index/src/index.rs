@@ -357,7 +357,7 @@ fn sorted_entries(units: &[Unit], base: &BaseCode) -> (Vec<Entry>, usize) {
         .ilog2()
         .min(MAX_BUCKET_BITS);
     let shift = 64 - bits;
-    let bucket = |hash: u64| hash.checked_shr(shift).unwrap_or(0) as usize;
+    let bucket = |hash: u64| hash_bucket(hash, shift);
     let buckets = 1usize << bits;
     let mut starts = units
         .par_iter()
@@ -413,6 +413,12 @@ fn sorted_entries(units: &[Unit], base: &BaseCode) -> (Vec<Entry>, usize) {
         }
     });
     (entries, all - total)
+}
+
+/// The bucket of `hash` among `2^(64 - shift)` buckets: its top bits (0
+/// when `shift` is 64, one bucket).
+pub(crate) fn hash_bucket(hash: u64, shift: u32) -> usize {
+    hash.checked_shr(shift).unwrap_or(0) as usize
 }
 
 /// Where each hash id of one unit lies among that unit's postings: an

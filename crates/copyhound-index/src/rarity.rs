@@ -25,6 +25,7 @@
 
 use rayon::prelude::*;
 
+use crate::index::hash_bucket;
 use crate::prepare::PreparedUnit;
 use crate::{Document, Unit};
 
@@ -245,7 +246,7 @@ impl HashWeights {
         let shift = 64 - bits;
         let mut directory = vec![0u32; (1 << bits) + 1];
         for &hash in &hashes {
-            directory[bucket(hash, shift) + 1] += 1;
+            directory[hash_bucket(hash, shift) + 1] += 1;
         }
         for b in 1..directory.len() {
             directory[b] += directory[b - 1];
@@ -260,17 +261,12 @@ impl HashWeights {
 
     /// The weight of a fingerprint with `hash`.
     fn of(&self, hash: u64) -> u16 {
-        let b = bucket(hash, self.shift);
+        let b = hash_bucket(hash, self.shift);
         let (from, to) = (self.directory[b] as usize, self.directory[b + 1] as usize);
         self.hashes[from..to]
             .binary_search(&hash)
             .map_or(FULL, |i| self.weights[from + i])
     }
-}
-
-/// The directory bucket of `hash`: its top `64 - shift` bits.
-fn bucket(hash: u64, shift: u32) -> usize {
-    hash.checked_shr(shift).unwrap_or(0) as usize
 }
 
 #[cfg(test)]
