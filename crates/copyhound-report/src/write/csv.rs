@@ -5,9 +5,8 @@
 
 use std::io::Write;
 
-use rayon::prelude::*;
-
 use super::numbers::{push_count, push_share};
+use super::write_in_chunks;
 use copyhound_index::PairScore;
 
 use crate::{PairReport, Report, ReportError, ReportInput};
@@ -83,22 +82,13 @@ fn write_rows<'a, T: Sync>(
     header.push(b'\n');
     out.write_all(&header)?;
     let mut buffers = vec![Vec::new(); CHUNKS_AT_ONCE];
-    for batch in items.chunks(CHUNK_ROWS * CHUNKS_AT_ONCE) {
-        let chunks = batch.par_chunks(CHUNK_ROWS);
-        buffers
-            .par_iter_mut()
-            .zip(chunks)
-            .for_each(|(rows, items)| {
-                rows.clear();
-                for item in items {
-                    push_row(rows, &row(item));
-                }
-            });
-        let used = batch.len().div_ceil(CHUNK_ROWS);
-        for rows in &buffers[..used] {
-            out.write_all(rows)?;
+    let batch = CHUNK_ROWS * CHUNKS_AT_ONCE;
+    write_in_chunks(items, batch, &mut buffers, &mut out, |rows, _, items| {
+        for item in items {
+            push_row(rows, &row(item));
         }
-    }
+        Ok(())
+    })?;
     out.flush()?;
     Ok(())
 }

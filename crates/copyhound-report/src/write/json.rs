@@ -18,12 +18,12 @@
 
 use std::io::{Read, Write};
 
-use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::ser::Formatter;
 use serde_json::{Serializer, Value};
 
 use super::pretty::PrettyAtDepth;
+use super::write_in_chunks;
 use crate::{PairDetails, PairReport, Report, ReportError, SCHEMA_VERSION, Summary};
 
 /// Pairs a JSON report lists with their fragments and passages unless
@@ -187,25 +187,20 @@ impl<'a, W: Write> PairArray<'a, W> {
         } else {
             PAIRS_AT_ONCE
         };
-        for batch in pairs.chunks(at_once) {
-            let chunk_pairs = batch.len().div_ceil(CHUNKS_AT_ONCE);
-            let starts_array = self.written == 0;
-            self.buffers
-                .par_iter_mut()
-                .zip(batch.par_chunks(chunk_pairs))
-                .enumerate()
-                .try_for_each(|(chunk, (buffer, pairs))| {
-                    buffer.clear();
-                    pairs.iter().enumerate().try_for_each(|(i, pair)| {
-                        let first = starts_array && chunk == 0 && i == 0;
-                        push_pair(buffer, pair, listed, first)
-                    })
-                })?;
-            for buffer in &self.buffers[..batch.len().div_ceil(chunk_pairs)] {
-                self.out.write_all(buffer)?;
-            }
-            self.written += batch.len();
-        }
+        let starts_array = self.written == 0;
+        write_in_chunks(
+            pairs,
+            at_once,
+            &mut self.buffers,
+            self.out,
+            |buffer, start, chunk| {
+                for (i, pair) in chunk.iter().enumerate() {
+                    push_pair(buffer, pair, listed, starts_array && start + i == 0)?;
+                }
+                Ok(())
+            },
+        )?;
+        self.written += pairs.len();
         Ok(())
     }
 

@@ -16,6 +16,39 @@ pub use self::html::{
 pub use self::json::{DEFAULT_JSON_DETAILED_PAIRS, read_json, write_json, write_json_with_details};
 pub use self::table::write_table;
 
+use std::io::Write;
+
+use rayon::prelude::*;
+
+/// Writes `items` to `out` in order, `batch` at a time: the items of a
+/// batch are split into one chunk per buffer of `buffers`, each formatted
+/// by `format` on its own thread into its buffer (reused from batch to
+/// batch: fresh memory costs a page fault per 4 KiB), then the buffers are
+/// written in order. `format` gets a chunk's index in `items` and its items.
+fn write_in_chunks<'a, T: Sync>(
+    items: &'a [T],
+    batch: usize,
+    buffers: &mut [Vec<u8>],
+    out: &mut impl Write,
+    format: impl Fn(&mut Vec<u8>, usize, &'a [T]) -> Result<(), ReportError> + Sync,
+) -> Result<(), ReportError> {
+    for (b, items) in items.chunks(batch).enumerate() {
+        let chunk = items.len().div_ceil(buffers.len());
+        buffers
+            .par_iter_mut()
+            .zip(items.par_chunks(chunk))
+            .enumerate()
+            .try_for_each(|(c, (buffer, items))| {
+                buffer.clear();
+                format(buffer, b * batch + c * chunk, items)
+            })?;
+        for buffer in &buffers[..items.len().div_ceil(chunk)] {
+            out.write_all(buffer)?;
+        }
+    }
+    Ok(())
+}
+
 /// Why a report could not be written or read.
 #[derive(Debug, thiserror::Error)]
 pub enum ReportError {
