@@ -25,7 +25,7 @@ impl BitSet {
     /// Adds `i`.
     pub(crate) fn insert(&mut self, i: usize) {
         debug_assert!(i < self.len);
-        self.words[i / 64] |= 1 << (i % 64);
+        insert(&mut self.words, i);
     }
 
     /// Adds every member of `start..end`.
@@ -42,8 +42,18 @@ impl BitSet {
 
     /// Number of members.
     pub(crate) fn count(&self) -> usize {
-        self.words.iter().map(|w| w.count_ones() as usize).sum()
+        count(&self.words)
     }
+}
+
+/// Sets bit `i` of `words`.
+pub(crate) fn insert(words: &mut [u64], i: usize) {
+    words[i / 64] |= 1 << (i % 64);
+}
+
+/// Number of bits set in `words`.
+pub(crate) fn count(words: &[u64]) -> usize {
+    words.iter().map(|w| w.count_ones() as usize).sum()
 }
 
 /// Whether bit `i` of `words` is set.

@@ -470,7 +470,7 @@ impl PostingTable {
             }
             self.ids[at] = h;
             self.postings[at] = (postings.start as u32, postings.end as u32);
-            self.members[h as usize / 64] |= 1 << (h % 64);
+            bitset::insert(&mut self.members, h as usize);
         }
     }
 

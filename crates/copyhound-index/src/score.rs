@@ -204,7 +204,7 @@ fn lines_between_ends(
         let (first, last) = (numbers[r.start as usize], numbers[r.end as usize - 1]);
         bitset::insert_range(lines, first as usize, last as usize + 1);
     }
-    lines.iter().map(|w| w.count_ones() as usize).sum()
+    bitset::count(lines)
 }
 
 /// The lines `ranges` touch, found symbol by symbol.
