@@ -241,11 +241,28 @@ fn sort_by_diagonal(matches: &mut [Match], packing: Option<Packing>, keys: &mut 
         matches.sort_unstable_by_key(|m| (m.a_doc, m.b_doc, m.diagonal(), m.a_pos));
         return;
     };
+    sort_packed(
+        matches,
+        keys,
+        |m| packing.pack(m),
+        |key| packing.unpack(key),
+    );
+}
+
+/// Sorts `items` as the integers `pack` makes of them (in `keys`), which
+/// order as the items should, then `unpack`s them back in order: integers
+/// sort faster than structs compared field by field.
+fn sort_packed<T: Copy>(
+    items: &mut [T],
+    keys: &mut Vec<u64>,
+    pack: impl Fn(T) -> u64,
+    unpack: impl Fn(u64) -> T,
+) {
     keys.clear();
-    keys.extend(matches.iter().map(|&m| packing.pack(m)));
+    keys.extend(items.iter().map(|&item| pack(item)));
     keys.sort_unstable();
-    for (m, &key) in matches.iter_mut().zip(keys.iter()) {
-        *m = packing.unpack(key);
+    for (item, &key) in items.iter_mut().zip(keys.iter()) {
+        *item = unpack(key);
     }
 }
 
@@ -463,12 +480,12 @@ fn sort_fragments(
         }
         return;
     };
-    keys.clear();
-    keys.extend(fragments.iter().map(|&f| packing.pack(f, longest_first)));
-    keys.sort_unstable();
-    for (f, &key) in fragments.iter_mut().zip(keys.iter()) {
-        *f = packing.unpack(key, longest_first);
-    }
+    sort_packed(
+        fragments,
+        keys,
+        |f| packing.pack(f, longest_first),
+        |key| packing.unpack(key, longest_first),
+    );
 }
 
 /// The fragment grown from match `m`: `len` symbols from `start_a` in
@@ -534,10 +551,11 @@ fn grow_unordered(
     diagonals.reset(matches.len());
     for &m in matches {
         let pa = m.a_pos as usize;
-        let Some(slot) = diagonals.slot(packing.pack(m) >> packing.pos_bits) else {
+        let slot = diagonals.slot(packing.pack(m) >> packing.pos_bits);
+        let Some(covered) = diagonals.covers(slot, pa, pa + k) else {
             return false;
         };
-        if diagonals.covers(slot, pa, pa + k) {
+        if covered {
             continue;
         }
         let (da, db) = (a.doc(m.a_doc), b.doc(m.b_doc));
@@ -605,9 +623,8 @@ impl DiagonalTable {
         self.fragments.clear();
     }
 
-    /// The slot of diagonal `key`, taken for it if it is new; `None` if its
-    /// list is too long to search.
-    fn slot(&mut self, key: u64) -> Option<usize> {
+    /// The slot of diagonal `key`, taken for it if it is new.
+    fn slot(&mut self, key: u64) -> usize {
         let mut at = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> self.shift) as usize;
         loop {
             let here = &mut self.slots[at];
@@ -617,37 +634,28 @@ impl DiagonalTable {
                     head: Self::NONE,
                     generation: self.generation,
                 };
-                return Some(at);
+                return at;
             }
             if here.key == key {
-                return (self.list_len(at) < Self::MAX_PER_DIAGONAL).then_some(at);
+                return at;
             }
             at = (at + 1) & self.mask;
         }
     }
 
-    fn list_len(&self, slot: usize) -> usize {
-        let mut n = 0;
-        let mut at = self.slots[slot].head;
-        while at != Self::NONE {
-            n += 1;
-            at = self.fragments[at as usize].2;
-        }
-        n
-    }
-
     /// Whether a fragment of the diagonal in `slot` holds `start..end` of
-    /// `a`.
-    fn covers(&self, slot: usize, start: usize, end: usize) -> bool {
+    /// `a`; `None` if the diagonal has too many fragments to search. One
+    /// walk of its list both counts and searches them.
+    fn covers(&self, slot: usize, start: usize, end: usize) -> Option<bool> {
+        let (mut count, mut covered) = (0, false);
         let mut at = self.slots[slot].head;
         while at != Self::NONE {
             let (from, to, next) = self.fragments[at as usize];
-            if from as usize <= start && end <= to as usize {
-                return true;
-            }
+            covered |= from as usize <= start && end <= to as usize;
+            count += 1;
             at = next;
         }
-        false
+        (count < Self::MAX_PER_DIAGONAL).then_some(covered)
     }
 
     /// Adds the fragment `start..end` of `a` to the diagonal in `slot`.
