@@ -82,7 +82,9 @@ impl PairingRules {
 /// The result of candidate generation.
 #[derive(Debug, Default)]
 pub struct Candidates {
-    /// The kept pairs, most shared fingerprints first.
+    /// The kept pairs, by unit indices `(a, b)`: the order in which
+    /// scoring visits them (it reuses the first unit's lookups along a run
+    /// of pairs).
     pub pairs: Vec<CandidatePair>,
     /// Pairs that qualified in all (at least `pairs.len()`).
     pub qualified: usize,
@@ -165,7 +167,7 @@ pub fn candidate_pairs(
             },
         );
     Candidates {
-        pairs: best.into_sorted(),
+        pairs: best.into_unit_order(),
         qualified,
     }
 }
@@ -214,10 +216,14 @@ impl Best {
         }
     }
 
-    /// The best pairs, best first.
-    fn into_sorted(mut self) -> Vec<CandidatePair> {
+    /// The best pairs, by unit indices.
+    fn into_unit_order(mut self) -> Vec<CandidatePair> {
         self.cut();
-        self.pairs.par_sort_unstable_by_key(|c| Reverse(c.rank()));
+        // Workers take the units in order and the reduction keeps that
+        // order, so unless a cut reordered them the pairs are sorted already.
+        if !self.pairs.is_sorted_by_key(|c| (c.a, c.b)) {
+            self.pairs.par_sort_unstable_by_key(|c| (c.a, c.b));
+        }
         self.pairs
     }
 }
@@ -264,6 +270,9 @@ impl Worker {
                 *count += 1;
             }
         }
+        // In unit order, so that the pairs come out sorted (see
+        // `Best::into_unit_order`).
+        self.touched.sort_unstable();
         for &b in &self.touched {
             let shared = std::mem::take(&mut self.counts[b as usize]);
             if shared >= min && rules.allows(a, b) {
@@ -361,14 +370,38 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// The buffer keeps exactly the `cap` best pairs, best first.
+        /// Every pair sharing a hash is found with its count, in unit
+        /// order, as a check of all pairs finds them.
+        #[test]
+        fn pairs_are_those_of_all_pairs_in_unit_order(
+            hashes in proptest::collection::vec(proptest::collection::vec(0u64..12, 0..8), 0..12),
+        ) {
+            let names: Vec<String> = (0..hashes.len()).map(|i| format!("u{i}")).collect();
+            let units: Vec<Unit> = names.iter().zip(&hashes).map(|(n, h)| unit(n, h)).collect();
+            let distinct = |h: &[u64]| h.iter().copied().collect::<std::collections::BTreeSet<_>>();
+            let mut expected = Vec::new();
+            for a in 0..units.len() {
+                for b in a + 1..units.len() {
+                    let shared = distinct(&hashes[a]).intersection(&distinct(&hashes[b])).count();
+                    if shared > 0 {
+                        expected.push((a as u32, b as u32, shared as u32));
+                    }
+                }
+            }
+            let found = pairs(&units, 1000);
+            let got: Vec<(u32, u32, u32)> = found.pairs.iter().map(|c| (c.a, c.b, c.shared)).collect();
+            proptest::prop_assert_eq!(got, expected);
+        }
+
+        /// The buffer keeps exactly the `cap` best pairs, in unit order.
         #[test]
         fn best_keeps_the_top_pairs(
-            pairs in proptest::collection::btree_set((0u32..20, 0u32..20, 0u32..6), 0..200),
+            pairs in proptest::collection::btree_map((0u32..20, 0u32..20), 0u32..6, 0..200),
             cap in 0usize..50,
         ) {
+            // One count per unit pair, as candidate counting gives.
             let pairs: Vec<CandidatePair> =
-                pairs.into_iter().map(|(a, b, shared)| CandidatePair { a, b, shared }).collect();
+                pairs.into_iter().map(|((a, b), shared)| CandidatePair { a, b, shared }).collect();
             let mut best = Best::new(cap);
             for &pair in &pairs {
                 best.push(pair);
@@ -376,7 +409,8 @@ mod tests {
             let mut expected = pairs;
             expected.sort_unstable_by_key(|c| Reverse(c.rank()));
             expected.truncate(cap);
-            proptest::prop_assert_eq!(best.into_sorted(), expected);
+            expected.sort_unstable_by_key(|c| (c.a, c.b));
+            proptest::prop_assert_eq!(best.into_unit_order(), expected);
         }
     }
 }

@@ -344,7 +344,7 @@ fn check_fingerprints(units: &[Unit], k: usize) -> Result<(), CompareError> {
 /// order; `name_rank` is each unit's rank among the distinct unit names
 /// ([`name_ranks`]).
 ///
-/// Candidates are taken in order of their first unit: each worker looks
+/// Candidates come in order of their first unit: each worker looks
 /// that unit's hashes up in a [`PostingTable`] filled once for the run of
 /// pairs that share it, and scans only the postings of each partner, where
 /// merging the two units' postings for every pair would read the first
@@ -358,16 +358,17 @@ fn score_candidates(
     candidates: &[CandidatePair],
     progress: &dyn Progress,
 ) -> Vec<PairScore> {
-    let mut by_first: Vec<(u32, u32)> = candidates.par_iter().map(|c| (c.a, c.b)).collect();
-    by_first.par_sort_unstable();
-    by_first
+    candidates
         .par_iter()
         .map_init(
             || {
                 let scratch = (PairScratch::default(), LineSet::new());
                 (PostingTable::default(), None, scratch)
             },
-            |(table, filled, (scratch, lines)), &(first, other)| {
+            |(table, filled, (scratch, lines)),
+             &CandidatePair {
+                 a: first, b: other, ..
+             }| {
                 if *filled != Some(first) {
                     table.fill(&detail.index, first);
                     *filled = Some(first);
