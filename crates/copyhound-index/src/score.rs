@@ -30,16 +30,20 @@ use crate::prepare::PreparedUnit;
 use crate::rarity::UnitWeights;
 
 /// How much of one unit a pair's fragments cover.
+///
+/// Counts are `u32`, as symbol positions are: a batch scores up to
+/// [`crate::DEFAULT_MAX_PAIRS`] pairs and keeps them all, so their size is
+/// most of a small batch's memory traffic.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SideCoverage {
     /// Symbols inside fragments.
-    pub covered_symbols: usize,
+    pub covered_symbols: u32,
     /// Symbols that count (outside base code).
-    pub compared_symbols: usize,
+    pub compared_symbols: u32,
     /// Lines touched by fragments, when lines are known.
-    pub covered_lines: Option<usize>,
+    pub covered_lines: Option<u32>,
     /// Lines holding compared symbols, when lines are known.
-    pub compared_lines: Option<usize>,
+    pub compared_lines: Option<u32>,
 }
 
 impl SideCoverage {
@@ -55,11 +59,11 @@ impl SideCoverage {
     }
 }
 
-fn share(part: usize, whole: usize) -> f64 {
+fn share(part: u32, whole: u32) -> f64 {
     if whole == 0 {
         0.0
     } else {
-        part as f64 / whole as f64
+        f64::from(part) / f64::from(whole)
     }
 }
 
@@ -71,22 +75,22 @@ pub struct PairScore {
     /// Index of the second unit.
     pub b: usize,
     /// Distinct fingerprint hashes the units share after filtering.
-    pub shared_fingerprints: usize,
+    pub shared_fingerprints: u32,
     /// Coverage of the first unit.
     pub coverage_a: SideCoverage,
     /// Coverage of the second unit.
     pub coverage_b: SideCoverage,
     /// Symbols in the longest fragment.
-    pub longest_fragment: usize,
+    pub longest_fragment: u32,
     /// Symbols in all fragments (on either side).
-    pub total_overlap: usize,
+    pub total_overlap: u32,
     /// The symmetric score the pairs are ranked by, in `[0, 1]`.
     pub similarity: f64,
     /// Number of fragments. The fragments themselves are not kept (a batch
     /// scores up to [`crate::DEFAULT_MAX_PAIRS`] pairs, and their fragments
     /// would dwarf the index): [`crate::Comparison::fragments`] recomputes
     /// them for the pairs an output shows.
-    pub fragment_count: usize,
+    pub fragment_count: u32,
 }
 
 /// Which side of a fragment to read.
@@ -109,26 +113,29 @@ pub(crate) fn score(
     fragments: &[Fragment],
     lines: &mut LineSet,
 ) -> PairScore {
-    let total_overlap: usize = fragments.iter().map(|f| f.len() as usize).sum();
-    let longest_fragment = fragments
-        .iter()
-        .map(|f| f.len() as usize)
-        .max()
-        .unwrap_or(0);
+    let total_overlap = saturating_u32(fragments.iter().map(|f| f.len() as usize).sum());
+    let longest_fragment = fragments.iter().map(Fragment::len).max().unwrap_or(0);
     let coverage_a = coverage(unit_a, prep_a, fragments, total_overlap, Which::A, lines);
     let coverage_b = coverage(unit_b, prep_b, fragments, total_overlap, Which::B, lines);
     let similarity = mean_weighted_coverage(fragments, weights_a, weights_b);
     PairScore {
         a,
         b,
-        shared_fingerprints,
+        shared_fingerprints: saturating_u32(shared_fingerprints),
         coverage_a,
         coverage_b,
         longest_fragment,
         total_overlap,
         similarity,
-        fragment_count: fragments.len(),
+        fragment_count: saturating_u32(fragments.len()),
     }
+}
+
+/// `n`, or `u32::MAX` if it is larger: counts that reach it would need a
+/// unit of over four billion symbols, whose positions would not fit
+/// either.
+fn saturating_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 /// The mean of the two sides' weighted coverages: the weight of each
@@ -157,11 +164,11 @@ fn coverage(
     unit: &Unit,
     prepared: &PreparedUnit,
     fragments: &[Fragment],
-    covered_symbols: usize,
+    covered_symbols: u32,
     which: Which,
     lines: &mut LineSet,
 ) -> SideCoverage {
-    let compared_lines = prepared.summary.compared_lines;
+    let compared_lines = prepared.summary.compared_lines.map(saturating_u32);
     let covered_lines = compared_lines.map(|_| {
         let ranges = fragments.iter().map(|f| match which {
             Which::A => f.a,
@@ -170,15 +177,15 @@ fn coverage(
         let numbered = ranges
             .clone()
             .all(|r| prepared.documents[r.doc as usize].symbol_lines.is_some());
-        if numbered {
+        saturating_u32(if numbered {
             lines_between_ends(prepared, ranges, lines)
         } else {
             lines_of_every_symbol(unit, ranges)
-        }
+        })
     });
     SideCoverage {
         covered_symbols,
-        compared_symbols: prepared.summary.compared_symbols,
+        compared_symbols: saturating_u32(prepared.summary.compared_symbols),
         covered_lines,
         compared_lines,
     }

@@ -77,9 +77,9 @@ fn check_invariants(units: &[Unit], base: &[Vec<u32>], result: &Comparison, hash
         // The fragments found again on demand are the ones the pair was
         // scored with: same count, longest and overlap.
         let fragments = result.fragments(units, pair.a, pair.b);
-        assert_eq!(fragments.len(), pair.fragment_count);
+        assert_eq!(fragments.len(), pair.fragment_count as usize);
         assert_eq!(
-            fragments.iter().map(|f| f.len() as usize).max(),
+            fragments.iter().map(Fragment::len).max(),
             Some(pair.longest_fragment)
         );
         for f in &fragments {
@@ -107,7 +107,7 @@ fn check_invariants(units: &[Unit], base: &[Vec<u32>], result: &Comparison, hash
                 );
             }
         }
-        assert_eq!(pair.total_overlap, taken_a.len());
+        assert_eq!(pair.total_overlap as usize, taken_a.len());
         assert_eq!(pair.coverage_a.covered_symbols, pair.total_overlap);
         assert!(pair.total_overlap <= pair.coverage_a.compared_symbols);
         assert!(pair.total_overlap <= pair.coverage_b.compared_symbols);

@@ -257,17 +257,17 @@ fn pair_summary(units: &[Unit], pair: &PairScore) -> PairReport {
         path: units[id].name.clone(),
         coverage: coverage.symbol_share(),
         line_coverage: coverage.line_share(),
-        covered_symbols: coverage.covered_symbols,
-        covered_lines: coverage.covered_lines,
+        covered_symbols: coverage.covered_symbols as usize,
+        covered_lines: coverage.covered_lines.map(|n| n as usize),
     };
     PairReport {
         similarity: pair.similarity,
         a: side(pair.a, &pair.coverage_a),
         b: side(pair.b, &pair.coverage_b),
-        shared_fingerprints: pair.shared_fingerprints,
-        longest_fragment: pair.longest_fragment,
-        total_overlap: pair.total_overlap,
-        fragment_count: pair.fragment_count,
+        shared_fingerprints: pair.shared_fingerprints as usize,
+        longest_fragment: pair.longest_fragment as usize,
+        total_overlap: pair.total_overlap as usize,
+        fragment_count: pair.fragment_count as usize,
         fragments: None,
         passages: None,
     }

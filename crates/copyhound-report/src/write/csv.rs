@@ -130,10 +130,10 @@ impl<'a> Row<'a> {
             shares: [pair.similarity, a.symbol_share(), b.symbol_share()],
             line_shares: [a.line_share(), b.line_share()],
             counts: [
-                pair.longest_fragment,
-                pair.total_overlap,
-                pair.shared_fingerprints,
-                pair.fragment_count,
+                pair.longest_fragment as usize,
+                pair.total_overlap as usize,
+                pair.shared_fingerprints as usize,
+                pair.fragment_count as usize,
             ],
             language: parameters.language.as_deref().unwrap_or_default(),
         }
