@@ -416,13 +416,15 @@ fn sorted_pairs(name_rank: &[u32], pairs: &[PairScore]) -> Vec<PairScore> {
             // Pairs without a fragment sort last and are cut off: a key
             // for every pair is collected straight into one vector.
             let similarity = std::cmp::Reverse(total_order_key(p.similarity));
+            // Two `u32`s packed in a `u64` order as the pair of them: a
+            // smaller key is less to move while sorting.
+            let packed = |x: u32, y: u32| u64::from(x) << 32 | u64::from(y);
+            let units = packed(p.a as u32, p.b as u32);
             let key = (
                 p.fragment_count == 0,
                 similarity,
-                name_rank[p.a],
-                name_rank[p.b],
-                p.a,
-                p.b,
+                packed(name_rank[p.a], name_rank[p.b]),
+                units,
             );
             (key, i)
         })
