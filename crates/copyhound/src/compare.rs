@@ -10,6 +10,7 @@
 //! stops the run.
 
 mod families;
+mod output;
 mod progress;
 mod units;
 
@@ -736,7 +737,8 @@ fn write_to(
     path: &Path,
     write: impl FnOnce(&mut BufWriter<File>) -> Result<(), copyhound_report::ReportError>,
 ) -> Result<()> {
-    let file = File::create(path).with_context(|| format!("{}: cannot create", path.display()))?;
+    let file =
+        output::create(path).with_context(|| format!("{}: cannot create", path.display()))?;
     let mut out = BufWriter::new(file);
     write(&mut out).with_context(|| format!("{}: cannot write the report", path.display()))?;
     out.flush()
