@@ -1,6 +1,7 @@
 //! Tests of the source-code front-end (`copyhound_normalize::code`).
 
 mod code {
+    pub mod c;
     pub mod datasets;
     pub mod detect;
     pub mod fixtures;

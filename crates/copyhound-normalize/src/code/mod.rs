@@ -3,13 +3,14 @@
 //!
 //! Three tokenisers share one token model ([`Token`], [`TokenKind`]):
 //!
-//! - tree-sitter grammars (one Cargo feature each, `lang-c`, `lang-go`, …,
-//!   all on by default) for C, C++, C#, Kotlin, Scala, Python,
+//! - tree-sitter grammars (one Cargo feature each, `lang-go`, `lang-cpp`,
+//!   …, all on by default) for C++, C#, Kotlin, Scala, Python,
 //!   JavaScript, TypeScript/TSX, Go, Rust, PHP, Ruby, Haskell and Bash;
-//! - for Java, the table lexer with three bracket-matching passes that
-//!   give the tokens the Java grammar gave, at a tenth of the cost (see
-//!   `java.rs`; the grammar stays behind the `lang-java` feature as the
-//!   reference its tests compare with, through [`tokenize_with_grammar`]);
+//! - for Java and C, the table lexer with a few passes that give the
+//!   tokens the grammar gave, at a fraction of the cost (see `java.rs` and
+//!   `c.rs`; the grammars stay behind the `lang-java` and `lang-c`
+//!   features as the reference their tests compare with, through
+//!   [`tokenize_with_grammar`]);
 //! - a table-driven lexer for the long tail (Lisp, Scheme, OCaml/ML,
 //!   Pascal, Fortran, Ada, Perl, Matlab, Prolog, Verilog, VHDL, SQL, R,
 //!   Lua, Swift, Elixir, Elm, Groovy, Modelica, MIPS and x86 assembly,
@@ -43,6 +44,7 @@
 //! assert_eq!(a.spans[1].range(), 4..9); // "total"
 //! ```
 
+mod c;
 mod java;
 mod language;
 mod lexer;
@@ -104,8 +106,10 @@ pub fn normalize_code(lang: Language, text: &str, opts: &CodeOptions) -> Normali
 /// The tokens of `text` in `lang`, in order, comments and whitespace left
 /// out (and import lines too, if `drop_imports`).
 pub fn tokenize(lang: Language, text: &str, drop_imports: bool) -> Vec<Token> {
-    if lang == Language::Java {
-        return java::tokenize(text, drop_imports);
+    match lang {
+        Language::C => return c::tokenize(text, drop_imports),
+        Language::Java => return java::tokenize(text, drop_imports),
+        _ => {}
     }
     tokenize_with_grammar(lang, text, drop_imports)
         .unwrap_or_else(|| tokenize_with_table(lang, text, drop_imports))
@@ -113,8 +117,8 @@ pub fn tokenize(lang: Language, text: &str, drop_imports: bool) -> Vec<Token> {
 
 /// The tokens of `text` read through `lang`'s tree-sitter grammar, or
 /// `None` if this build has no grammar for it (or the parser gave up).
-/// [`tokenize`] reads Java without its grammar; this is how tests and
-/// experiments reach the grammar (feature `lang-java`) to compare.
+/// [`tokenize`] reads Java and C without their grammars; this is how tests
+/// and experiments reach them (features `lang-java`, `lang-c`) to compare.
 pub fn tokenize_with_grammar(lang: Language, text: &str, drop_imports: bool) -> Option<Vec<Token>> {
     #[cfg(feature = "tree-sitter")]
     {
@@ -145,7 +149,7 @@ pub fn tokenize_with_table(lang: Language, text: &str, drop_imports: bool) -> Ve
 pub fn uses_grammar(lang: Language) -> bool {
     #[cfg(feature = "tree-sitter")]
     {
-        lang != Language::Java && tree::has_grammar(lang)
+        !matches!(lang, Language::Java | Language::C) && tree::has_grammar(lang)
     }
     #[cfg(not(feature = "tree-sitter"))]
     {

@@ -2,47 +2,12 @@
 //! kinds and byte ranges, on the fixture, on hand-written cases of each
 //! rule, and on every Java file of the evaluation data sets.
 
-use std::path::PathBuf;
+use copyhound_normalize::code::{Language, tokenize};
 
-use copyhound_normalize::code::{Language, Token, tokenize, tokenize_with_grammar};
-
-use super::datasets::{datasets_dir, files_under};
-use super::support::fixture;
-
-fn grammar_tokens(text: &str, drop_imports: bool) -> Vec<Token> {
-    tokenize_with_grammar(Language::Java, text, drop_imports)
-        .expect("the tests build the Java grammar (feature lang-java)")
-}
-
-/// The first place where the two streams part, shown with its text.
-fn first_difference(text: &str, lexer: &[Token], grammar: &[Token]) -> Option<String> {
-    let at = lexer
-        .iter()
-        .zip(grammar)
-        .position(|(a, b)| a != b)
-        .or_else(|| (lexer.len() != grammar.len()).then(|| lexer.len().min(grammar.len())))?;
-    let show = |tokens: &[Token]| {
-        tokens
-            .iter()
-            .skip(at.saturating_sub(3))
-            .take(8)
-            .map(|t| format!("{}:{:?}", &text[t.range.clone()], t.kind))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    Some(format!(
-        "token {at}\n  lexer:   {}\n  grammar: {}",
-        show(lexer),
-        show(grammar)
-    ))
-}
+use super::support::{assert_dataset_files_same_as_grammar, assert_same_as_grammar, fixture};
 
 fn assert_same(text: &str, drop_imports: bool) {
-    let lexer = tokenize(Language::Java, text, drop_imports);
-    let grammar = grammar_tokens(text, drop_imports);
-    if let Some(difference) = first_difference(text, &lexer, &grammar) {
-        panic!("{text}\n{difference}");
-    }
+    assert_same_as_grammar(Language::Java, text, drop_imports);
 }
 
 #[test]
@@ -124,42 +89,9 @@ fn bracket_soup_is_read_in_one_pass() {
     );
 }
 
-/// The Java files of the data sets (the rest of `files/` is other
-/// languages); `None` where the data sets are absent.
-fn dataset_java_files() -> Option<Vec<PathBuf>> {
-    let root = datasets_dir()?;
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(&root).ok()?.filter_map(Result::ok) {
-        files_under(&entry.path().join("files"), &mut files);
-    }
-    files.retain(|path| path.extension().is_some_and(|ext| ext == "java"));
-    files.sort();
-    Some(files)
-}
-
 #[test]
 fn dataset_java_files_read_as_the_grammar_reads_them() {
-    let Some(files) = dataset_java_files() else {
-        eprintln!("skipped: no shared/datasets folder (set COPYHOUND_DATASETS)");
-        return;
-    };
-    let mut differing = Vec::new();
-    for path in &files {
-        let Ok(bytes) = std::fs::read(path) else {
-            continue;
-        };
-        let text = String::from_utf8_lossy(&bytes);
-        let lexer = tokenize(Language::Java, &text, true);
-        let grammar = grammar_tokens(&text, true);
-        if let Some(difference) = first_difference(&text, &lexer, &grammar) {
-            differing.push(format!("{}: {difference}", path.display()));
-        }
-    }
-    eprintln!("{} of {} Java files differ", differing.len(), files.len());
-    for line in differing.iter().take(40) {
-        eprintln!("{line}");
-    }
-    assert!(differing.is_empty());
+    assert_dataset_files_same_as_grammar(Language::Java, "java");
 }
 
 mod generated {

@@ -4,7 +4,11 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use copyhound_normalize::NormalizedDocument;
-use copyhound_normalize::code::{CodeOptions, Language, Token, normalize_code, tokenize};
+use copyhound_normalize::code::{
+    CodeOptions, Language, Token, normalize_code, tokenize, tokenize_with_grammar,
+};
+
+use super::datasets::{datasets_dir, files_under};
 
 /// The folder of the code fixtures.
 pub fn fixture_dir() -> PathBuf {
@@ -69,4 +73,89 @@ pub fn render(text: &str, tokens: &[Token]) -> String {
 /// The rendered token stream of `text`.
 pub fn render_tokens(lang: Language, text: &str) -> String {
     render(text, &tokenize(lang, text, false))
+}
+
+/// The tokens `lang`'s grammar gives for `text`: the reference that a
+/// language read without its grammar (Java, C) is held to.
+pub fn grammar_tokens(lang: Language, text: &str, drop_imports: bool) -> Vec<Token> {
+    tokenize_with_grammar(lang, text, drop_imports)
+        .unwrap_or_else(|| panic!("the tests build the {lang} grammar"))
+}
+
+/// The first place where two token streams of `text` part, shown with
+/// their text; `None` if they are the same.
+pub fn first_difference(text: &str, lexer: &[Token], grammar: &[Token]) -> Option<String> {
+    let at = lexer
+        .iter()
+        .zip(grammar)
+        .position(|(a, b)| a != b)
+        .or_else(|| (lexer.len() != grammar.len()).then(|| lexer.len().min(grammar.len())))?;
+    let show = |tokens: &[Token]| {
+        tokens
+            .iter()
+            .skip(at.saturating_sub(3))
+            .take(8)
+            .map(|t| format!("{}:{:?}@{}", &text[t.range.clone()], t.kind, t.range.start))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    Some(format!(
+        "token {at}\n  lexer:   {}\n  grammar: {}",
+        show(lexer),
+        show(grammar)
+    ))
+}
+
+/// Asserts that [`tokenize`] reads `text` in `lang` as the grammar does.
+pub fn assert_same_as_grammar(lang: Language, text: &str, drop_imports: bool) {
+    let lexer = tokenize(lang, text, drop_imports);
+    let grammar = grammar_tokens(lang, text, drop_imports);
+    if let Some(difference) = first_difference(text, &lexer, &grammar) {
+        panic!("{text}\n{difference}");
+    }
+}
+
+/// The files with extension `ext` in the data sets' `files/` folders;
+/// `None` where the data sets are absent.
+pub fn dataset_files(ext: &str) -> Option<Vec<PathBuf>> {
+    let root = datasets_dir()?;
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(&root).ok()?.filter_map(Result::ok) {
+        files_under(&entry.path().join("files"), &mut files);
+    }
+    files.retain(|path| path.extension().is_some_and(|e| e == ext));
+    files.sort();
+    Some(files)
+}
+
+/// Asserts that every data-set file with extension `ext` reads in `lang`
+/// as the grammar reads it, with and without `drop_imports`.
+pub fn assert_dataset_files_same_as_grammar(lang: Language, ext: &str) {
+    let Some(files) = dataset_files(ext) else {
+        eprintln!("skipped: no shared/datasets folder (set COPYHOUND_DATASETS)");
+        return;
+    };
+    let mut differing = Vec::new();
+    for path in &files {
+        let Ok(bytes) = std::fs::read(path) else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        for drop_imports in [true, false] {
+            let lexer = tokenize(lang, &text, drop_imports);
+            let grammar = grammar_tokens(lang, &text, drop_imports);
+            if let Some(difference) = first_difference(&text, &lexer, &grammar) {
+                differing.push(format!(
+                    "{} (drop_imports {drop_imports}): {difference}",
+                    path.display()
+                ));
+                break;
+            }
+        }
+    }
+    eprintln!("{} of {} {lang} files differ", differing.len(), files.len());
+    for line in differing.iter().take(40) {
+        eprintln!("{line}");
+    }
+    assert!(differing.is_empty());
 }

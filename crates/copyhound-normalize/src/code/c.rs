@@ -1,0 +1,658 @@
+//! C read without a syntax tree: the table lexer's tokens, then one pass
+//! that recovers what the tree-sitter grammar used to decide.
+//!
+//! Why: on the C data set, tree-sitter's GLR parse of C was about 70 % of
+//! the CPU time of `compare`, and the tree served only decisions that a
+//! look at the neighbouring tokens can make (`cargo bench -p
+//! copyhound-normalize --bench frontends`, group `c_tokens`, compares the
+//! two). The pass, token by token:
+//!
+//! - directives: `#include`, `#define`, `#if`, `#ifdef`, `#ifndef`,
+//!   `#elif`, `#else`, `#endif` (and `#elifdef`, `#elifndef`) become one
+//!   keyword with their `#`; a `<path>` one string; a macro's name and
+//!   parameters names; `defined` in a condition a keyword; with
+//!   `drop_imports`, `#include` lines go. A macro's body and the argument
+//!   of any other directive (`#pragma`, `#undef`) stay as the lexer read
+//!   them, as the grammar hands them to it as raw text — and, as in the
+//!   grammar, a name followed by space and a line break takes the next
+//!   line as its body;
+//! - line continuations (`\` at a line's end) are space outside raw text;
+//! - `L"…"`, `u8"…"`, `u'…'` are one literal with their prefix;
+//! - numbers are the grammar's longest match (`1.`, `2.f`, `0x1p-3`,
+//!   `1'000`), with their sign where an operand is expected (`x = -1`,
+//!   `f(-1)`, `(int)-1`, but `x -1` is a subtraction);
+//! - where only a unary operator may stand (after an operator or an
+//!   opening bracket), a longer operator is its first character and the
+//!   rest read anew, as the grammar's lexer reads broken code (`= ->`);
+//! - words: the grammar's primitive types (`size_t`, `uint8_t`), `TRUE`,
+//!   `FALSE` and its extension keywords (`__attribute__`) are keywords;
+//!   the directive words, `_Bool` and `_Complex` outside a directive are
+//!   names, and so is any word after `->` or `.` (a field) and a
+//!   primitive type in the place of a missing function name
+//!   (`int (void) {`, anonymised code).
+//!
+//! The reference is the grammar: tests compare the two token streams on
+//! the fixture, on cases of each rule, on random well-formed C, and on
+//! every C file of the evaluation data sets (79 files, none differs, with
+//! or without `drop_imports`). Left out: the grammar's error recovery,
+//! which on broken code can split, join or reclassify tokens in ways no
+//! local rule predicts; a C++ guard (`#ifdef __cplusplus` `extern "C" {`
+//! `#endif`) is one such case, where the grammar reads the directives as
+//! raw `#` and words.
+
+use std::ops::Range;
+
+use super::Language;
+use super::lexer::lexer;
+use super::token::{Token, TokenKind};
+
+/// The tokens of C `text`, in order, comments and whitespace left out
+/// (and `#include` lines too, if `drop_imports`).
+pub(crate) fn tokenize(text: &str, drop_imports: bool) -> Vec<Token> {
+    let mut tokens = Vec::with_capacity(text.len() / 4);
+    lexer(Language::C).tokenize_into(text, 0..text.len(), &mut tokens);
+    let mut reader = Reader {
+        text,
+        tokens: &tokens,
+        out: Vec::with_capacity(tokens.len()),
+        code_start: 0,
+    };
+    reader.read(drop_imports);
+    reader.out
+}
+
+/// Words the lexer's table reserves but the grammar reads as names: the
+/// directive words (which the directive pass joins to their `#`) and the
+/// C99/C11 spellings the grammar does not know.
+const NAMES: &[&str] = &[
+    "include",
+    "define",
+    "ifdef",
+    "ifndef",
+    "endif",
+    "elif",
+    "pragma",
+    "undef",
+    "_Bool",
+    "_Complex",
+    "_Static_assert",
+];
+
+/// Words the grammar reads as keywords (fixed tokens and the
+/// `true`/`false`/`null` spellings) that the lexer's table leaves as names;
+/// so are the [`PRIMITIVE_TYPES`] it does not know.
+const KEYWORDS: &[&str] = &[
+    "TRUE",
+    "FALSE",
+    "nullptr",
+    "_Alignas",
+    "_Alignof",
+    "_Generic",
+    "_Nonnull",
+    "alignas",
+    "alignof",
+    "asm",
+    "constexpr",
+    "noreturn",
+    "offsetof",
+    "thread_local",
+    "__alignof",
+    "__alignof__",
+    "__asm",
+    "__asm__",
+    "__attribute",
+    "__attribute__",
+    "__based",
+    "__cdecl",
+    "__clrcall",
+    "__declspec",
+    "__except",
+    "__extension__",
+    "__fastcall",
+    "__finally",
+    "__forceinline",
+    "__inline",
+    "__inline__",
+    "__leave",
+    "__restrict__",
+    "__stdcall",
+    "__thiscall",
+    "__thread",
+    "__try",
+    "__unaligned",
+    "__vectorcall",
+    "__volatile__",
+    "_alignof",
+    "_unaligned",
+];
+
+/// What a group in parentheses that may hold a type holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TypeGroup {
+    /// A type: `(int)`, `(FILE *)`, `(struct node *)`.
+    Cast,
+    /// `sizeof(int)`: an operand, or to the grammar the start of a cast.
+    SizeofType,
+    /// `(a)`: a parenthesised name or a cast to a type named `a`.
+    Name,
+}
+
+/// Keywords that are values: a sign after them is an operator.
+const VALUE_WORDS: &[&str] = &["NULL", "nullptr", "true", "false", "TRUE", "FALSE"];
+
+/// The grammar's primitive types, and the words it reads as one.
+const PRIMITIVE_TYPES: &[&str] = &[
+    "bool",
+    "char",
+    "int",
+    "float",
+    "double",
+    "void",
+    "long",
+    "short",
+    "signed",
+    "unsigned",
+    "size_t",
+    "ssize_t",
+    "ptrdiff_t",
+    "intptr_t",
+    "uintptr_t",
+    "charptr_t",
+    "nullptr_t",
+    "max_align_t",
+    "int8_t",
+    "int16_t",
+    "int32_t",
+    "int64_t",
+    "uint8_t",
+    "uint16_t",
+    "uint32_t",
+    "uint64_t",
+    "char8_t",
+    "char16_t",
+    "char32_t",
+    "char64_t",
+];
+
+/// The directives the grammar parses; any other (`#pragma`, `#undef`,
+/// `#error`) is a directive word and raw text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Directive {
+    Include,
+    Define,
+    /// `#if`, `#elif`: a condition follows.
+    Condition,
+    /// `#ifdef`, `#ifndef`, `#elifdef`, `#elifndef`: a name follows.
+    Name,
+    /// `#else`, `#endif`.
+    Bare,
+    /// Anything else.
+    Raw,
+}
+
+struct Reader<'a> {
+    text: &'a str,
+    tokens: &'a [Token],
+    out: Vec<Token>,
+    /// Where in `out` the code since the last directive starts: what came
+    /// before (a macro's raw body) is no context for the tokens after.
+    code_start: usize,
+}
+
+impl Reader<'_> {
+    fn word(&self, index: usize) -> &str {
+        self.tokens
+            .get(index)
+            .map_or("", |token| &self.text[token.range.clone()])
+    }
+
+    fn read(&mut self, drop_imports: bool) {
+        let mut index = 0;
+        while index < self.tokens.len() {
+            index = if self.word(index) == "#" {
+                let next = self.directive(index, drop_imports);
+                self.code_start = self.out.len();
+                next
+            } else {
+                self.code(index, false)
+            };
+        }
+    }
+
+    /// One past the last token of the line on which the token at `first`
+    /// stands, lines joined by `\`.
+    fn line_end(&self, first: usize) -> usize {
+        let mut index = first + 1;
+        while index < self.tokens.len() {
+            let gap = &self.text[self.tokens[index - 1].range.end..self.tokens[index].range.start];
+            if gap.contains('\n') && self.word(index - 1) != "\\" {
+                break;
+            }
+            index += 1;
+        }
+        index
+    }
+
+    /// Skips the line continuations at `index`, which the grammar reads as
+    /// space between a directive's word or name and its raw text.
+    fn skip_continuations(&self, mut index: usize, end: usize) -> usize {
+        while index < end && self.is_continuation(index) {
+            index += 1;
+        }
+        index
+    }
+
+    fn is_continuation(&self, index: usize) -> bool {
+        self.word(index) == "\\" && self.ends_line(self.tokens[index].range.end)
+    }
+
+    /// Pushes the raw text that follows a directive's word or a macro's
+    /// name as the lexer read it, from `index` to the end of the line; the
+    /// index after it. Where the line has none, the grammar's raw text is
+    /// the next line if the line ended in space (its line break was no
+    /// longer "immediate").
+    fn raw_text(&mut self, index: usize, end: usize) -> usize {
+        let start = self.skip_continuations(index, end);
+        let end = if start < end || start >= self.tokens.len() || self.line_ends_at(index - 1) {
+            end
+        } else {
+            self.line_end(start)
+        };
+        self.out.extend_from_slice(&self.tokens[start..end]);
+        end
+    }
+
+    /// Whether the line break after the token at `last` follows it or a
+    /// comment directly, not after space.
+    fn line_ends_at(&self, last: usize) -> bool {
+        let after = self.tokens[last].range.end;
+        let rest = &self.text[after..];
+        let Some(line) = rest.find('\n').map(|at| &rest[..at]) else {
+            return true;
+        };
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        line.contains("//") || !line.ends_with([' ', '\t'])
+    }
+
+    /// Reads the directive at the `#` at `hash`; the index after it.
+    fn directive(&mut self, hash: usize, drop_imports: bool) -> usize {
+        let (kind, first) = self.directive_kind(hash);
+        if first == hash {
+            self.out.push(self.tokens[hash].clone());
+            return hash + 1;
+        }
+        let end = self.line_end(hash);
+        if kind == Directive::Raw {
+            self.out.extend_from_slice(&self.tokens[hash..=first]);
+            return self.raw_text(first + 1, end);
+        }
+        if kind == Directive::Include && drop_imports {
+            return end;
+        }
+        self.out.push(Token {
+            kind: TokenKind::Keyword,
+            range: self.tokens[hash].range.start..self.tokens[first].range.end,
+        });
+        let mut index = first + 1;
+        match kind {
+            Directive::Include => {
+                if let Some(path) = self.system_path(index) {
+                    self.out.push(Token {
+                        kind: TokenKind::String,
+                        range: path.clone(),
+                    });
+                    while index < end && self.tokens[index].range.start < path.end {
+                        index += 1;
+                    }
+                }
+            }
+            Directive::Define => {
+                index = self.name(index, end);
+                let touching = index < end
+                    && self.tokens[index - 1].range.end == self.tokens[index].range.start;
+                if touching && self.word(index) == "(" {
+                    while index < end {
+                        let close = self.word(index) == ")";
+                        index = self.name(index, end);
+                        if close {
+                            break;
+                        }
+                    }
+                }
+                return self.raw_text(index, end);
+            }
+            Directive::Name => index = self.name(index, end),
+            _ => {}
+        }
+        while index < end {
+            index = self.code(index, kind == Directive::Condition);
+        }
+        end
+    }
+
+    /// Pushes the token at `index` (if before `end`) with a word read as a
+    /// name; the index after it.
+    fn name(&mut self, index: usize, end: usize) -> usize {
+        if index >= end {
+            return index;
+        }
+        let mut token = self.tokens[index].clone();
+        if token.kind == TokenKind::Keyword {
+            token.kind = TokenKind::Identifier;
+        }
+        self.out.push(token);
+        index + 1
+    }
+
+    /// What directive the `#` at `hash` starts, and the index of its word.
+    fn directive_kind(&self, hash: usize) -> (Directive, usize) {
+        let first = hash + 1;
+        let Some(next) = self.tokens.get(first) else {
+            return (Directive::Raw, hash);
+        };
+        let gap = &self.text[self.tokens[hash].range.end..next.range.start];
+        if !gap.bytes().all(|b| b == b' ' || b == b'\t') {
+            return (Directive::Raw, hash);
+        }
+        let kind = match self.word(first) {
+            "include" => Directive::Include,
+            "define" => Directive::Define,
+            "if" | "elif" => Directive::Condition,
+            "ifdef" | "ifndef" | "elifdef" | "elifndef" => Directive::Name,
+            "else" | "endif" => Directive::Bare,
+            _ => Directive::Raw,
+        };
+        (kind, first)
+    }
+
+    /// The bytes of `<path>` if the token at `index` opens one.
+    fn system_path(&self, index: usize) -> Option<Range<usize>> {
+        if self.word(index) != "<" {
+            return None;
+        }
+        let start = self.tokens[index].range.start;
+        let bytes = self.text.as_bytes();
+        let mut at = start + 1;
+        while at < bytes.len() {
+            match bytes[at] {
+                b'>' => return Some(start..at + 1),
+                b'\n' => return None,
+                b'\\' if bytes.get(at + 1) == Some(&b'>') => at += 2,
+                _ => at += 1,
+            }
+        }
+        None
+    }
+
+    /// Pushes the code token at `index`, joined with what the grammar
+    /// reads as one token with it; the index after what it took.
+    /// `condition`: inside `#if`, where `defined` is a keyword.
+    fn code(&mut self, index: usize, condition: bool) -> usize {
+        let token = &self.tokens[index];
+        let word = &self.text[token.range.clone()];
+        let next = self.tokens.get(index + 1);
+        let touches_next = next.is_some_and(|next| next.range.start == token.range.end);
+        match token.kind {
+            TokenKind::Operator if word == "\\" && self.ends_line(token.range.end) => {
+                return index + 1;
+            }
+            TokenKind::Identifier if matches!(word, "L" | "u" | "U" | "u8") && touches_next => {
+                let next = next.expect("touches");
+                if matches!(next.kind, TokenKind::String | TokenKind::Char) {
+                    self.out.push(Token {
+                        kind: next.kind,
+                        range: token.range.start..next.range.end,
+                    });
+                    return index + 2;
+                }
+            }
+            TokenKind::Operator
+                if matches!(word, "-" | "+")
+                    && touches_next
+                    && next.is_some_and(|next| next.kind == TokenKind::Number)
+                    && self.sign_joins_number(index) =>
+            {
+                return self.number(index + 1, token.range.start);
+            }
+            TokenKind::Operator
+                if word.len() > 1
+                    && word.starts_with(['-', '+', '&', '*', '!', '~'])
+                    && !matches!(word, "++" | "--")
+                    && self.expects_operand() =>
+            {
+                // Only a unary operator is valid here: the grammar reads the
+                // first character alone and the rest anew (`= ->`, `; ->=`).
+                let start = token.range.start;
+                self.out.push(Token {
+                    kind: TokenKind::Operator,
+                    range: start..start + 1,
+                });
+                let (end, after) = match next {
+                    Some(next) if touches_next && next.kind == TokenKind::Operator => {
+                        (next.range.end, index + 2)
+                    }
+                    _ => (token.range.end, index + 1),
+                };
+                lexer(Language::C).tokenize_into(self.text, start + 1..end, &mut self.out);
+                return after;
+            }
+            TokenKind::Number => return self.number(index, token.range.start),
+            TokenKind::Keyword
+                if PRIMITIVE_TYPES.contains(&word)
+                    && self.word(index + 1) == ")"
+                    && index >= 2
+                    && self.word(index - 1) == "("
+                    && PRIMITIVE_TYPES.contains(&self.word(index - 2)) =>
+            {
+                // `int (void)`: a function whose name is missing (as in
+                // anonymised code) reads as a declarator in parentheses.
+                self.out.push(Token {
+                    kind: TokenKind::Identifier,
+                    range: token.range.clone(),
+                });
+                return index + 1;
+            }
+            _ => {}
+        }
+        let mut token = token.clone();
+        let field = self
+            .context()
+            .last()
+            .is_some_and(|last| matches!(&self.text[last.range.clone()], "->" | "."));
+        if field && token.kind == TokenKind::Keyword {
+            // Only a field name may follow: `p->NULL` names a field.
+            token.kind = TokenKind::Identifier;
+        } else if token.kind == TokenKind::Keyword && NAMES.contains(&word) {
+            token.kind = TokenKind::Identifier;
+        } else if token.kind == TokenKind::Identifier
+            && !field
+            && (KEYWORDS.contains(&word)
+                || PRIMITIVE_TYPES.contains(&word)
+                || (condition && word == "defined"))
+        {
+            token.kind = TokenKind::Keyword;
+        }
+        self.out.push(token);
+        index + 1
+    }
+
+    /// Pushes the number whose digits start the token at `index` as the
+    /// grammar reads it, from `start` (its sign, if any); the index after
+    /// the tokens it covered. Where the grammar's number ends inside a
+    /// token of the lexer (`2.f` is `2`, `.`, `f` to the lexer, `123abc`
+    /// one token), the rest of that token is lexed anew.
+    fn number(&mut self, index: usize, start: usize) -> usize {
+        let digits = self.tokens[index].range.start;
+        let end = digits + number_len(&self.text.as_bytes()[digits..]);
+        self.out.push(Token {
+            kind: TokenKind::Number,
+            range: start..end,
+        });
+        let mut after = index;
+        while after < self.tokens.len() && self.tokens[after].range.end <= end {
+            after += 1;
+        }
+        if let Some(split) = self.tokens.get(after).filter(|t| t.range.start < end) {
+            let rest = end..split.range.end;
+            lexer(Language::C).tokenize_into(self.text, rest, &mut self.out);
+            after += 1;
+        }
+        after
+    }
+
+    /// Whether a line break follows `at` (`\r\n` too).
+    fn ends_line(&self, at: usize) -> bool {
+        let rest = &self.text.as_bytes()[at..];
+        rest.starts_with(b"\n") || rest.starts_with(b"\r\n")
+    }
+
+    /// The tokens pushed since the last directive.
+    fn context(&self) -> &[Token] {
+        &self.out[self.code_start..]
+    }
+
+    /// Whether the last token pushed leaves the grammar expecting an
+    /// operand: it is an operator or opens a group or list.
+    fn expects_operand(&self) -> bool {
+        self.context().last().is_some_and(|token| {
+            let word = &self.text[token.range.clone()];
+            match token.kind {
+                TokenKind::Operator => !matches!(word, "++" | "--"),
+                TokenKind::Punctuation => {
+                    matches!(word, "(" | "[" | "," | ";" | "{" | "}")
+                        || self.closes_type() == Some(TypeGroup::Cast)
+                }
+                TokenKind::Keyword => word == "return",
+                _ => false,
+            }
+        })
+    }
+
+    /// What the group that the last token pushed closes holds, if that is
+    /// a `)` after a type or a lone name in parentheses.
+    fn closes_type(&self) -> Option<TypeGroup> {
+        let (last, before) = self.context().split_last()?;
+        if &self.text[last.range.clone()] != ")" {
+            return None;
+        }
+        let (mut words, mut names, mut type_word) = (0, 0, false);
+        let mut ends_in_pointer = false;
+        // A cast's type is a few words; the look stops after 16 tokens.
+        for (index, token) in before.iter().rev().enumerate().take(16) {
+            let word = &self.text[token.range.clone()];
+            match word {
+                "(" => {
+                    let before = before.iter().rev().nth(index + 1);
+                    let before_word = before.map_or("", |t| &self.text[t.range.clone()]);
+                    if before.is_some_and(|t| t.kind == TokenKind::Identifier)
+                        || matches!(before_word, "if" | "while" | "switch" | "for")
+                    {
+                        return None;
+                    }
+                    return if before_word == "sizeof" && type_word {
+                        Some(TypeGroup::SizeofType)
+                    } else if type_word || (ends_in_pointer && names == words) {
+                        Some(TypeGroup::Cast)
+                    } else if words == 1 && names == 1 && !matches!(before_word, ")" | "]") {
+                        Some(TypeGroup::Name)
+                    } else {
+                        None
+                    };
+                }
+                "*" => ends_in_pointer |= words == 0,
+                _ if token.kind == TokenKind::Identifier => {
+                    words += 1;
+                    names += 1;
+                }
+                _ if PRIMITIVE_TYPES.contains(&word)
+                    || matches!(word, "const" | "volatile" | "struct" | "union" | "enum") =>
+                {
+                    words += 1;
+                    type_word |= word != "const" && word != "volatile";
+                }
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// Whether the sign at `index` belongs to the number after it.
+    fn sign_joins_number(&self, index: usize) -> bool {
+        match self.closes_type() {
+            Some(TypeGroup::Cast | TypeGroup::SizeofType) => true,
+            // `(a) -1` is a cast of `-1` to the grammar where an operator
+            // that binds tighter than `-` follows, a subtraction elsewhere.
+            Some(TypeGroup::Name) => matches!(self.word(index + 2), "*" | "/" | "%"),
+            None => !self.last_is_value(),
+        }
+    }
+
+    /// Whether the last token pushed ends an operand, after which `-1` is
+    /// a subtraction.
+    fn last_is_value(&self) -> bool {
+        self.context().last().is_some_and(|token| {
+            let word = &self.text[token.range.clone()];
+            match token.kind {
+                TokenKind::Identifier | TokenKind::Number | TokenKind::String | TokenKind::Char => {
+                    true
+                }
+                TokenKind::Punctuation => {
+                    matches!(word, ")" | "]")
+                }
+                TokenKind::Keyword => VALUE_WORDS.contains(&word),
+                TokenKind::Operator => false,
+            }
+        })
+    }
+}
+
+/// The length of the grammar's number literal at the start of `bytes`
+/// (a digit, or `.` and a digit): its longest match of digits with `'`
+/// separators, radix prefix, fraction (hex digits after the point),
+/// exponent and suffix letters.
+fn number_len(bytes: &[u8]) -> usize {
+    let is_hex = |b: u8| b.is_ascii_hexdigit();
+    let is_decimal = |b: u8| b.is_ascii_digit();
+    let digits = |at: usize, digit: &dyn Fn(u8) -> bool| {
+        let mut at = at;
+        while at < bytes.len() && digit(bytes[at]) {
+            at += 1;
+            if bytes.get(at) == Some(&b'\'') && bytes.get(at + 1).is_some_and(|&b| digit(b)) {
+                at += 1;
+            }
+        }
+        at
+    };
+    let exponent_and_suffix = |at: usize| {
+        let mut at = at;
+        if bytes.get(at).is_some_and(|b| b"eEpP".contains(b)) {
+            at += 1;
+            let signed = usize::from(bytes.get(at).is_some_and(|b| b"+-".contains(b)));
+            if bytes.get(at + signed).is_some_and(|&b| is_hex(b)) {
+                at = digits(at + signed, &is_hex);
+            }
+        }
+        while bytes.get(at).is_some_and(|b| b"uUlLwWfFbBdD".contains(b)) {
+            at += 1;
+        }
+        at
+    };
+    if bytes.first() == Some(&b'.') {
+        return exponent_and_suffix(digits(1, &is_decimal));
+    }
+    let radix = bytes.len() > 1 && bytes[0] == b'0' && b"xXbB".contains(&bytes[1]);
+    let hex = radix && b"xX".contains(&bytes[1]);
+    let integer = if hex {
+        digits(2, &is_hex)
+    } else {
+        digits(usize::from(radix) * 2, &is_decimal)
+    };
+    if bytes.get(integer) != Some(&b'.') {
+        return exponent_and_suffix(integer);
+    }
+    // After the point, hex digits or decimal digits and an exponent: the
+    // longer reading wins (`1.5e3`, `1.5e-3`, `2.f`).
+    let as_hex = exponent_and_suffix(digits(integer + 1, &is_hex));
+    let as_decimal = exponent_and_suffix(digits(integer + 1, &is_decimal));
+    as_hex.max(as_decimal).max(integer + 1)
+}
