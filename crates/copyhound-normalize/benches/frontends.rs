@@ -1,8 +1,8 @@
-//! Throughput of the code front-ends, in symbols per second: three
-//! tree-sitter languages (C, Python, JavaScript), Java's own lexer, two
-//! table-lexer languages (Pascal, Lua), each over about 200 KB of generated
-//! source; then Java's tokens from its lexer and from the grammar it
-//! replaced (`java_tokens`).
+//! Throughput of the code front-ends, in symbols per second: two
+//! tree-sitter languages (Python, JavaScript), the own lexers of Java and
+//! C, two table-lexer languages (Pascal, Lua), each over about 200 KB of
+//! generated source; then the tokens of Java and C from their lexers and
+//! from the grammars they replaced (`java_tokens`, `c_tokens`).
 
 use std::hint::black_box;
 
@@ -68,19 +68,23 @@ fn frontends(c: &mut Criterion) {
     group.finish();
 }
 
-fn java_lexer_and_grammar(c: &mut Criterion) {
-    let mut group = c.benchmark_group("java_tokens");
-    group.sample_size(10);
-    let text = source(Language::Java, 200_000);
-    group.throughput(Throughput::Bytes(text.len() as u64));
-    group.bench_function("lexer", |b| {
-        b.iter(|| tokenize(Language::Java, black_box(&text), true));
-    });
-    group.bench_function("grammar", |b| {
-        b.iter(|| tokenize_with_grammar(Language::Java, black_box(&text), true));
-    });
-    group.finish();
+/// Tokens of the languages read by their own lexer, from that lexer and
+/// from the grammar it replaced (`java_tokens`, `c_tokens`).
+fn lexer_and_grammar(c: &mut Criterion) {
+    for (lang, name) in [(Language::Java, "java_tokens"), (Language::C, "c_tokens")] {
+        let mut group = c.benchmark_group(name);
+        group.sample_size(10);
+        let text = source(lang, 200_000);
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_function("lexer", |b| {
+            b.iter(|| tokenize(lang, black_box(&text), true));
+        });
+        group.bench_function("grammar", |b| {
+            b.iter(|| tokenize_with_grammar(lang, black_box(&text), true));
+        });
+        group.finish();
+    }
 }
 
-criterion_group!(benches, frontends, java_lexer_and_grammar);
+criterion_group!(benches, frontends, lexer_and_grammar);
 criterion_main!(benches);
