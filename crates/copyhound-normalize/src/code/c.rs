@@ -44,9 +44,10 @@
 //! to a function type, to the grammar).
 
 use std::ops::Range;
+use std::sync::OnceLock;
 
 use super::Language;
-use super::lexer::lexer;
+use super::lexer::{WordSet, lexer};
 use super::token::{Token, TokenKind};
 
 /// The tokens of C `text`, in order, comments and whitespace left out
@@ -128,6 +129,13 @@ const KEYWORDS: &[&str] = &[
     "_alignof",
     "_unaligned",
 ];
+
+/// [`KEYWORDS`] and [`PRIMITIVE_TYPES`] as one set: every name of the
+/// source is looked up in it.
+fn grammar_keywords() -> &'static WordSet {
+    static SET: OnceLock<WordSet> = OnceLock::new();
+    SET.get_or_init(|| KEYWORDS.iter().chain(PRIMITIVE_TYPES).copied().collect())
+}
 
 /// What a group in parentheses that may hold a type holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -469,9 +477,7 @@ impl Reader<'_> {
             token.kind = TokenKind::Identifier;
         } else if token.kind == TokenKind::Identifier
             && !field
-            && (KEYWORDS.contains(&word)
-                || PRIMITIVE_TYPES.contains(&word)
-                || (condition && word == "defined"))
+            && (grammar_keywords().contains(word) || (condition && word == "defined"))
         {
             token.kind = TokenKind::Keyword;
         }

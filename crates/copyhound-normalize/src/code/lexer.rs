@@ -19,7 +19,7 @@ use super::token::{FNV_OFFSET, Token, TokenKind, fnv_step};
 /// A [`LexSpec`] made ready for matching.
 pub(crate) struct Lexer {
     spec: &'static LexSpec,
-    keywords: HashSet<&'static str, BuildHasherDefault<WordHasher>>,
+    keywords: WordSet,
     /// Operators by first byte, longest first.
     operators: Vec<Vec<&'static str>>,
     /// By byte: whether a comment or a string may start with it (either
@@ -144,7 +144,10 @@ impl Lexer {
 /// the default hasher (`SipHash`, made to resist chosen keys, which a fixed
 /// keyword table need not) cost more than lexing the word.
 #[derive(Default)]
-struct WordHasher(u64);
+pub(crate) struct WordHasher(u64);
+
+/// A set of fixed words, looked up by every word of the source.
+pub(crate) type WordSet = HashSet<&'static str, BuildHasherDefault<WordHasher>>;
 
 impl Hasher for WordHasher {
     fn write(&mut self, bytes: &[u8]) {
