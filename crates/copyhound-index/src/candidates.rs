@@ -270,9 +270,7 @@ impl Worker {
                 *count += 1;
             }
         }
-        // In unit order, so that the pairs come out sorted (see
-        // `Best::into_unit_order`).
-        self.touched.sort_unstable();
+        let kept_before = self.best.pairs.len();
         for &b in &self.touched {
             let shared = std::mem::take(&mut self.counts[b as usize]);
             if shared >= min && rules.allows(a, b) {
@@ -282,6 +280,14 @@ impl Worker {
             }
         }
         self.touched.clear();
+        // The pairs just kept, in unit order, so that all of them come out
+        // sorted (see `Best::into_unit_order`). Only those: in a large batch
+        // most touched units fall below the cap's floor, and sorting every
+        // touched list cost more than the final sort it saves. After a cut
+        // the tail holds other pairs too; the final sort sees to them.
+        if let Some(kept) = self.best.pairs.get_mut(kept_before..) {
+            kept.sort_unstable_by_key(|c| c.b);
+        }
     }
 }
 
