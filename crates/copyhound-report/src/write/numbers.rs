@@ -25,15 +25,25 @@ const HALF_MARGIN: f64 = 1e-6;
 pub(crate) fn push_share(text: &mut Vec<u8>, x: f64) {
     match scaled_share(x) {
         Some(units) => {
-            push_digits(text, units / SHARE_SCALE);
-            text.push(b'.');
-            // A fixed-size copy: no call to memcpy.
+            // Fixed-size copies: no call to memcpy.
             let fraction = (units % SHARE_SCALE) as usize;
             let mut decimals = [0; SHARE_DECIMALS];
             decimals[..2].copy_from_slice(digit_pair(fraction / 10_000));
             decimals[2..4].copy_from_slice(digit_pair(fraction / 100 % 100));
             decimals[4..].copy_from_slice(digit_pair(fraction % 100));
-            text.extend_from_slice(&decimals);
+            let whole = units / SHARE_SCALE;
+            if whole < 10 {
+                // Nearly every share is one digit before the point: the
+                // whole field is one copy.
+                let mut field = [b'.'; SHARE_DECIMALS + 2];
+                field[0] = b'0' + whole as u8;
+                field[2..].copy_from_slice(&decimals);
+                text.extend_from_slice(&field);
+            } else {
+                push_digits(text, whole);
+                text.push(b'.');
+                text.extend_from_slice(&decimals);
+            }
         }
         None => write!(text, "{x:.SHARE_DECIMALS$}").expect("writing to a vector"),
     }
