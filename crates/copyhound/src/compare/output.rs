@@ -8,12 +8,13 @@
 //! programs that replace files by truncation), and truncating a file whose
 //! pages are still being written waits for that I/O. A 7 MB CSV written
 //! over the previous run's took 5–7 ms longer than one written after
-//! removing it (`bench/eval/ab.py`, irplag-open). Removing the old file and
+//! removing it (irplag-open, `perf stat -r 20`). Removing the old file and
 //! creating a new one skips both: the old pages are dropped, dirty or not,
 //! and the new ones are written back whenever the system chooses.
 //!
 //! Only a plain file with one name is replaced that way, keeping its
-//! permissions; a symbolic link, a file with other hard links, a device
+//! permissions (its owner becomes whoever runs copyhound, as for any new
+//! file); a symbolic link, a file with other hard links, a device
 //! (`/dev/null`, `/dev/stdout`) or a file in a folder we may not change is
 //! truncated and written through as before.
 
