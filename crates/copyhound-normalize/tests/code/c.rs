@@ -265,3 +265,37 @@ mod generated {
         }
     }
 }
+
+mod noise {
+    //! Broken C made of the pieces the pass looks at — directive words,
+    //! `#`, brackets, line continuations, literal prefixes, signs and
+    //! number parts — never panics and keeps the front-end's invariants
+    //! (spans in order, on character boundaries, inside the text).
+
+    use copyhound_normalize::code::{CodeOptions, Language};
+    use proptest::prelude::*;
+
+    use super::super::support::check_invariants;
+
+    fn c_noise() -> impl Strategy<Value = String> {
+        let pieces = prop::sample::select(vec![
+            "#", "include", "define", "if", "ifdef", "elif", "endif", "pragma", "undef", "defined",
+            "<", ">", "\"", "'", "L", "u8", "u", "\\", "\\\n", "\n", " ", "(", ")", "{", "}", "[",
+            "]", "-", "+", "->", ".", "*", "/", "%", "=", ",", ";", "1", "1.", "0x1p-3", "2.f",
+            "1'000", "e", "int", "void", "sizeof", "size_t", "TRUE", "x", "_Bool", "/*", "*/",
+            "//", "é",
+        ]);
+        prop::collection::vec(pieces, 0..80).prop_map(|pieces| pieces.concat())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+        #[test]
+        fn broken_c_keeps_the_invariants(text in c_noise()) {
+            for drop_imports in [false, true] {
+                let options = CodeOptions { drop_imports, ..CodeOptions::default() };
+                check_invariants(Language::C, &text, &options);
+            }
+        }
+    }
+}
