@@ -26,14 +26,11 @@
 use crate::Unit;
 use crate::bitset::{self, BitSet};
 use crate::fragments::{Fragment, SymbolRange};
-use crate::prepare::PreparedUnit;
+use crate::prepare::{PreparedUnit, UnitSummary};
 use crate::rarity::UnitWeights;
 
-/// How much of one unit a pair's fragments cover.
-///
-/// Counts are `u32`, as symbol positions are: a batch scores up to
-/// [`crate::DEFAULT_MAX_PAIRS`] pairs and keeps them all, so their size is
-/// most of a small batch's memory traffic.
+/// How much of one unit a pair's fragments cover: what
+/// [`PairScore::coverage_a`] and [`PairScore::coverage_b`] give.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SideCoverage {
     /// Symbols inside fragments.
@@ -68,29 +65,60 @@ fn share(part: u32, whole: u32) -> f64 {
 }
 
 /// A scored pair of units.
+///
+/// It holds only what differs from pair to pair, in `u32` counts as
+/// symbol positions are: a batch scores up to [`crate::DEFAULT_MAX_PAIRS`]
+/// pairs and keeps them all, so their size is most of a small batch's
+/// memory traffic. What each side's coverage is measured against is the
+/// unit's, in [`UnitSummary`], and [`Self::coverage_a`] and
+/// [`Self::coverage_b`] put the two together.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PairScore {
     /// Index of the first unit (the one whose name sorts first).
     pub a: usize,
     /// Index of the second unit.
     pub b: usize,
-    /// Distinct fingerprint hashes the units share after filtering.
-    pub shared_fingerprints: u32,
-    /// Coverage of the first unit.
-    pub coverage_a: SideCoverage,
-    /// Coverage of the second unit.
-    pub coverage_b: SideCoverage,
-    /// Symbols in the longest fragment.
-    pub longest_fragment: u32,
-    /// Symbols in all fragments (on either side).
-    pub total_overlap: u32,
     /// The symmetric score the pairs are ranked by, in `[0, 1]`.
     pub similarity: f64,
+    /// Distinct fingerprint hashes the units share after filtering.
+    pub shared_fingerprints: u32,
+    /// Symbols in the longest fragment.
+    pub longest_fragment: u32,
+    /// Symbols in all fragments: on either side, as fragments are disjoint
+    /// on each side and as long on both.
+    pub total_overlap: u32,
     /// Number of fragments. The fragments themselves are not kept (a batch
     /// scores up to [`crate::DEFAULT_MAX_PAIRS`] pairs, and their fragments
     /// would dwarf the index): [`crate::Comparison::fragments`] recomputes
     /// them for the pairs an output shows.
     pub fragment_count: u32,
+    /// Lines of `a` and of `b` the fragments touch (0 for a unit whose
+    /// lines are not known).
+    covered_lines: [u32; 2],
+}
+
+impl PairScore {
+    /// How much of unit `a` the fragments cover; `units` are the
+    /// comparison's [`crate::Comparison::units`].
+    pub fn coverage_a(&self, units: &[UnitSummary]) -> SideCoverage {
+        self.coverage(&units[self.a], self.covered_lines[0])
+    }
+
+    /// How much of unit `b` the fragments cover; `units` as for
+    /// [`Self::coverage_a`].
+    pub fn coverage_b(&self, units: &[UnitSummary]) -> SideCoverage {
+        self.coverage(&units[self.b], self.covered_lines[1])
+    }
+
+    fn coverage(&self, unit: &UnitSummary, covered_lines: u32) -> SideCoverage {
+        let compared_lines = unit.compared_lines.map(saturating_u32);
+        SideCoverage {
+            covered_symbols: self.total_overlap,
+            compared_symbols: saturating_u32(unit.compared_symbols),
+            covered_lines: compared_lines.map(|_| covered_lines),
+            compared_lines,
+        }
+    }
 }
 
 /// Which side of a fragment to read.
@@ -113,21 +141,18 @@ pub(crate) fn score(
     fragments: &[Fragment],
     lines: &mut LineSet,
 ) -> PairScore {
-    let total_overlap = saturating_u32(fragments.iter().map(|f| f.len() as usize).sum());
-    let longest_fragment = fragments.iter().map(Fragment::len).max().unwrap_or(0);
-    let coverage_a = coverage(unit_a, prep_a, fragments, total_overlap, Which::A, lines);
-    let coverage_b = coverage(unit_b, prep_b, fragments, total_overlap, Which::B, lines);
-    let similarity = mean_weighted_coverage(fragments, weights_a, weights_b);
     PairScore {
         a,
         b,
+        similarity: mean_weighted_coverage(fragments, weights_a, weights_b),
         shared_fingerprints: saturating_u32(shared_fingerprints),
-        coverage_a,
-        coverage_b,
-        longest_fragment,
-        total_overlap,
-        similarity,
+        longest_fragment: fragments.iter().map(Fragment::len).max().unwrap_or(0),
+        total_overlap: saturating_u32(fragments.iter().map(|f| f.len() as usize).sum()),
         fragment_count: saturating_u32(fragments.len()),
+        covered_lines: [
+            covered_lines(unit_a, prep_a, fragments, Which::A, lines),
+            covered_lines(unit_b, prep_b, fragments, Which::B, lines),
+        ],
     }
 }
 
@@ -160,35 +185,30 @@ fn mean_weighted_coverage(fragments: &[Fragment], a: &UnitWeights, b: &UnitWeigh
     f64::midpoint(side(a, covered_a), side(b, covered_b))
 }
 
-fn coverage(
+/// The lines of one side of the pair the fragments touch, or 0 when the
+/// unit's lines are not known.
+fn covered_lines(
     unit: &Unit,
     prepared: &PreparedUnit,
     fragments: &[Fragment],
-    covered_symbols: u32,
     which: Which,
     lines: &mut LineSet,
-) -> SideCoverage {
-    let compared_lines = prepared.summary.compared_lines.map(saturating_u32);
-    let covered_lines = compared_lines.map(|_| {
-        let ranges = fragments.iter().map(|f| match which {
-            Which::A => f.a,
-            Which::B => f.b,
-        });
-        let numbered = ranges
-            .clone()
-            .all(|r| prepared.documents[r.doc as usize].symbol_lines.is_some());
-        saturating_u32(if numbered {
-            lines_between_ends(prepared, ranges, lines)
-        } else {
-            lines_of_every_symbol(unit, ranges)
-        })
-    });
-    SideCoverage {
-        covered_symbols,
-        compared_symbols: saturating_u32(prepared.summary.compared_symbols),
-        covered_lines,
-        compared_lines,
+) -> u32 {
+    if prepared.summary.compared_lines.is_none() {
+        return 0;
     }
+    let ranges = fragments.iter().map(|f| match which {
+        Which::A => f.a,
+        Which::B => f.b,
+    });
+    let numbered = ranges
+        .clone()
+        .all(|r| prepared.documents[r.doc as usize].symbol_lines.is_some());
+    saturating_u32(if numbered {
+        lines_between_ends(prepared, ranges, lines)
+    } else {
+        lines_of_every_symbol(unit, ranges)
+    })
 }
 
 /// The lines `ranges` touch, read off each range's first and last symbol

@@ -10,7 +10,7 @@
 //! were scored.
 
 use copyhound_index::{
-    Comparison, Document, Fragment, PairScore, Role, SymbolRange, Unit, merge_passages,
+    Comparison, Document, Fragment, PairScore, Role, SymbolRange, Unit, UnitSummary, merge_passages,
 };
 use rayon::prelude::*;
 
@@ -89,7 +89,7 @@ impl Report {
         let listed = pair_limit.unwrap_or(usize::MAX).min(comparison.pairs.len());
         let pairs: Vec<PairReport> = comparison.pairs[..listed]
             .par_iter()
-            .map(|pair| pair_summary(units, pair))
+            .map(|pair| pair_summary(units, &comparison.units, pair))
             .collect();
         let index = &comparison.index;
         Self {
@@ -251,7 +251,7 @@ impl<'a> PairDetails<'a> {
 }
 
 /// A pair's scores, without its fragments and passages.
-fn pair_summary(units: &[Unit], pair: &PairScore) -> PairReport {
+fn pair_summary(units: &[Unit], summaries: &[UnitSummary], pair: &PairScore) -> PairReport {
     let side = |id: usize, coverage: &copyhound_index::SideCoverage| PairSide {
         unit: id,
         path: units[id].name.clone(),
@@ -262,8 +262,8 @@ fn pair_summary(units: &[Unit], pair: &PairScore) -> PairReport {
     };
     PairReport {
         similarity: pair.similarity,
-        a: side(pair.a, &pair.coverage_a),
-        b: side(pair.b, &pair.coverage_b),
+        a: side(pair.a, &pair.coverage_a(summaries)),
+        b: side(pair.b, &pair.coverage_b(summaries)),
         shared_fingerprints: pair.shared_fingerprints as usize,
         longest_fragment: pair.longest_fragment as usize,
         total_overlap: pair.total_overlap as usize,

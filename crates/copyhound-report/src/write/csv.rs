@@ -123,7 +123,8 @@ impl<'a> Row<'a> {
     /// The row of `pair` of `input`'s comparison: what its report entry
     /// would say (see `pair_summary` in `build.rs`).
     fn of_score(input: &ReportInput<'a>, pair: &'a PairScore) -> Self {
-        let (a, b) = (&pair.coverage_a, &pair.coverage_b);
+        let summaries = &input.comparison.units;
+        let (a, b) = (pair.coverage_a(summaries), pair.coverage_b(summaries));
         let (units, parameters) = (input.units, input.parameters);
         Self {
             paths: [&units[pair.a].name, &units[pair.b].name],
