@@ -303,7 +303,7 @@ pub fn compare_with_progress(
         &candidates.pairs,
         progress,
     );
-    let pairs = sorted_pairs(&name_rank, &pairs);
+    let pairs = sorted_pairs(&name_rank, pairs);
 
     Ok(Comparison {
         pairs,
@@ -405,36 +405,27 @@ fn score_candidates(
 /// names, then by unit indices: by each unit's rank among the distinct names
 /// (`name_rank`, from [`name_ranks`]), so the sort compares integers
 /// instead of strings.
-fn sorted_pairs(name_rank: &[u32], pairs: &[PairScore]) -> Vec<PairScore> {
+fn sorted_pairs(name_rank: &[u32], mut pairs: Vec<PairScore>) -> Vec<PairScore> {
+    pairs.retain(|p| p.fragment_count > 0);
     // (a, b) tells any two pairs apart, so any sort gives the one order.
-    // Keys are sorted, and each pair (a large struct) is then copied once,
-    // in parallel, instead of moved at every step of the sort.
-    let mut keys: Vec<_> = pairs
-        .par_iter()
-        .enumerate()
-        .map(|(i, p)| {
-            // Pairs without a fragment sort last and are cut off: a key
-            // for every pair is collected straight into one vector.
-            let similarity = std::cmp::Reverse(total_order_key(p.similarity));
-            // Two `u32`s packed in a `u64` order as the pair of them: a
-            // smaller key is less to move while sorting.
-            let packed = |x: u32, y: u32| u64::from(x) << 32 | u64::from(y);
-            let units = packed(p.a as u32, p.b as u32);
-            let key = (
-                p.fragment_count == 0,
-                similarity,
-                packed(name_rank[p.a], name_rank[p.b]),
-                units,
-            );
-            (key, i)
-        })
-        .collect();
-    keys.par_sort_unstable();
-    let with_fragment = keys.iter().take_while(|(key, _)| !key.0).count();
-    keys[..with_fragment]
-        .par_iter()
-        .map(|&(_, i)| pairs[i].clone())
-        .collect()
+    // The pairs are sorted where they are, by a key made at each
+    // comparison: a pair is small enough to move, and sorting keys and
+    // then copying the pairs into their order cost two more vectors as
+    // large, whose pages are a small batch's largest cost.
+    // Two `u32`s packed in a `u64` order as the pair of them.
+    let packed = |x: usize, y: usize| (x as u64) << 32 | y as u64;
+    let similarity = |p: &PairScore| std::cmp::Reverse(total_order_key(p.similarity));
+    if name_rank.is_sorted_by(|x, y| x < y) {
+        // Units in the order of their distinct names (as a walk lists
+        // them): the indices order as the names do.
+        pairs.par_sort_unstable_by_key(|p| (similarity(p), packed(p.a, p.b)));
+    } else {
+        pairs.par_sort_unstable_by_key(|p| {
+            let ranks = packed(name_rank[p.a] as usize, name_rank[p.b] as usize);
+            (similarity(p), ranks, packed(p.a, p.b))
+        });
+    }
+    pairs
 }
 
 /// Each unit's rank among the distinct unit names.
@@ -499,7 +490,58 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// A pair of units `a` and `b` with `similarity` and one fragment, or
+    /// none.
+    fn pair(a: usize, b: usize, similarity: f64, fragments: u32) -> PairScore {
+        PairScore {
+            a,
+            b,
+            similarity,
+            shared_fingerprints: 1,
+            longest_fragment: fragments,
+            total_overlap: fragments,
+            fragment_count: fragments,
+            covered_lines: [0; 2],
+        }
+    }
+
     proptest! {
+        /// The pairs with a fragment come out as a plain sort by
+        /// similarity, names and indices orders them, whether the units
+        /// are in name order (indices stand for names) or not, repeated
+        /// names included.
+        #[test]
+        fn pairs_are_sorted_by_similarity_then_names(
+            names in prop::collection::vec(0u8..6, 2..8),
+            in_name_order: bool,
+            scores in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>(), 0u8..4, 0u32..2), 0..60),
+        ) {
+            let mut names: Vec<String> = names.iter().map(|n| format!("u{n}")).collect();
+            if in_name_order {
+                names.sort();
+                names.dedup();
+            }
+            let units: Vec<Unit> = names.iter().map(|n| Unit::new(n.clone(), Vec::new())).collect();
+            let n = units.len();
+            prop_assume!(n >= 2);
+            let pairs: Vec<PairScore> = scores
+                .iter()
+                .filter_map(|(x, y, s, f)| {
+                    let (a, b) = (x.index(n), y.index(n));
+                    (a != b).then(|| pair(a, b, f64::from(*s) / 4.0, *f))
+                })
+                .collect();
+            let mut expected: Vec<&PairScore> = pairs.iter().filter(|p| p.fragment_count > 0).collect();
+            expected.sort_by(|p, q| {
+                q.similarity
+                    .total_cmp(&p.similarity)
+                    .then_with(|| (&names[p.a], &names[p.b]).cmp(&(&names[q.a], &names[q.b])))
+                    .then_with(|| (p.a, p.b).cmp(&(q.a, q.b)))
+            });
+            let expected: Vec<PairScore> = expected.into_iter().cloned().collect();
+            prop_assert_eq!(sorted_pairs(&name_ranks(&units), pairs), expected);
+        }
+
         /// The integer key orders floats as `total_cmp` does, signed
         /// zeros, infinities and NaNs included.
         #[test]

@@ -94,7 +94,7 @@ pub struct PairScore {
     pub fragment_count: u32,
     /// Lines of `a` and of `b` the fragments touch (0 for a unit whose
     /// lines are not known).
-    covered_lines: [u32; 2],
+    pub(crate) covered_lines: [u32; 2],
 }
 
 impl PairScore {
