@@ -22,9 +22,13 @@ use rayon::prelude::*;
 
 /// Writes `items` to `out` in order, `batch` at a time: the items of a
 /// batch are split into one chunk per buffer of `buffers`, each formatted
-/// by `format` on its own thread into its buffer (reused from batch to
-/// batch: fresh memory costs a page fault per 4 KiB), then the buffers are
+/// by `format` on its own thread into its buffer, then the buffers are
 /// written in order. `format` gets a chunk's index in `items` and its items.
+///
+/// A batch is written on the calling thread while the next one is formatted
+/// on the pool, so the cores do not wait for the kernel to take a batch.
+/// Buffers are reused from batch to batch (fresh memory costs a page fault
+/// per 4 KiB): `buffers` and as many more take turns.
 fn write_in_chunks<'a, T: Sync>(
     items: &'a [T],
     batch: usize,
@@ -32,7 +36,7 @@ fn write_in_chunks<'a, T: Sync>(
     out: &mut impl Write,
     format: impl Fn(&mut Vec<u8>, usize, &'a [T]) -> Result<(), ReportError> + Sync,
 ) -> Result<(), ReportError> {
-    for (b, items) in items.chunks(batch).enumerate() {
+    let format_batch = |buffers: &mut [Vec<u8>], b: usize, items: &'a [T]| {
         let chunk = items.len().div_ceil(buffers.len());
         buffers
             .par_iter_mut()
@@ -41,11 +45,27 @@ fn write_in_chunks<'a, T: Sync>(
             .try_for_each(|(c, (buffer, items))| {
                 buffer.clear();
                 format(buffer, b * batch + c * chunk, items)
-            })?;
-        for buffer in &buffers[..items.len().div_ceil(chunk)] {
-            out.write_all(buffer)?;
-        }
+            })
+            .map(|()| items.len().div_ceil(chunk))
+    };
+    let write_all = |buffers: &[Vec<u8>], out: &mut dyn Write| {
+        buffers.iter().try_for_each(|buffer| out.write_all(buffer))
+    };
+    let mut next = vec![Vec::new(); buffers.len()];
+    // How many of `buffers` hold the batch formatted last, to be written.
+    let mut ready = 0;
+    for (b, items) in items.chunks(batch).enumerate() {
+        let mut formatted = Ok(0);
+        let mut written = Ok(());
+        rayon::in_place_scope(|scope| {
+            scope.spawn(|_| formatted = format_batch(&mut next, b, items));
+            written = write_all(&buffers[..ready], out);
+        });
+        written?;
+        ready = formatted?;
+        buffers.swap_with_slice(&mut next);
     }
+    write_all(&buffers[..ready], out)?;
     Ok(())
 }
 
