@@ -2,23 +2,25 @@
 //! text, with the exact fragments they share.
 //!
 //! Paths are walked into units ([`units`]), every file is loaded through
-//! the normalisation front door, the units are sorted by language family
-//! ([`families`]), and each family is fingerprinted with its own defaults
-//! and goes to `copyhound_index::compare` on its own; the families'
-//! reports are merged into one, printed as a table and written as JSON,
-//! CSV and a self-contained HTML page on request. A file that cannot be read is reported and left out; it never
-//! stops the run.
+//! the normalisation front door as soon as the walk finds it, the units
+//! are sorted by language family ([`families`]), and each family is
+//! fingerprinted with its own defaults and goes to
+//! `copyhound_index::compare` on its own; the families' reports are merged
+//! into one, printed as a table and written as JSON, CSV and a
+//! self-contained HTML page on request. A file that cannot be read is
+//! reported and left out; it never stops the run.
 
 mod families;
 mod output;
 mod progress;
 mod units;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Mutex;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
@@ -361,14 +363,14 @@ fn load_batch(args: &CompareArgs, bar: &Bar) -> Result<Batch> {
         .transpose()
         .context("invalid --group pattern")?;
     let load_options = args.front_end.load_options()?;
-    let (plans, base_files) = plan_batch(args)?;
+    let (plans, base_files, loads) = plan_and_load(args, &load_options, bar)?;
     let jobs: Vec<(Owner, &PlannedFile)> = plans
         .iter()
         .enumerate()
         .flat_map(|(i, (plan, _))| plan.files.iter().map(move |f| (Owner::Unit(i), f)))
         .chain(base_files.iter().map(|f| (Owner::Base, f)))
         .collect();
-    let loaded = load_all(&jobs, &load_options, bar);
+    let loaded = in_job_order(&jobs, loads);
 
     let unit_families = unit_families(plans.len(), &jobs, &loaded);
     let counts = family_counts(
@@ -422,18 +424,57 @@ fn load_batch(args: &CompareArgs, bar: &Bar) -> Result<Batch> {
     Ok(Batch { families, problems })
 }
 
-/// Every file of `jobs`, loaded in parallel.
-fn load_all(
+/// What a file's loading gave.
+type LoadResult = Result<LoadedDocument, LoadError>;
+
+/// The units and base files `args` name, and the loading of every file they
+/// list, keyed by path (twice for a file listed twice).
+type PlannedAndLoaded = (
+    Vec<PlannedRole>,
+    Vec<PlannedFile>,
+    HashMap<PathBuf, Vec<LoadResult>>,
+);
+
+/// Plans the batch and loads its files: each file is loaded on rayon's
+/// threads as soon as the walk finds it, so that reading and tokenising
+/// fill the walk's idle moments instead of waiting for its end.
+fn plan_and_load(args: &CompareArgs, options: &LoadOptions, bar: &Bar) -> Result<PlannedAndLoaded> {
+    bar.begin("loading", 0);
+    let loaded = Mutex::new(Vec::new());
+    let planned = rayon::in_place_scope(|scope| {
+        let loaded = &loaded;
+        plan_batch(args, &|path: &Path| {
+            bar.found();
+            let path = path.to_path_buf();
+            scope.spawn(move |_| {
+                let result = load(&path, options);
+                bar.step();
+                loaded
+                    .lock()
+                    .expect("no loader panics")
+                    .push((path, result));
+            });
+        })
+    });
+    let (plans, base_files) = planned?;
+    let mut by_path: HashMap<PathBuf, Vec<LoadResult>> = HashMap::new();
+    for (path, result) in loaded.into_inner().expect("no loader panics") {
+        by_path.entry(path).or_default().push(result);
+    }
+    Ok((plans, base_files, by_path))
+}
+
+/// The loading of each file of `jobs`, in their order.
+fn in_job_order(
     jobs: &[(Owner, &PlannedFile)],
-    options: &LoadOptions,
-    bar: &Bar,
-) -> Vec<Result<LoadedDocument, LoadError>> {
-    bar.begin("loading", jobs.len() as u64);
-    jobs.par_iter()
+    mut by_path: HashMap<PathBuf, Vec<LoadResult>>,
+) -> Vec<LoadResult> {
+    jobs.iter()
         .map(|(_, file)| {
-            let result = load(&file.path, options);
-            bar.step();
-            result
+            by_path
+                .get_mut(&file.path)
+                .and_then(Vec::pop)
+                .expect("every listed file is loaded")
         })
         .collect()
 }
@@ -660,8 +701,12 @@ fn unit_folder(plan: &PlannedUnit) -> PathBuf {
     Path::new(&plan.root).join(first.split('/').next().unwrap_or_default())
 }
 
-/// The units named by the new and old paths, and the base files.
-fn plan_batch(args: &CompareArgs) -> Result<(Vec<PlannedRole>, Vec<PlannedFile>)> {
+/// The units named by the new and old paths, and the base files;
+/// `found` is called with each file's path as soon as it is found.
+fn plan_batch(
+    args: &CompareArgs,
+    found: &(dyn Fn(&Path) + Sync),
+) -> Result<(Vec<PlannedRole>, Vec<PlannedFile>)> {
     let filter = WalkFilter {
         include: args.include.clone(),
         exclude: args.exclude.clone(),
@@ -671,7 +716,7 @@ fn plan_batch(args: &CompareArgs) -> Result<(Vec<PlannedRole>, Vec<PlannedFile>)
     for (paths, role) in [(&args.paths, Role::New), (&args.old, Role::Old)] {
         for path in paths {
             plans.extend(
-                plan_units(path, args.unit, &filter)?
+                plan_units(path, args.unit, &filter, found)?
                     .into_iter()
                     .map(|u| (u, role)),
             );
@@ -680,7 +725,7 @@ fn plan_batch(args: &CompareArgs) -> Result<(Vec<PlannedRole>, Vec<PlannedFile>)
     make_names_unique(&mut plans.iter_mut().map(|(plan, _)| plan).collect::<Vec<_>>());
     let mut base_files = Vec::new();
     for path in &args.base {
-        base_files.extend(walk(path, &filter)?);
+        base_files.extend(walk(path, &filter, found)?);
     }
     Ok((plans, base_files))
 }

@@ -798,6 +798,56 @@ fn an_unreadable_file_is_reported_and_the_rest_compared() {
     );
 }
 
+/// Files are loaded while folders are still being listed, in whatever
+/// order the walk finds them; what could not be read is still reported in
+/// the order of the units' names.
+#[test]
+fn load_errors_are_reported_in_name_order() {
+    let dir = TempDir::new().unwrap();
+    let input = dir.path().join("in");
+    write(&input, "a/good.txt", RIVERS);
+    write(&input, "b/good.txt", RIVERS);
+    let mut expected = Vec::new();
+    for i in (0..30).rev() {
+        let path = input.join(format!("s{i:02}/sub/bad.txt"));
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, [0u8, 159, 146, 150, 0, 0, 1, 2, 0, 0]).unwrap();
+        expected.push(path.display().to_string());
+    }
+    expected.sort();
+    let report = compare_json(&dir, &[input.to_str().unwrap(), "--unit", "file"]);
+    let problems: Vec<&str> = report["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|problem| problem["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(problems, expected);
+}
+
+/// A file listed twice (its folder given twice, or as new and as base
+/// code) is read for each listing.
+#[test]
+fn a_file_listed_twice_is_read_for_each_listing() {
+    let dir = TempDir::new().unwrap();
+    let input = dir.path().join("in");
+    write(&input, "a.txt", &format!("{RIVERS}\n{ENGINES}"));
+    write(&input, "b.txt", &format!("{RIVERS}\n{BIRDS}"));
+    let input = input.to_str().unwrap();
+    let rows = compare_csv(&dir, &[input, input]);
+    let twins: Vec<_> = rows
+        .iter()
+        .filter(|(a, b, _)| format!("{a}#2") == *b)
+        .map(|(a, _, similarity)| (a.rsplit('/').next().unwrap(), *similarity))
+        .collect();
+    assert_eq!(twins, [("a.txt", 1.0), ("b.txt", 1.0)]);
+    assert_eq!(rows.len(), 6);
+    let base = format!("{input}/a.txt");
+    // As base code, a.txt takes away all that b.txt shares with it.
+    assert_eq!(compare_csv(&dir, &[input]).len(), 1);
+    assert_eq!(compare_csv(&dir, &[input, "--base", &base]), []);
+}
+
 const JAVA_COUNT: &str = "import java.util.*;
 
 public class Count {

@@ -38,6 +38,14 @@ impl Bar {
         self.bar.set_position(0);
     }
 
+    /// One more step to do, in a stage whose total is not known at its
+    /// start.
+    pub fn found(&self) {
+        if self.shown {
+            self.bar.inc_length(1);
+        }
+    }
+
     /// One more step done.
     pub fn step(&self) {
         if self.shown {

@@ -55,10 +55,16 @@ pub struct PlannedUnit {
     pub files: Vec<PlannedFile>,
 }
 
-/// The units found under `root`.
-pub fn plan_units(root: &Path, mode: UnitMode, filter: &WalkFilter) -> Result<Vec<PlannedUnit>> {
+/// The units found under `root`; `found` is called with each file's path
+/// as soon as the walk finds it (see [`walk`]).
+pub fn plan_units(
+    root: &Path,
+    mode: UnitMode,
+    filter: &WalkFilter,
+    found: &(dyn Fn(&Path) + Sync),
+) -> Result<Vec<PlannedUnit>> {
     let root_name = root.display().to_string();
-    let files = walk(root, filter)?;
+    let files = walk(root, filter, found)?;
     if root.is_file() {
         let name = root
             .file_name()
@@ -96,7 +102,16 @@ pub fn plan_units(root: &Path, mode: UnitMode, filter: &WalkFilter) -> Result<Ve
 }
 
 /// Every file under `root` that passes `filter`, sorted by relative name.
-pub fn walk(root: &Path, filter: &WalkFilter) -> Result<Vec<PlannedFile>> {
+///
+/// `found` is called with the path of each of them, on the walker's
+/// threads, as soon as it is found, so that a caller can start reading it
+/// while the walk goes on; it is called for exactly the files returned
+/// when the walk succeeds.
+pub fn walk(
+    root: &Path,
+    filter: &WalkFilter,
+    found: &(dyn Fn(&Path) + Sync),
+) -> Result<Vec<PlannedFile>> {
     if !root.exists() {
         bail!("{}: no such file or directory", root.display());
     }
@@ -121,6 +136,7 @@ pub fn walk(root: &Path, filter: &WalkFilter) -> Result<Vec<PlannedFile>> {
         Box::new(|entry| match entry {
             Ok(entry) => {
                 if entry.file_type().is_some_and(|t| t.is_file()) {
+                    found(entry.path());
                     let file = planned_file(root, entry.into_path());
                     files.lock().expect("no walker panics").push(file);
                 }
@@ -316,8 +332,21 @@ mod tests {
             ..WalkFilter::default()
         };
         let names = |files: Vec<PlannedFile>| files.into_iter().map(|f| f.name).collect::<Vec<_>>();
-        assert_eq!(names(walk(root.path(), &filter).unwrap()), expected);
+        let found = Mutex::new(Vec::new());
+        let walked = walk(root.path(), &filter, &|path| {
+            found.lock().unwrap().push(path.to_path_buf());
+        })
+        .unwrap();
+        // Each file returned was announced once as it was found, and
+        // nothing else was: not the hidden files, nor those .gitignore
+        // leaves out.
+        let mut found = found.into_inner().unwrap();
+        found.sort();
+        let mut paths: Vec<PathBuf> = walked.iter().map(|f| f.path.clone()).collect();
+        paths.sort();
+        assert_eq!(found, paths);
+        assert_eq!(names(walked), expected);
         let file = root.path().join("s03/src/main.py");
-        assert_eq!(names(walk(&file, &filter).unwrap()), ["main.py"]);
+        assert_eq!(names(walk(&file, &filter, &|_| ()).unwrap()), ["main.py"]);
     }
 }
