@@ -834,6 +834,7 @@ fn a_file_listed_twice_is_read_for_each_listing() {
     write(&input, "a.txt", &format!("{RIVERS}\n{ENGINES}"));
     write(&input, "b.txt", &format!("{RIVERS}\n{BIRDS}"));
     let input = input.to_str().unwrap();
+    let base = format!("{input}/a.txt");
     let rows = compare_csv(&dir, &[input, input]);
     let twins: Vec<_> = rows
         .iter()
@@ -842,7 +843,16 @@ fn a_file_listed_twice_is_read_for_each_listing() {
         .collect();
     assert_eq!(twins, [("a.txt", 1.0), ("b.txt", 1.0)]);
     assert_eq!(rows.len(), 6);
-    let base = format!("{input}/a.txt");
+    // Given as a file and in its folder.
+    let twins = compare_csv(&dir, &[&base, input]);
+    assert!(
+        twins
+            .iter()
+            .any(|(a, b, similarity)| a.ends_with("in/a.txt")
+                && *b == format!("{a}#2")
+                && (*similarity - 1.0).abs() < 1e-9),
+        "{twins:?}"
+    );
     // As base code, a.txt takes away all that b.txt shares with it.
     assert_eq!(compare_csv(&dir, &[input]).len(), 1);
     assert_eq!(compare_csv(&dir, &[input, "--base", &base]), []);
