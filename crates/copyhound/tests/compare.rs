@@ -19,6 +19,9 @@ const BIRDS: &str = "Migrating birds navigate by the stars, the sun and the magn
 const BREAD: &str = "Bread rises because yeast feeds on sugar and releases carbon dioxide, \
     whose bubbles are trapped by the stretchy gluten network formed while kneading.";
 
+/// Bytes no front-end reads as text.
+const BINARY: [u8; 10] = [0, 159, 146, 150, 0, 0, 1, 2, 0, 0];
+
 fn copyhound() -> Command {
     let mut command = Command::cargo_bin("copyhound").unwrap();
     command.arg("compare").arg("-q");
@@ -779,7 +782,7 @@ fn an_unreadable_file_is_reported_and_the_rest_compared() {
     let input = dir.path().join("in");
     write(&input, "a.txt", RIVERS);
     write(&input, "b.txt", RIVERS);
-    fs::write(input.join("c.txt"), [0u8, 159, 146, 150, 0, 0, 1, 2, 0, 0]).unwrap();
+    fs::write(input.join("c.txt"), BINARY).unwrap();
     let json = dir.path().join("report.json");
     copyhound()
         .arg(&input)
@@ -811,7 +814,7 @@ fn load_errors_are_reported_in_name_order() {
     for i in (0..30).rev() {
         let path = input.join(format!("s{i:02}/sub/bad.txt"));
         fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(&path, [0u8, 159, 146, 150, 0, 0, 1, 2, 0, 0]).unwrap();
+        fs::write(&path, BINARY).unwrap();
         expected.push(path.display().to_string());
     }
     expected.sort();
