@@ -87,8 +87,8 @@ struct Detail {
 }
 
 impl Detail {
-    /// The fragments of units `a` (first side) and `b`, with `scratch` as
-    /// scratch space.
+    /// The fragments of units `a` (first side) and `b`, sorted by position
+    /// in `a`, with `scratch` as scratch space.
     fn fragments<'s>(
         &self,
         units: &[Unit],
@@ -101,18 +101,21 @@ impl Detail {
             false,
             &mut scratch.matches,
         );
-        self.fragments_of_matches(units, a, b, scratch)
+        let fragments = self.fragments_of_matches(units, a, b, scratch);
+        fragments.sort_unstable();
+        fragments
     }
 
     /// The fragments of units `a` and `b` from their matches, already in
-    /// `scratch.matches`; in `scratch`, whose buffer they are.
+    /// `scratch.matches`, in no particular order; in `scratch`, whose
+    /// buffer they are.
     fn fragments_of_matches<'s>(
         &self,
         units: &[Unit],
         a: u32,
         b: u32,
         scratch: &'s mut PairScratch,
-    ) -> &'s [Fragment] {
+    ) -> &'s mut [Fragment] {
         let side = |u: u32| Side {
             unit: &units[u as usize],
             prepared: &self.prepared[u as usize],

@@ -21,6 +21,8 @@
 //!    parts of a later one that overlap an earlier one on either side are
 //!    cut away; what remains of at least k symbols is kept. Fragments are
 //!    then disjoint on each side, so the symbols they cover can be summed.
+//!    They are left in the order they were taken: scores do not depend on
+//!    it, and only the pairs a report shows need them sorted.
 
 use copyhound_fingerprint::Symbol;
 
@@ -155,7 +157,7 @@ impl Packing {
 /// Fragments packed into one `u64` each, as [`Packing`] packs matches:
 /// fields of fixed width for the length and each side's document and
 /// start (the ends follow from the length), so that a pair's fragments are
-/// sorted as plain integers.
+/// sorted longest first as plain integers.
 #[derive(Clone, Copy, Debug)]
 struct FragmentPacking {
     /// Bits of a symbol position.
@@ -186,41 +188,30 @@ impl FragmentPacking {
         (1 << (self.pos + 1)) - 1
     }
 
-    /// Fragment `f` as one integer that orders as `(Reverse(f.len()), f)`
-    /// when `longest_first`, else as `f`: its length (counted down from
-    /// [`Self::max_len`] when `longest_first`) and where it starts on each
-    /// side, as fields from the highest bits down `(length, a's document,
-    /// a's start, b's document, b's start)`, or with the length third;
-    /// the ends follow from the length.
-    fn pack(self, f: Fragment, longest_first: bool) -> u64 {
+    /// Fragment `f` as one integer that orders as `(Reverse(f.len()), f)`:
+    /// its length counted down from [`Self::max_len`] and where it starts
+    /// on each side, as fields from the highest bits down `(length, a's
+    /// document, a's start, b's document, b's start)`; the ends follow
+    /// from the length.
+    fn pack(self, f: Fragment) -> u64 {
         let pos = self.pos;
         let b = (u64::from(f.b.doc) << pos) | u64::from(f.b.start);
         let len = u64::from(f.len());
         let (a_doc, a_start) = (u64::from(f.a.doc), u64::from(f.a.start));
-        if longest_first {
-            let a = ((((self.max_len() - len) << self.a_doc) | a_doc) << pos) | a_start;
-            (a << (self.b_doc + pos)) | b
-        } else {
-            let a = (((a_doc << pos) | a_start) << (pos + 1)) | len;
-            (a << (self.b_doc + pos)) | b
-        }
+        let a = ((((self.max_len() - len) << self.a_doc) | a_doc) << pos) | a_start;
+        (a << (self.b_doc + pos)) | b
     }
 
     /// The fragment packed in `key` by [`Self::pack`].
-    fn unpack(self, key: u64, longest_first: bool) -> Fragment {
+    fn unpack(self, key: u64) -> Fragment {
         let pos = self.pos;
         let low = |value: u64, bits: u32| value & ((1u64 << bits) - 1);
         let b_start = low(key, pos);
         let b_doc = low(key >> pos, self.b_doc);
         let a = key >> (self.b_doc + pos);
-        let (a_doc, a_start, len) = if longest_first {
-            let a_start = low(a, pos);
-            let a_doc = low(a >> pos, self.a_doc);
-            (a_doc, a_start, self.max_len() - (a >> (pos + self.a_doc)))
-        } else {
-            let len = low(a, pos + 1);
-            (a >> (2 * pos + 1), low(a >> (pos + 1), pos), len)
-        };
+        let a_start = low(a, pos);
+        let a_doc = low(a >> pos, self.a_doc);
+        let len = self.max_len() - (a >> (pos + self.a_doc));
         let range = |doc: u64, start: u64| SymbolRange {
             doc: doc as u32,
             start: start as u32,
@@ -423,8 +414,9 @@ pub(crate) struct PairScratch {
 
 /// The fragments between units `a` and `b` given their matching
 /// fingerprints (`scratch.matches`, left in an unspecified order):
-/// disjoint on each side, each at least `k` symbols, sorted by their
-/// position in `a`; in `scratch`, whose buffer they are.
+/// disjoint on each side, each at least `k` symbols, in the order they
+/// were taken (longest first, each with the pieces cut from it); in
+/// `scratch`, whose buffer they are.
 pub(crate) fn find_fragments<'s>(
     a: Side<'_>,
     b: Side<'_>,
@@ -464,28 +456,31 @@ pub(crate) fn find_fragments<'s>(
     kept
 }
 
-/// Sorts `fragments` longest first and then by their order when
-/// `longest_first`, else by their order; as packed keys (in `keys`) when
-/// `packing` fits the units.
-fn sort_fragments(
-    fragments: &mut [Fragment],
-    longest_first: bool,
+/// Sorts `fragments` longest first and then by their order, dropping
+/// repeats; as packed keys (in `keys`) when `packing` fits the units.
+/// Calls `take` with each in turn.
+fn each_longest_first(
+    fragments: &mut Vec<Fragment>,
     (packing, keys): (Option<FragmentPacking>, &mut Vec<u64>),
+    mut take: impl FnMut(Fragment),
 ) {
     let Some(packing) = packing else {
-        if longest_first {
-            fragments.sort_unstable_by_key(|f| (std::cmp::Reverse(f.len()), *f));
-        } else {
-            fragments.sort_unstable();
+        fragments.sort_unstable_by_key(|f| (std::cmp::Reverse(f.len()), *f));
+        fragments.dedup();
+        for &f in fragments.iter() {
+            take(f);
         }
         return;
     };
-    sort_packed(
-        fragments,
-        keys,
-        |f| packing.pack(f, longest_first),
-        |key| packing.unpack(key, longest_first),
-    );
+    // Equal keys are equal fragments; each is unpacked as it is taken,
+    // not written back first.
+    keys.clear();
+    keys.extend(fragments.iter().map(|&f| packing.pack(f)));
+    keys.sort_unstable();
+    keys.dedup();
+    for &key in keys.iter() {
+        take(packing.unpack(key));
+    }
 }
 
 /// The fragment grown from match `m`: `len` symbols from `start_a` in
@@ -729,20 +724,19 @@ fn close_piece(
 }
 
 /// Keeps the longest fragments and the non-overlapping rest of the others
-/// in `kept`, sorted, with `taken_a` and `taken_b` empty at first;
-/// fragments are sorted through `packing` when it fits the units.
+/// in `kept`, in the order they are taken, with `taken_a` and `taken_b`
+/// empty at first; fragments are sorted through `packing` when it fits the
+/// units.
 fn resolve_overlaps(
     grown: &mut Vec<Fragment>,
     k: usize,
-    (packing, keys): (Option<FragmentPacking>, &mut Vec<u64>),
+    packing: (Option<FragmentPacking>, &mut Vec<u64>),
     taken_a: &mut Occupancy,
     taken_b: &mut Occupancy,
     kept: &mut Vec<Fragment>,
 ) {
-    sort_fragments(grown, true, (packing, keys));
-    grown.dedup();
     kept.clear();
-    for &f in grown.iter() {
+    each_longest_first(grown, packing, |f| {
         let occupied_a = taken_a.doc(f.a.doc);
         let occupied_b = taken_b.doc(f.b.doc);
         let (a_start, b_start) = (f.a.start as usize, f.b.start as usize);
@@ -752,7 +746,7 @@ fn resolve_overlaps(
             && bitset::range_is_clear(occupied_b, b_start, b_start + len)
         {
             close_piece(f, Some(0), len, k, occupied_a, occupied_b, kept);
-            continue;
+            return;
         }
         // Otherwise the free pieces are found 64 symbols at a time: a symbol
         // is free when it is taken on neither side.
@@ -787,8 +781,7 @@ fn resolve_overlaps(
             t += 64;
         }
         close_piece(f, piece_start, len, k, occupied_a, occupied_b, kept);
-    }
-    sort_fragments(kept, false, (packing, keys));
+    });
 }
 
 #[cfg(test)]
@@ -832,7 +825,7 @@ mod tests {
     type Taken = Vec<(u32, BitSet)>;
 
     /// The plain resolution: each fragment symbol by symbol against one
-    /// `BitSet` per document, found by search.
+    /// `BitSet` per document, found by search; kept in the order taken.
     fn resolve_symbol_by_symbol(grown: &[Fragment], k: usize, len: usize) -> Vec<Fragment> {
         fn occupancy(taken: &mut Taken, doc: u32, len: usize) -> &mut BitSet {
             let at = taken
@@ -880,7 +873,6 @@ mod tests {
                 }
             }
         }
-        kept.sort_unstable();
         kept
     }
 
@@ -980,13 +972,14 @@ mod tests {
             prop_assert_eq!(matches, expected);
         }
 
-        /// Sorting packed fragments gives the order of the fragments, or
-        /// longest first, and unpacking gives them back.
+        /// Fragments are taken longest first and then in their order, each
+        /// once, whether sorted as packed keys or not.
         #[test]
-        fn packed_fragments_sort_as_the_fragments(
+        fn fragments_are_taken_longest_first(
             (a_docs, b_docs, longest, matches) in matches(),
             lengths in prop::collection::vec(any::<prop::sample::Index>(), 40),
-            longest_first in any::<bool>(),
+            repeats in prop::collection::vec(any::<prop::sample::Index>(), 0..8),
+            packed in any::<bool>(),
         ) {
             // A fragment from each match, as long as fits both documents.
             let mut fragments: Vec<Fragment> = matches
@@ -999,18 +992,21 @@ mod tests {
                     Fragment { a: range(m.a_doc, m.a_pos), b: range(m.b_doc, m.b_pos) }
                 })
                 .collect();
-            let mut expected = fragments.clone();
-            if longest_first {
-                expected.sort_by_key(|f| (std::cmp::Reverse(f.len()), *f));
-            } else {
-                expected.sort();
+            if !fragments.is_empty() {
+                let again: Vec<Fragment> = repeats.iter().map(|r| fragments[r.index(fragments.len())]).collect();
+                fragments.extend(again);
             }
+            let mut expected = fragments.clone();
+            expected.sort_by_key(|f| (std::cmp::Reverse(f.len()), *f));
+            expected.dedup();
             let packing = FragmentPacking::new(a_docs, b_docs, longest);
             // Small units always pack; positions of 31 bits never do.
             prop_assert!(packing.is_some() || longest >= 50);
             prop_assert!(packing.is_none() || longest < 1 << 20);
-            sort_fragments(&mut fragments, longest_first, (packing, &mut Vec::new()));
-            prop_assert_eq!(fragments, expected);
+            let packing = packing.filter(|_| packed);
+            let mut taken = Vec::new();
+            each_longest_first(&mut fragments, (packing, &mut vec![7]), |f| taken.push(f));
+            prop_assert_eq!(taken, expected);
         }
 
         /// Word-wise resolution, with the occupancy buffers reused from a
