@@ -406,8 +406,7 @@ pub(crate) struct PairScratch {
     keys: Vec<u64>,
     diagonals: DiagonalTable,
     grown: Vec<Fragment>,
-    taken_a: Occupancy,
-    taken_b: Occupancy,
+    taken: TakenSides,
     /// The pair's fragments.
     kept: Vec<Fragment>,
 }
@@ -428,8 +427,7 @@ pub(crate) fn find_fragments<'s>(
         keys,
         diagonals,
         grown,
-        taken_a,
-        taken_b,
+        taken,
         kept,
     } = scratch;
     let longest = a
@@ -449,10 +447,8 @@ pub(crate) fn find_fragments<'s>(
         sort_by_diagonal(matches, packing, keys);
         grow_in_order((a, b), k, matches, grown);
     }
-    taken_a.reset(a.unit);
-    taken_b.reset(b.unit);
     let packing = FragmentPacking::new(a.unit.documents.len(), b.unit.documents.len(), longest);
-    resolve_overlaps(grown, k, (packing, keys), taken_a, taken_b, kept);
+    resolve_overlaps(grown, k, (packing, keys), (a.unit, b.unit), taken, kept);
     kept
 }
 
@@ -694,6 +690,106 @@ impl Occupancy {
     }
 }
 
+/// What the fragments kept so far take on each side of a pair: while they
+/// are few, read off the fragments themselves, which costs a few
+/// comparisons each where bits cost a pass over every word a fragment
+/// spans; past [`Self::FEW`], one bit per symbol of each unit.
+#[derive(Debug, Default)]
+struct TakenSides {
+    a: Occupancy,
+    b: Occupancy,
+    /// Whether `a` and `b` hold what the kept fragments take (else they
+    /// are stale).
+    in_bits: bool,
+    /// The parts of the fragment at hand taken already, as offsets into
+    /// it.
+    blocked: Vec<(u32, u32)>,
+}
+
+impl TakenSides {
+    /// Kept fragments compared range by range; most pairs keep fewer.
+    const FEW: usize = 16;
+
+    /// Nothing taken yet.
+    fn clear(&mut self) {
+        self.in_bits = false;
+    }
+
+    /// Keeps the pieces of `f` of at least `k` symbols that no fragment of
+    /// `kept` takes on either side.
+    fn take_free_pieces(
+        &mut self,
+        f: Fragment,
+        k: usize,
+        units: (&Unit, &Unit),
+        kept: &mut Vec<Fragment>,
+    ) {
+        if !self.in_bits {
+            if kept.len() < Self::FEW {
+                self.take_pieces_among_few(f, k, kept);
+                return;
+            }
+            self.a.reset(units.0);
+            self.b.reset(units.1);
+            for g in kept.iter() {
+                let (a, b) = (g.a.symbols(), g.b.symbols());
+                bitset::insert_range(self.a.doc(g.a.doc), a.start as usize, a.end as usize);
+                bitset::insert_range(self.b.doc(g.b.doc), b.start as usize, b.end as usize);
+            }
+            self.in_bits = true;
+        }
+        take_pieces_by_bits(f, k, (&mut self.a, &mut self.b), kept);
+    }
+
+    /// [`Self::take_free_pieces`] while `kept` is short: the parts of `f`
+    /// each kept fragment overlaps, on either side, are gathered and
+    /// sorted, and the gaps between them are the free pieces.
+    fn take_pieces_among_few(&mut self, f: Fragment, k: usize, kept: &mut Vec<Fragment>) {
+        let blocked = &mut self.blocked;
+        blocked.clear();
+        let mut block = |taken: SymbolRange, own: SymbolRange| {
+            if taken.doc == own.doc && taken.start < own.end && own.start < taken.end {
+                let start = taken.start.saturating_sub(own.start);
+                blocked.push((start, taken.end.min(own.end) - own.start));
+            }
+        };
+        for g in kept.iter() {
+            block(g.a, f.a);
+            block(g.b, f.b);
+        }
+        blocked.sort_unstable();
+        let mut free_from = 0;
+        for &(start, end) in blocked.iter() {
+            if start > free_from {
+                push_piece(f, free_from, start, k, kept);
+            }
+            free_from = free_from.max(end);
+        }
+        push_piece(f, free_from, f.len(), k, kept);
+    }
+}
+
+/// Symbols `start..end` of fragment `f`, as a fragment of its own.
+fn piece(f: Fragment, start: u32, end: u32) -> Fragment {
+    let piece = |range: SymbolRange| SymbolRange {
+        doc: range.doc,
+        start: range.start + start,
+        end: range.start + end,
+    };
+    Fragment {
+        a: piece(f.a),
+        b: piece(f.b),
+    }
+}
+
+/// Keeps symbols `start..end` of fragment `f` if they are at least `k`
+/// (and one).
+fn push_piece(f: Fragment, start: u32, end: u32, k: usize, kept: &mut Vec<Fragment>) {
+    if end > start && (end - start) as usize >= k {
+        kept.push(piece(f, start, end));
+    }
+}
+
 /// Keeps symbols `start..end` of fragment `f` as a fragment of its own if
 /// there is a piece (`start` is some) of at least `k` symbols, and marks
 /// them taken.
@@ -712,76 +808,80 @@ fn close_piece(
     let (a_start, b_start) = (f.a.start as usize, f.b.start as usize);
     bitset::insert_range(occupied_a, a_start + start, a_start + end);
     bitset::insert_range(occupied_b, b_start + start, b_start + end);
-    let piece = |range: SymbolRange| SymbolRange {
-        doc: range.doc,
-        start: range.start + start as u32,
-        end: range.start + end as u32,
-    };
-    kept.push(Fragment {
-        a: piece(f.a),
-        b: piece(f.b),
-    });
+    kept.push(piece(f, start as u32, end as u32));
 }
 
 /// Keeps the longest fragments and the non-overlapping rest of the others
-/// in `kept`, in the order they are taken, with `taken_a` and `taken_b`
-/// empty at first; fragments are sorted through `packing` when it fits the
-/// units.
+/// in `kept`, in the order they are taken, `taken` (for the pair of
+/// `units`) reused from any earlier pair; fragments are sorted through
+/// `packing` when it fits the units.
 fn resolve_overlaps(
     grown: &mut Vec<Fragment>,
     k: usize,
     packing: (Option<FragmentPacking>, &mut Vec<u64>),
-    taken_a: &mut Occupancy,
-    taken_b: &mut Occupancy,
+    units: (&Unit, &Unit),
+    taken: &mut TakenSides,
     kept: &mut Vec<Fragment>,
 ) {
     kept.clear();
+    taken.clear();
     each_longest_first(grown, packing, |f| {
-        let occupied_a = taken_a.doc(f.a.doc);
-        let occupied_b = taken_b.doc(f.b.doc);
-        let (a_start, b_start) = (f.a.start as usize, f.b.start as usize);
-        let len = f.len() as usize;
-        // Most fragments overlap nothing: taken whole, a word at a time.
-        if bitset::range_is_clear(occupied_a, a_start, a_start + len)
-            && bitset::range_is_clear(occupied_b, b_start, b_start + len)
-        {
-            close_piece(f, Some(0), len, k, occupied_a, occupied_b, kept);
-            return;
-        }
-        // Otherwise the free pieces are found 64 symbols at a time: a symbol
-        // is free when it is taken on neither side.
-        let mut piece_start = None;
-        let mut t = 0;
-        while t <= len {
-            let n = (len - t).min(64);
-            let taken = bitset::bits_at(occupied_a, a_start + t, n)
-                | bitset::bits_at(occupied_b, b_start + t, n);
-            let mut i = 0;
-            while i < n {
-                let free_run = (!taken >> i).trailing_ones() as usize;
-                if free_run > 0 {
-                    piece_start.get_or_insert(t + i);
-                    i += free_run.min(n - i);
-                } else {
-                    close_piece(
-                        f,
-                        piece_start.take(),
-                        t + i,
-                        k,
-                        occupied_a,
-                        occupied_b,
-                        kept,
-                    );
-                    i += ((taken >> i).trailing_ones() as usize).min(n - i);
-                }
-            }
-            if n < 64 {
-                break;
-            }
-            t += 64;
-        }
-        close_piece(f, piece_start, len, k, occupied_a, occupied_b, kept);
+        taken.take_free_pieces(f, k, units, kept);
     });
+}
+
+/// Keeps the pieces of `f` of at least `k` symbols taken on neither side
+/// in `taken_a` and `taken_b`, and marks them taken.
+fn take_pieces_by_bits(
+    f: Fragment,
+    k: usize,
+    (taken_a, taken_b): (&mut Occupancy, &mut Occupancy),
+    kept: &mut Vec<Fragment>,
+) {
+    let occupied_a = taken_a.doc(f.a.doc);
+    let occupied_b = taken_b.doc(f.b.doc);
+    let (a_start, b_start) = (f.a.start as usize, f.b.start as usize);
+    let len = f.len() as usize;
+    // Most fragments overlap nothing: taken whole, a word at a time.
+    if bitset::range_is_clear(occupied_a, a_start, a_start + len)
+        && bitset::range_is_clear(occupied_b, b_start, b_start + len)
+    {
+        close_piece(f, Some(0), len, k, occupied_a, occupied_b, kept);
+        return;
+    }
+    // Otherwise the free pieces are found 64 symbols at a time: a symbol
+    // is free when it is taken on neither side.
+    let mut piece_start = None;
+    let mut t = 0;
+    while t <= len {
+        let width = (len - t).min(64);
+        let taken = bitset::bits_at(occupied_a, a_start + t, width)
+            | bitset::bits_at(occupied_b, b_start + t, width);
+        let mut i = 0;
+        while i < width {
+            let free_run = (!taken >> i).trailing_ones() as usize;
+            if free_run > 0 {
+                piece_start.get_or_insert(t + i);
+                i += free_run.min(width - i);
+            } else {
+                close_piece(
+                    f,
+                    piece_start.take(),
+                    t + i,
+                    k,
+                    occupied_a,
+                    occupied_b,
+                    kept,
+                );
+                i += ((taken >> i).trailing_ones() as usize).min(width - i);
+            }
+        }
+        if width < 64 {
+            break;
+        }
+        t += 64;
+    }
+    close_piece(f, piece_start, len, k, occupied_a, occupied_b, kept);
 }
 
 #[cfg(test)]
@@ -1009,33 +1109,36 @@ mod tests {
             prop_assert_eq!(taken, expected);
         }
 
-        /// Word-wise resolution, with the occupancy buffers reused from a
-        /// previous pair, keeps what the plain one keeps.
+        /// Resolution by ranges while few fragments are kept and by bits
+        /// past them, with the buffers reused from a previous pair, keeps
+        /// what the plain one keeps, in the same order.
         #[test]
         fn overlaps_resolve_as_symbol_by_symbol(
-            grown in prop::collection::vec((0u32..2, 0u32..150, 0u32..2, 0u32..150, 1u32..90), 0..30),
+            grown in prop::collection::vec((0u32..2, 0u32..150, 0u32..2, 0u32..150, 1u32..90), 0..60),
             k in 1usize..12,
-            earlier in prop::collection::vec((0u32..2, 0u32..150, 0u32..2, 0u32..150, 1u32..90), 0..5),
+            earlier in prop::collection::vec((0u32..2, 0u32..150, 0u32..2, 0u32..150, 1u32..90), 0..40),
             packed in any::<bool>(),
+            short in any::<bool>(),
         ) {
             const LEN: usize = 240;
-            let fragment = |&(a_doc, a, b_doc, b, len): &(u32, u32, u32, u32, u32)| Fragment {
-                a: SymbolRange { doc: a_doc, start: a, end: a + len },
-                b: SymbolRange { doc: b_doc, start: b, end: b + len },
+            // Short fragments overlap less, so that more are kept than
+            // ranges are compared for.
+            let fragment = |&(a_doc, a, b_doc, b, len): &(u32, u32, u32, u32, u32)| {
+                let len = if short { 1 + len % 8 } else { len };
+                Fragment {
+                    a: SymbolRange { doc: a_doc, start: a, end: a + len },
+                    b: SymbolRange { doc: b_doc, start: b, end: b + len },
+                }
             };
             let unit = unit_of(2, LEN);
-            let (mut taken_a, mut taken_b) = (Occupancy::default(), Occupancy::default());
-            taken_a.reset(&unit);
-            taken_b.reset(&unit);
+            let mut taken = TakenSides::default();
             // The kept buffer too comes from that pair.
             let mut kept = Vec::new();
             let packing = packed.then(|| FragmentPacking::new(2, 2, LEN)).flatten();
             let mut keys = Vec::new();
-            resolve_overlaps(&mut earlier.iter().map(fragment).collect::<Vec<_>>(), 1, (packing, &mut keys), &mut taken_a, &mut taken_b, &mut kept);
-            taken_a.reset(&unit);
-            taken_b.reset(&unit);
+            resolve_overlaps(&mut earlier.iter().map(fragment).collect::<Vec<_>>(), 1, (packing, &mut keys), (&unit, &unit), &mut taken, &mut kept);
             let grown: Vec<Fragment> = grown.iter().map(fragment).collect();
-            resolve_overlaps(&mut grown.clone(), k, (packing, &mut keys), &mut taken_a, &mut taken_b, &mut kept);
+            resolve_overlaps(&mut grown.clone(), k, (packing, &mut keys), (&unit, &unit), &mut taken, &mut kept);
             prop_assert_eq!(kept, resolve_symbol_by_symbol(&grown, k, LEN));
         }
 
@@ -1110,10 +1213,8 @@ mod tests {
                 .collect();
             diagonals.sort_unstable();
             let crowded = diagonals.chunk_by(|x, y| x == y).any(|run| run.len() >= DiagonalTable::MAX_PER_DIAGONAL);
-            ordered.taken_a.reset(&units[0]);
-            ordered.taken_b.reset(&units[1]);
             let mut expected = Vec::new();
-            resolve_overlaps(&mut ordered.grown, k, (None, &mut ordered.keys), &mut ordered.taken_a, &mut ordered.taken_b, &mut expected);
+            resolve_overlaps(&mut ordered.grown, k, (None, &mut ordered.keys), (&units[0], &units[1]), &mut ordered.taken, &mut expected);
 
             let mut unordered = PairScratch::default();
             let taken = grow_unordered((side(0), side(1)), k, &matches, packing.unwrap(), &mut unordered.diagonals, &mut unordered.grown);
