@@ -291,16 +291,22 @@ impl FingerprintIndex {
         table: &'t PostingTable,
         b: u32,
     ) -> impl Iterator<Item = SharedRun<'t>> {
-        // Most hashes miss: only a hit reads where its postings are.
-        self.hash_slots(b).filter_map(|i| {
-            let in_a = table.find(self.unit_hashes[i])?;
-            let in_b =
-                self.hash_posting_starts[i] as usize..self.hash_posting_starts[i + 1] as usize;
-            Some(SharedRun {
-                in_a: &self.postings[in_a],
-                in_b: &self.postings[in_b],
+        // Most hashes miss: only a hit reads where its postings are. The
+        // hash ids are walked as a slice, the positions with them, so that
+        // a miss costs no bounds check.
+        let slots = self.hash_slots(b);
+        let starts = &self.hash_posting_starts[slots.start..=slots.end];
+        self.unit_hashes[slots]
+            .iter()
+            .enumerate()
+            .filter_map(move |(i, &h)| {
+                let in_a = table.find(h)?;
+                let in_b = starts[i] as usize..starts[i + 1] as usize;
+                Some(SharedRun {
+                    in_a: &self.postings[in_a],
+                    in_b: &self.postings[in_b],
+                })
             })
-        })
     }
 
     /// The distinct units holding hash id `h`, ascending.
