@@ -701,9 +701,31 @@ struct TakenSides {
     /// Whether `a` and `b` hold what the kept fragments take (else they
     /// are stale).
     in_bits: bool,
+    /// The kept fragments while they are few, each side as [`Span`]s.
+    spans: Vec<[Span; 2]>,
     /// The parts of the fragment at hand taken already, as offsets into
     /// it.
     blocked: Vec<(u32, u32)>,
+}
+
+/// A range of symbols as the first and one past the last, each with its
+/// document in the high bits: two ranges overlap when each starts before
+/// the other ends, whatever their documents (ranges of different
+/// documents never do), so one test needs two comparisons.
+#[derive(Clone, Copy, Debug)]
+struct Span {
+    start: u64,
+    end: u64,
+}
+
+impl Span {
+    fn of(range: SymbolRange) -> Self {
+        let at = |pos: u32| u64::from(range.doc) << 32 | u64::from(pos);
+        Self {
+            start: at(range.start),
+            end: at(range.end),
+        }
+    }
 }
 
 impl TakenSides {
@@ -713,6 +735,7 @@ impl TakenSides {
     /// Nothing taken yet.
     fn clear(&mut self) {
         self.in_bits = false;
+        self.spans.clear();
     }
 
     /// Keeps the pieces of `f` of at least `k` symbols that no fragment of
@@ -747,17 +770,20 @@ impl TakenSides {
     fn take_pieces_among_few(&mut self, f: Fragment, k: usize, kept: &mut Vec<Fragment>) {
         let blocked = &mut self.blocked;
         blocked.clear();
-        let mut block = |taken: SymbolRange, own: SymbolRange| {
-            if taken.doc == own.doc && taken.start < own.end && own.start < taken.end {
+        let own = [Span::of(f.a), Span::of(f.b)];
+        let mut block = |taken: Span, own: Span| {
+            if taken.start < own.end && own.start < taken.end {
+                // Both in one document: the offsets fit 32 bits.
                 let start = taken.start.saturating_sub(own.start);
-                blocked.push((start, taken.end.min(own.end) - own.start));
+                blocked.push((start as u32, (taken.end.min(own.end) - own.start) as u32));
             }
         };
-        for g in kept.iter() {
-            block(g.a, f.a);
-            block(g.b, f.b);
+        for taken in &self.spans {
+            block(taken[0], own[0]);
+            block(taken[1], own[1]);
         }
         blocked.sort_unstable();
+        let before = kept.len();
         let mut free_from = 0;
         for &(start, end) in blocked.iter() {
             if start > free_from {
@@ -766,6 +792,9 @@ impl TakenSides {
             free_from = free_from.max(end);
         }
         push_piece(f, free_from, f.len(), k, kept);
+        for piece in &kept[before..] {
+            self.spans.push([Span::of(piece.a), Span::of(piece.b)]);
+        }
     }
 }
 
