@@ -374,11 +374,10 @@ fn common_prefix(x: &[Symbol], y: &[Symbol]) -> usize {
     while n + BLOCK <= len && x[n..n + BLOCK] == y[n..n + BLOCK] {
         n += BLOCK;
     }
-    n + x[n..len]
-        .iter()
-        .zip(&y[n..len])
-        .take_while(|(p, q)| p == q)
-        .count()
+    while n < len && x[n] == y[n] {
+        n += 1;
+    }
+    n
 }
 
 /// The length of the longest common suffix of `x` and `y`.
@@ -389,12 +388,10 @@ fn common_suffix(x: &[Symbol], y: &[Symbol]) -> usize {
     while n + BLOCK <= len && x[len - n - BLOCK..len - n] == y[len - n - BLOCK..len - n] {
         n += BLOCK;
     }
-    n + x[..len - n]
-        .iter()
-        .rev()
-        .zip(y[..len - n].iter().rev())
-        .take_while(|(p, q)| p == q)
-        .count()
+    while n < len && x[len - n - 1] == y[len - n - 1] {
+        n += 1;
+    }
+    n
 }
 
 /// Buffers one worker reuses from pair to pair, so that finding a pair's
