@@ -24,14 +24,19 @@ const MAX: &str = "def biggest(v):\n    best = v[0]\n    for x in v:\n        if
 const MAX_OLD: &str = "def biggest(v):\n    best = v[0]\n    for y in v:\n        if y > best:\n            best = y\n    return best\n";
 
 fn fixture() -> Compared {
+    named_fixture(["alice", "bob", "carol", "2024/dave"])
+}
+
+/// The fixture with its four units named `names`.
+fn named_fixture([alice, bob, carol, dave]: [&str; 4]) -> Compared {
     let units = vec![
         Unit::new(
-            "alice",
+            alice,
             vec![document("alice/sum.py", SUM), document("alice/max.py", MAX)],
         ),
-        Unit::new("bob", vec![document("bob/sum.py", SUM_RENAMED)]),
-        Unit::new("carol", vec![document("carol/max.py", MAX)]).with_group("team-c"),
-        Unit::new("2024/dave", vec![document("2024/dave/max.py", MAX_OLD)]).with_role(Role::Old),
+        Unit::new(bob, vec![document("bob/sum.py", SUM_RENAMED)]),
+        Unit::new(carol, vec![document("carol/max.py", MAX)]).with_group("team-c"),
+        Unit::new(dave, vec![document("2024/dave/max.py", MAX_OLD)]).with_role(Role::Old),
     ];
     let roots: Vec<String> = ["subs", "subs", "subs", "old"].map(String::from).to_vec();
     let problems = vec![Problem {
@@ -98,10 +103,11 @@ fn csv_report() {
 }
 
 /// Written straight from the comparison, the CSV is the report's, with
-/// and without a pair limit.
+/// and without a pair limit, and with names a field must quote.
 #[test]
 fn csv_of_the_comparison_is_the_reports() {
-    for compared in [fixture(), many_pairs()] {
+    let quoted = named_fixture(["al,ice", "b\"ob\"", "car\nol", "2024/\"d,\r\nave"]);
+    for compared in [fixture(), many_pairs(), quoted] {
         for limit in [None, Some(2)] {
             let input = compared.input(limit);
             assert_eq!(

@@ -53,17 +53,68 @@ pub fn write_csv(report: &Report, out: impl Write) -> Result<(), ReportError> {
 /// only for the CSV does not build a report entry, with two path strings,
 /// for each of its pairs.
 pub fn write_csv_of(inputs: &[ReportInput<'_>], out: impl Write) -> Result<(), ReportError> {
-    if let [input] = inputs {
-        return write_rows(listed(input), |pair| Row::of_score(input, pair), out);
+    let fields: Vec<InputFields> = inputs.iter().map(InputFields::of).collect();
+    if let ([input], [fields]) = (inputs, &fields[..]) {
+        return write_rows(
+            listed(input),
+            |pair| Row::of_score(input, fields, pair),
+            out,
+        );
     }
     // As `Report::merge` lists them: one language after another, then a
     // stable sort by similarity.
-    let mut order: Vec<(&ReportInput<'_>, &PairScore)> = inputs
+    let mut order: Vec<(&ReportInput<'_>, &InputFields, &PairScore)> = inputs
         .iter()
-        .flat_map(|input| listed(input).iter().map(move |pair| (input, pair)))
+        .zip(&fields)
+        .flat_map(|(input, fields)| listed(input).iter().map(move |pair| (input, fields, pair)))
         .collect();
-    order.sort_by(|(_, x), (_, y)| y.similarity.total_cmp(&x.similarity));
-    write_rows(&order, |&(input, pair)| Row::of_score(input, pair), out)
+    order.sort_by(|(_, _, x), (_, _, y)| y.similarity.total_cmp(&x.similarity));
+    write_rows(
+        &order,
+        |&(input, fields, pair)| Row::of_score(input, fields, pair),
+        out,
+    )
+}
+
+/// The text fields of one input's rows, escaped once: a unit's name is in
+/// as many rows as it has pairs, and checking it for special bytes each
+/// time cost a fifth of formatting a row.
+struct InputFields {
+    /// Every unit's name as a field, one after another.
+    names: Vec<u8>,
+    /// Where each unit's name ends in `names`.
+    ends: Vec<usize>,
+    language: Vec<u8>,
+}
+
+impl InputFields {
+    fn of(input: &ReportInput<'_>) -> Self {
+        let mut names = Vec::new();
+        let ends = input
+            .units
+            .iter()
+            .map(|unit| {
+                push_text(&mut names, &unit.name);
+                names.len()
+            })
+            .collect();
+        let mut language = Vec::new();
+        push_text(
+            &mut language,
+            input.parameters.language.as_deref().unwrap_or_default(),
+        );
+        Self {
+            names,
+            ends,
+            language,
+        }
+    }
+
+    /// Unit `u`'s name as a field.
+    fn name(&self, u: usize) -> &[u8] {
+        let start = if u == 0 { 0 } else { self.ends[u - 1] };
+        &self.names[start..self.ends[u]]
+    }
 }
 
 /// The pairs of `input` its report lists.
@@ -95,19 +146,35 @@ fn write_rows<'a, T: Sync>(
 
 /// What the CSV row of a pair says, in column order.
 struct Row<'a> {
-    paths: [&'a str; 2],
+    paths: [Field<'a>; 2],
     /// The similarity, then each side's coverage.
     shares: [f64; 3],
     line_shares: [Option<f64>; 2],
     /// Longest fragment, total overlap, shared fingerprints, fragments.
     counts: [usize; 4],
-    language: &'a str,
+    language: Field<'a>,
+}
+
+/// A text field: as it is, or already escaped as [`push_text`] escapes.
+#[derive(Clone, Copy)]
+enum Field<'a> {
+    Text(&'a str),
+    Escaped(&'a [u8]),
+}
+
+impl Field<'_> {
+    fn push_to(self, row: &mut Vec<u8>) {
+        match self {
+            Field::Text(text) => push_text(row, text),
+            Field::Escaped(field) => row.extend_from_slice(field),
+        }
+    }
 }
 
 impl<'a> Row<'a> {
     fn of_report(report: &'a Report, pair: &'a PairReport) -> Self {
         Self {
-            paths: [&pair.a.path, &pair.b.path],
+            paths: [Field::Text(&pair.a.path), Field::Text(&pair.b.path)],
             shares: [pair.similarity, pair.a.coverage, pair.b.coverage],
             line_shares: [pair.a.line_coverage, pair.b.line_coverage],
             counts: [
@@ -116,18 +183,21 @@ impl<'a> Row<'a> {
                 pair.shared_fingerprints,
                 pair.fragment_count,
             ],
-            language: report.pair_language(pair).unwrap_or_default(),
+            language: Field::Text(report.pair_language(pair).unwrap_or_default()),
         }
     }
 
     /// The row of `pair` of `input`'s comparison: what its report entry
     /// would say (see `pair_summary` in `build.rs`).
-    fn of_score(input: &ReportInput<'a>, pair: &'a PairScore) -> Self {
+    /// `fields` are the input's escaped names and language.
+    fn of_score(input: &ReportInput<'a>, fields: &'a InputFields, pair: &'a PairScore) -> Self {
         let summaries = &input.comparison.units;
         let (a, b) = (pair.coverage_a(summaries), pair.coverage_b(summaries));
-        let (units, parameters) = (input.units, input.parameters);
         Self {
-            paths: [&units[pair.a].name, &units[pair.b].name],
+            paths: [
+                Field::Escaped(fields.name(pair.a)),
+                Field::Escaped(fields.name(pair.b)),
+            ],
             shares: [pair.similarity, a.symbol_share(), b.symbol_share()],
             line_shares: [a.line_share(), b.line_share()],
             counts: [
@@ -136,16 +206,16 @@ impl<'a> Row<'a> {
                 pair.shared_fingerprints as usize,
                 pair.fragment_count as usize,
             ],
-            language: parameters.language.as_deref().unwrap_or_default(),
+            language: Field::Escaped(&fields.language),
         }
     }
 }
 
 /// Appends `row`, its line break included.
 fn push_row(rows: &mut Vec<u8>, row: &Row<'_>) {
-    push_text(rows, row.paths[0]);
+    row.paths[0].push_to(rows);
     rows.push(b',');
-    push_text(rows, row.paths[1]);
+    row.paths[1].push_to(rows);
     for share in row.shares {
         rows.push(b',');
         push_share(rows, share);
@@ -161,7 +231,7 @@ fn push_row(rows: &mut Vec<u8>, row: &Row<'_>) {
         push_count(rows, count);
     }
     rows.push(b',');
-    push_text(rows, row.language);
+    row.language.push_to(rows);
     rows.push(b'\n');
 }
 
