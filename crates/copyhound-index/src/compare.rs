@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use crate::candidates::{PairingRules, candidate_pairs};
 use crate::fragments::{Match, PairScratch, Side, find_fragments};
-use crate::index::{PostingTable, SharedRun};
+use crate::index::{PartnerRuns, SharedRun};
 use crate::prepare::{PreparedUnit, UnitSummary, prepare};
 use crate::rarity::{UnitWeights, unit_weights};
 use crate::score::{LineSet, score};
@@ -347,12 +347,12 @@ fn check_fingerprints(units: &[Unit], k: usize) -> Result<(), CompareError> {
 /// order; `name_rank` is each unit's rank among the distinct unit names
 /// ([`name_ranks`]).
 ///
-/// Candidates come in order of their first unit: each worker looks
-/// that unit's hashes up in a [`PostingTable`] filled once for the run of
-/// pairs that share it, and scans only the postings of each partner, where
-/// merging the two units' postings for every pair would read the first
-/// unit's again each time (on the labelled sets nearly every pair is a
-/// candidate).
+/// Candidates come in order of their first unit: each worker finds what
+/// that unit shares with every later unit once ([`PartnerRuns`]) for the
+/// run of pairs that start with it, and reads each partner's shared
+/// postings from there, where merging the two units' postings for every
+/// pair would read both units' whole lists each time (on the labelled sets
+/// nearly every pair is a candidate).
 fn score_candidates(
     units: &[Unit],
     detail: &Detail,
@@ -366,14 +366,14 @@ fn score_candidates(
         .map_init(
             || {
                 let scratch = (PairScratch::default(), LineSet::new());
-                (PostingTable::default(), None, scratch)
+                (PartnerRuns::default(), None, scratch)
             },
-            |(table, filled, (scratch, lines)),
+            |(partners, filled, (scratch, lines)),
              &CandidatePair {
                  a: first, b: other, ..
              }| {
                 if *filled != Some(first) {
-                    table.fill(&detail.index, first);
+                    partners.fill(&detail.index, first);
                     *filled = Some(first);
                 }
                 // The side whose name sorts first is `a`, so a pair's
@@ -381,7 +381,7 @@ fn score_candidates(
                 // on input order.
                 let swapped =
                     (name_rank[other as usize], other) < (name_rank[first as usize], first);
-                let runs = detail.index.shared_postings_with(table, other);
+                let runs = detail.index.shared_postings_with(partners, other);
                 let shared = collect_matches(runs, swapped, &mut scratch.matches);
                 let (a, b) = if swapped {
                     (other, first)

@@ -16,7 +16,6 @@
 
 use rayon::prelude::*;
 
-use crate::bitset;
 use crate::{BaseCode, Unit};
 
 /// Where one fingerprint occurs in its unit.
@@ -69,6 +68,10 @@ pub struct FingerprintIndex {
     /// `run_units[run_unit_starts[h]..run_unit_starts[h + 1]]`.
     run_unit_starts: Vec<u32>,
     run_units: Vec<u32>,
+    /// Where each unit of `run_units` holds the hash in its own list:
+    /// `unit_hashes[run_slots[j]]` is the hash id whose run holds
+    /// `run_units[j]`.
+    run_slots: Vec<u32>,
     /// Hash ids of unit `u`, ascending:
     /// `unit_hashes[unit_hash_starts[u]..unit_hash_starts[u + 1]]`.
     unit_hash_starts: Vec<u32>,
@@ -183,14 +186,17 @@ impl FingerprintIndex {
         }
         let mut next: Vec<u32> = starts[..starts.len() - 1].to_vec();
         let mut unit_hashes = vec![0; self.run_units.len()];
+        let mut run_slots = Vec::with_capacity(self.run_units.len());
         for h in 0..self.hashes.len() {
             for &u in self.units_of(h as u32) {
                 let slot = &mut next[u as usize];
                 unit_hashes[*slot as usize] = h as u32;
+                run_slots.push(*slot);
                 *slot += 1;
             }
         }
         self.unit_hashes = unit_hashes;
+        self.run_slots = run_slots;
         // Each unit's postings are by hash id, so its runs of one id are
         // its distinct hash ids in order.
         self.hash_posting_starts = Vec::with_capacity(self.unit_hashes.len() + 1);
@@ -271,42 +277,23 @@ impl FingerprintIndex {
         })
     }
 
-    /// The postings of each distinct hash id of unit `unit`, by hash id:
-    /// the hash id, and the range of its postings.
-    fn runs_of(&self, unit: u32) -> impl Iterator<Item = (u32, std::ops::Range<usize>)> {
-        let range = self.hash_slots(unit);
-        let starts = &self.hash_posting_starts[range.start..=range.end];
-        self.unit_hashes[range]
-            .iter()
-            .zip(starts.windows(2))
-            .map(|(&h, w)| (h, w[0] as usize..w[1] as usize))
-    }
-
-    /// Every hash the unit of `table` and unit `b` share, in hash id
-    /// order, with its postings in each (`in_a` those of the table's
-    /// unit): what [`Self::shared_postings`] gives, found by looking up
-    /// each hash of `b` instead of merging.
+    /// Every hash the unit of `partners` and unit `b` (a later unit) share,
+    /// in hash id order, with its postings in each (`in_a` those of the
+    /// unit of `partners`): what [`Self::shared_postings`] gives.
     pub(crate) fn shared_postings_with<'t>(
         &'t self,
-        table: &'t PostingTable,
+        partners: &'t PartnerRuns,
         b: u32,
     ) -> impl Iterator<Item = SharedRun<'t>> {
-        // Most hashes miss: only a hit reads where its postings are. The
-        // hash ids are walked as a slice, the positions with them, so that
-        // a miss costs no bounds check.
-        let slots = self.hash_slots(b);
-        let starts = &self.hash_posting_starts[slots.start..=slots.end];
-        self.unit_hashes[slots]
-            .iter()
-            .enumerate()
-            .filter_map(move |(i, &h)| {
-                let in_a = table.find(h)?;
-                let in_b = starts[i] as usize..starts[i + 1] as usize;
-                Some(SharedRun {
-                    in_a: &self.postings[in_a],
-                    in_b: &self.postings[in_b],
-                })
-            })
+        let postings = |slot: u32| {
+            let i = slot as usize;
+            &self.postings
+                [self.hash_posting_starts[i] as usize..self.hash_posting_starts[i + 1] as usize]
+        };
+        partners.runs(b).iter().map(move |&(in_a, in_b)| SharedRun {
+            in_a: postings(in_a),
+            in_b: postings(in_b),
+        })
     }
 
     /// The distinct units holding hash id `h`, ascending.
@@ -427,81 +414,83 @@ pub(crate) fn hash_bucket(hash: u64, shift: u32) -> usize {
     hash.checked_shr(shift).unwrap_or(0) as usize
 }
 
-/// Where each hash id of one unit lies among that unit's postings: an
-/// open-addressing table sized to the unit, so that pairing it with many
-/// others looks each of their hashes up in a few cached words instead of
-/// merging the two units' postings every time.
-///
-/// Most lookups miss (a partner holds many hashes the unit lacks), so a bit
-/// per hash id of the whole index says first whether the unit holds it:
-/// a miss then costs one bit test instead of a hash and a probe.
+/// The hashes one unit shares with each later unit, found once for all
+/// its pairs: each hash of the unit lists the units holding it, so one
+/// pass over those lists gives every partner its shared hashes, where
+/// looking each of a partner's hashes up (most of which the unit lacks)
+/// cost a lookup per hash per pair.
 #[derive(Debug, Default)]
-pub(crate) struct PostingTable {
-    /// The unit's hash ids, one bit per id of the index.
-    members: Vec<u64>,
-    /// Hash ids; `EMPTY` slots are free.
-    ids: Vec<u32>,
-    /// The postings of the hash id in the same slot: first, one past the
-    /// last, in the index's postings.
-    postings: Vec<(u32, u32)>,
-    /// `ids.len() - 1`, a power of two minus one.
-    mask: usize,
-    /// 32 minus the bits of a slot index.
-    shift: u32,
+pub(crate) struct PartnerRuns {
+    /// The shared hashes of each partner, one after another: where the
+    /// hash lies in the unit's hash list and in the partner's (slots of
+    /// `unit_hashes`), in hash id order.
+    slots: Vec<(u32, u32)>,
+    /// Where each partner's shared hashes start in `slots`, and how many
+    /// there are (0 for a unit sharing nothing, whatever its start).
+    starts: Vec<u32>,
+    counts: Vec<u32>,
+    /// Partners sharing something, so that only their counts are reset.
+    partners: Vec<u32>,
+    /// `(partner, slot in the unit, slot in the partner)`, in the unit's
+    /// hash order, before they are grouped by partner.
+    found: Vec<(u32, u32, u32)>,
 }
 
-impl PostingTable {
-    const EMPTY: u32 = u32::MAX;
-
-    /// Fills the table with the hash ids of `unit`, reusing its memory.
+impl PartnerRuns {
+    /// Finds what `unit` shares with every unit after it, reusing the
+    /// memory of an earlier unit.
     pub(crate) fn fill(&mut self, index: &FingerprintIndex, unit: u32) {
-        let distinct = index.hashes_of(unit).len();
-        // At most a quarter full: most lookups miss, and a miss mostly
-        // ends at the first slot.
-        let size = (4 * distinct).next_power_of_two().max(2);
-        // Only the bits of the unit filled before are set.
-        for &h in self.ids.iter().filter(|&&h| h != Self::EMPTY) {
-            self.members[h as usize / 64] = 0;
+        for &p in &self.partners {
+            self.counts[p as usize] = 0;
         }
-        self.members.resize(index.hash_count().div_ceil(64), 0);
-        self.ids.clear();
-        self.ids.resize(size, Self::EMPTY);
-        self.postings.resize(size, (0, 0));
-        self.mask = size - 1;
-        self.shift = 32 - size.trailing_zeros();
-        for (h, postings) in index.runs_of(unit) {
-            let mut at = self.home(h);
-            while self.ids[at] != Self::EMPTY {
-                at = (at + 1) & self.mask;
+        self.partners.clear();
+        self.counts.resize(index.unit_hash_starts.len() - 1, 0);
+        self.starts.resize(self.counts.len(), 0);
+        self.found.clear();
+        for slot in index.hash_slots(unit) {
+            let h = index.unit_hashes[slot] as usize;
+            let run = index.run_unit_starts[h] as usize..index.run_unit_starts[h + 1] as usize;
+            let (units, slots) = (&index.run_units[run.clone()], &index.run_slots[run]);
+            // Units are ascending: the later ones end the run.
+            let later = units.partition_point(|&u| u <= unit);
+            for (&u, &partner_slot) in units[later..].iter().zip(&slots[later..]) {
+                let count = &mut self.counts[u as usize];
+                if *count == 0 {
+                    self.partners.push(u);
+                }
+                *count += 1;
+                self.found.push((u, slot as u32, partner_slot));
             }
-            self.ids[at] = h;
-            self.postings[at] = (postings.start as u32, postings.end as u32);
-            bitset::insert(&mut self.members, h as usize);
+        }
+        // Grouped by partner with a counting sort, which keeps each
+        // partner's hashes in order.
+        let mut next = 0;
+        for &p in &self.partners {
+            self.starts[p as usize] = next;
+            next += self.counts[p as usize];
+        }
+        self.slots.resize(self.found.len(), (0, 0));
+        for &(u, slot, partner_slot) in &self.found {
+            let at = &mut self.starts[u as usize];
+            self.slots[*at as usize] = (slot, partner_slot);
+            *at += 1;
+        }
+        // Each start has moved to its partner's end.
+        for &p in &self.partners {
+            self.starts[p as usize] -= self.counts[p as usize];
         }
     }
 
-    /// Where hash id `h` would sit first: the top bits of a
-    /// multiplicative hash, as ids close together must spread.
-    fn home(&self, h: u32) -> usize {
-        (h.wrapping_mul(0x9E37_79B9) >> self.shift) as usize
-    }
-
-    /// The postings range of hash id `h`, if the unit holds it.
-    fn find(&self, h: u32) -> Option<std::ops::Range<usize>> {
-        if !bitset::contains(&self.members, h as usize) {
-            return None;
-        }
-        let mut at = self.home(h);
-        loop {
-            let id = self.ids[at];
-            if id == h {
-                let (start, end) = self.postings[at];
-                return Some(start as usize..end as usize);
+    /// What the unit shares with `partner` (a later unit), as slots of
+    /// `unit_hashes` in the unit and in the partner, in hash id order.
+    fn runs(&self, partner: u32) -> &[(u32, u32)] {
+        let p = partner as usize;
+        match self.counts.get(p) {
+            Some(&count) if count > 0 => {
+                let start = self.starts[p] as usize;
+                &self.slots[start..start + count as usize]
             }
-            if id == Self::EMPTY {
-                return None;
-            }
-            at = (at + 1) & self.mask;
+            _ => &[],
         }
     }
 }
@@ -547,30 +536,6 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// The posting table of a unit with many hashes among many more
-        /// (so that slots collide) finds every hash id's postings, and
-        /// only the unit's.
-        #[test]
-        fn the_posting_table_finds_each_hash_of_its_unit(
-            a in proptest::collection::vec(0u64..3000, 0..600),
-            b in proptest::collection::vec(0u64..3000, 0..600),
-        ) {
-            // Two units holding every hash make the ids of a and b a sparse
-            // subset of all ids, as in a real batch.
-            let every: Vec<u64> = (0..3000).collect();
-            let units = [unit("a", &a), unit("b", &b), unit("c", &every), unit("d", &every)];
-            let index = FingerprintIndex::build(&units, &BaseCode::none(), usize::MAX);
-            let mut table = PostingTable::default();
-            for u in 0..2 {
-                table.fill(&index, u);
-                for h in 0..index.hash_count() as u32 {
-                    let expected = index.unit_postings(h, u);
-                    let found = table.find(h).map_or(&[][..], |range| &index.postings[range]);
-                    proptest::prop_assert_eq!(found, expected);
-                }
-            }
-        }
-
         /// Bucketed, the fingerprints come out as a plain sort of them all
         /// (base code left out) puts them: with hashes crowded into the
         /// lowest bucket, spread over all of them, or found in the base.
@@ -645,13 +610,16 @@ mod tests {
                         .map(|&h| (index.unit_postings(h, a), index.unit_postings(h, b)))
                         .collect();
                     proptest::prop_assert_eq!(&merged, &looked_up);
-                    let mut table = PostingTable::default();
-                    table.fill(&index, a);
-                    let from_table: Vec<(&[Posting], &[Posting])> = index
-                        .shared_postings_with(&table, b)
+                    // Filled after another unit's, as a worker fills it.
+                    let mut partners = PartnerRuns::default();
+                    partners.fill(&index, (a + 1) % units.len() as u32);
+                    partners.fill(&index, a);
+                    let found: Vec<(&[Posting], &[Posting])> = index
+                        .shared_postings_with(&partners, b)
                         .map(|run| (run.in_a, run.in_b))
                         .collect();
-                    proptest::prop_assert_eq!(from_table, looked_up);
+                    let later = if b > a { looked_up } else { Vec::new() };
+                    proptest::prop_assert_eq!(found, later);
                 }
             }
         }
