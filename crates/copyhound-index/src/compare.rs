@@ -8,7 +8,7 @@ use rayon::prelude::*;
 
 use crate::candidates::{PairingRules, candidate_pairs};
 use crate::fragments::{Match, PairScratch, Side, find_fragments};
-use crate::index::{PartnerRuns, SharedRun};
+use crate::index::{PartnerRuns, PostingTable, SharedRun};
 use crate::prepare::{PreparedUnit, UnitSummary, prepare};
 use crate::rarity::{UnitWeights, unit_weights};
 use crate::score::{LineSet, score};
@@ -347,12 +347,14 @@ fn check_fingerprints(units: &[Unit], k: usize) -> Result<(), CompareError> {
 /// order; `name_rank` is each unit's rank among the distinct unit names
 /// ([`name_ranks`]).
 ///
-/// Candidates come in order of their first unit: each worker finds what
-/// that unit shares with every later unit once ([`PartnerRuns`]) for the
-/// run of pairs that start with it, and reads each partner's shared
-/// postings from there, where merging the two units' postings for every
-/// pair would read both units' whole lists each time (on the labelled sets
-/// nearly every pair is a candidate).
+/// Candidates come in order of their first unit, and each worker finds
+/// the shared hashes of the run of pairs that start with one unit in one
+/// of two ways, whichever costs less for that unit ([`from_unit_lists`]):
+/// it finds what the unit shares with every later unit at once from its
+/// hashes' unit lists ([`PartnerRuns`]), or it looks each hash of each
+/// partner up in a table of the unit's hashes ([`PostingTable`]); merging
+/// the two units' postings for every pair would read both whole lists
+/// each time (on the labelled sets nearly every pair is a candidate).
 fn score_candidates(
     units: &[Unit],
     detail: &Detail,
@@ -361,19 +363,26 @@ fn score_candidates(
     candidates: &[CandidatePair],
     progress: &dyn Progress,
 ) -> Vec<PairScore> {
+    let from_lists = from_unit_lists(&detail.index, candidates);
     candidates
         .par_iter()
         .map_init(
             || {
                 let scratch = (PairScratch::default(), LineSet::new());
-                (PartnerRuns::default(), None, scratch)
+                let finders = (PostingTable::default(), PartnerRuns::default());
+                (finders, None, scratch)
             },
-            |(partners, filled, (scratch, lines)),
+            |((table, partners), filled, (scratch, lines)),
              &CandidatePair {
                  a: first, b: other, ..
              }| {
+                let lists = from_lists[first as usize];
                 if *filled != Some(first) {
-                    partners.fill(&detail.index, first);
+                    if lists {
+                        partners.fill(&detail.index, first);
+                    } else {
+                        table.fill(&detail.index, first);
+                    }
                     *filled = Some(first);
                 }
                 // The side whose name sorts first is `a`, so a pair's
@@ -381,8 +390,14 @@ fn score_candidates(
                 // on input order.
                 let swapped =
                     (name_rank[other as usize], other) < (name_rank[first as usize], first);
-                let runs = detail.index.shared_postings_with(partners, other);
-                let shared = collect_matches(runs, swapped, &mut scratch.matches);
+                let index = &detail.index;
+                let shared = if lists {
+                    let runs = index.shared_postings_of(partners, other);
+                    collect_matches(runs, swapped, &mut scratch.matches)
+                } else {
+                    let runs = index.shared_postings_with(table, other);
+                    collect_matches(runs, swapped, &mut scratch.matches)
+                };
                 let (a, b) = if swapped {
                     (other, first)
                 } else {
@@ -402,6 +417,35 @@ fn score_candidates(
             },
         )
         .collect()
+}
+
+/// For each unit, whether its pairs find their shared hashes from the
+/// unit's hashes' unit lists ([`PartnerRuns`]) rather than by looking
+/// each partner's hashes up ([`PostingTable`]): the lists cost a step for
+/// every later unit holding each of its hashes, pairs or not, which in a
+/// large batch with common hashes is far more than its few candidate
+/// partners' hashes, and in a small batch where nearly every pair is a
+/// candidate far less.
+fn from_unit_lists(index: &FingerprintIndex, candidates: &[CandidatePair]) -> Vec<bool> {
+    let chosen: Vec<(u32, bool)> = candidates
+        .par_chunk_by(|x, y| x.a == y.a)
+        .map(|pairs| {
+            let unit = pairs[0].a;
+            let lookups: usize = pairs.iter().map(|p| index.hashes_of(p.b).len()).sum();
+            let steps: usize = index
+                .hashes_of(unit)
+                .iter()
+                .map(|&h| index.units_of(h).len())
+                .sum();
+            // A step writes and later reads an entry; a lookup tests a bit.
+            (unit, 2 * steps <= lookups)
+        })
+        .collect();
+    let mut from_lists = vec![false; index.unit_count()];
+    for (unit, lists) in chosen {
+        from_lists[unit as usize] = lists;
+    }
+    from_lists
 }
 
 /// The pairs with a fragment, by similarity (highest first), then by unit
