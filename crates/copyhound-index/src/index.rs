@@ -658,6 +658,13 @@ mod tests {
         assert_eq!(index.stats().fingerprints, 9);
     }
 
+    /// Each shared run's postings in either unit.
+    fn postings_of<'a>(
+        runs: impl Iterator<Item = SharedRun<'a>>,
+    ) -> Vec<(&'a [Posting], &'a [Posting])> {
+        runs.map(|run| (run.in_a, run.in_b)).collect()
+    }
+
     proptest::proptest! {
         /// The posting table of a unit with many hashes among many more
         /// (so that slots collide) finds every hash id's postings, and
@@ -746,10 +753,7 @@ mod tests {
             let index = FingerprintIndex::build(&units, &BaseCode::none(), usize::MAX);
             for a in 0..units.len() as u32 {
                 for b in 0..units.len() as u32 {
-                    let merged: Vec<(&[Posting], &[Posting])> = index
-                        .shared_postings(a, b)
-                        .map(|run| (run.in_a, run.in_b))
-                        .collect();
+                    let merged = postings_of(index.shared_postings(a, b));
                     let looked_up: Vec<(&[Posting], &[Posting])> = index
                         .hashes_of(a)
                         .iter()
@@ -762,18 +766,12 @@ mod tests {
                     let mut table = PostingTable::default();
                     table.fill(&index, other);
                     table.fill(&index, a);
-                    let from_table: Vec<(&[Posting], &[Posting])> = index
-                        .shared_postings_with(&table, b)
-                        .map(|run| (run.in_a, run.in_b))
-                        .collect();
+                    let from_table = postings_of(index.shared_postings_with(&table, b));
                     proptest::prop_assert_eq!(&from_table, &looked_up);
                     let mut partners = PartnerRuns::default();
                     partners.fill(&index, other);
                     partners.fill(&index, a);
-                    let from_lists: Vec<(&[Posting], &[Posting])> = index
-                        .shared_postings_of(&partners, b)
-                        .map(|run| (run.in_a, run.in_b))
-                        .collect();
+                    let from_lists = postings_of(index.shared_postings_of(&partners, b));
                     let later = if b > a { looked_up } else { Vec::new() };
                     proptest::prop_assert_eq!(from_lists, later);
                 }
