@@ -422,10 +422,10 @@ fn score_candidates(
 /// For each unit, whether its pairs find their shared hashes from the
 /// unit's hashes' unit lists ([`PartnerRuns`]) rather than by looking
 /// each partner's hashes up ([`PostingTable`]): the lists cost a step for
-/// every later unit holding each of its hashes, pairs or not, which in a
-/// large batch with common hashes is far more than its few candidate
-/// partners' hashes, and in a small batch where nearly every pair is a
-/// candidate far less.
+/// every later unit holding each of its hashes, pairs or not (counted here
+/// for every unit holding it, a bound), which in a large batch with common
+/// hashes is far more than its few candidate partners' hashes, and in a
+/// small batch where nearly every pair is a candidate far less.
 fn from_unit_lists(index: &FingerprintIndex, candidates: &[CandidatePair]) -> Vec<bool> {
     let chosen: Vec<(u32, bool)> = candidates
         .par_chunk_by(|x, y| x.a == y.a)

@@ -201,7 +201,7 @@ impl FingerprintIndex {
         // Each unit's postings are by hash id, so its runs of one id are
         // its distinct hash ids in order.
         self.hash_posting_starts = Vec::with_capacity(self.unit_hashes.len() + 1);
-        for u in 0..self.unit_hash_starts.len() - 1 {
+        for u in 0..self.unit_count() {
             let mut start = self.unit_posting_starts[u];
             let end = self.unit_posting_starts[u + 1];
             for run in self.posting_hashes[start as usize..end as usize].chunk_by(|x, y| x == y) {
@@ -567,7 +567,7 @@ impl PartnerRuns {
             self.counts[p as usize] = 0;
         }
         self.partners.clear();
-        self.counts.resize(index.unit_hash_starts.len() - 1, 0);
+        self.counts.resize(index.unit_count(), 0);
         self.starts.resize(self.counts.len(), 0);
         self.found.clear();
         for slot in index.hash_slots(unit) {
