@@ -7,7 +7,7 @@ use std::io::Write;
 
 use super::numbers::{push_count, push_share};
 use super::write_in_chunks;
-use copyhound_index::PairScore;
+use copyhound_index::{PairScore, UnitSummary};
 
 use crate::{PairReport, Report, ReportError, ReportInput};
 
@@ -55,31 +55,25 @@ pub fn write_csv(report: &Report, out: impl Write) -> Result<(), ReportError> {
 pub fn write_csv_of(inputs: &[ReportInput<'_>], out: impl Write) -> Result<(), ReportError> {
     let fields: Vec<InputFields> = inputs.iter().map(InputFields::of).collect();
     if let ([input], [fields]) = (inputs, &fields[..]) {
-        return write_rows(
-            listed(input),
-            |pair| Row::of_score(input, fields, pair),
-            out,
-        );
+        return write_rows(listed(input), |pair| Row::of_score(fields, pair), out);
     }
     // As `Report::merge` lists them: one language after another, then a
     // stable sort by similarity.
-    let mut order: Vec<(&ReportInput<'_>, &InputFields, &PairScore)> = inputs
+    let mut order: Vec<(&InputFields, &PairScore)> = inputs
         .iter()
         .zip(&fields)
-        .flat_map(|(input, fields)| listed(input).iter().map(move |pair| (input, fields, pair)))
+        .flat_map(|(input, fields)| listed(input).iter().map(move |pair| (fields, pair)))
         .collect();
-    order.sort_by(|(_, _, x), (_, _, y)| y.similarity.total_cmp(&x.similarity));
-    write_rows(
-        &order,
-        |&(input, fields, pair)| Row::of_score(input, fields, pair),
-        out,
-    )
+    order.sort_by(|(_, x), (_, y)| y.similarity.total_cmp(&x.similarity));
+    write_rows(&order, |&(fields, pair)| Row::of_score(fields, pair), out)
 }
 
-/// The text fields of one input's rows, escaped once: a unit's name is in
-/// as many rows as it has pairs, and checking it for special bytes each
-/// time cost a fifth of formatting a row.
-struct InputFields {
+/// What the rows of one input's pairs share: its units' summaries, and
+/// its text fields escaped once (a unit's name is in as many rows as it
+/// has pairs, and checking it for special bytes each time cost a fifth of
+/// formatting a row).
+struct InputFields<'a> {
+    summaries: &'a [UnitSummary],
     /// Every unit's name as a field, one after another.
     names: Vec<u8>,
     /// Where each unit's name ends in `names`.
@@ -87,8 +81,8 @@ struct InputFields {
     language: Vec<u8>,
 }
 
-impl InputFields {
-    fn of(input: &ReportInput<'_>) -> Self {
+impl<'a> InputFields<'a> {
+    fn of(input: &ReportInput<'a>) -> Self {
         let mut names = Vec::new();
         let ends = input
             .units
@@ -104,6 +98,7 @@ impl InputFields {
             input.parameters.language.as_deref().unwrap_or_default(),
         );
         Self {
+            summaries: &input.comparison.units,
             names,
             ends,
             language,
@@ -187,12 +182,13 @@ impl<'a> Row<'a> {
         }
     }
 
-    /// The row of `pair` of `input`'s comparison: what its report entry
-    /// would say (see `pair_summary` in `build.rs`).
-    /// `fields` are the input's escaped names and language.
-    fn of_score(input: &ReportInput<'a>, fields: &'a InputFields, pair: &'a PairScore) -> Self {
-        let summaries = &input.comparison.units;
-        let (a, b) = (pair.coverage_a(summaries), pair.coverage_b(summaries));
+    /// The row of `pair` of the input `fields` were made of: what its
+    /// report entry would say (see `pair_summary` in `build.rs`).
+    fn of_score(fields: &'a InputFields<'_>, pair: &'a PairScore) -> Self {
+        let (a, b) = (
+            pair.coverage_a(fields.summaries),
+            pair.coverage_b(fields.summaries),
+        );
         Self {
             paths: [
                 Field::Escaped(fields.name(pair.a)),
