@@ -6,7 +6,7 @@
 use std::io::Write;
 
 use super::numbers::{push_count, push_share};
-use super::write_in_chunks;
+use super::{ChunkBuffers, write_in_chunks};
 use copyhound_index::{PairScore, UnitSummary};
 
 use crate::{PairReport, Report, ReportError, ReportInput};
@@ -127,7 +127,7 @@ fn write_rows<'a, T: Sync>(
     let mut header = CSV_HEADER.join(",").into_bytes();
     header.push(b'\n');
     out.write_all(&header)?;
-    let mut buffers = vec![Vec::new(); CHUNKS_AT_ONCE];
+    let mut buffers = ChunkBuffers::new(CHUNKS_AT_ONCE);
     let batch = CHUNK_ROWS * CHUNKS_AT_ONCE;
     write_in_chunks(items, batch, &mut buffers, &mut out, |rows, _, items| {
         for item in items {

@@ -23,7 +23,7 @@ use serde_json::ser::Formatter;
 use serde_json::{Serializer, Value};
 
 use super::pretty::PrettyAtDepth;
-use super::write_in_chunks;
+use super::{ChunkBuffers, write_in_chunks};
 use crate::{PairDetails, PairReport, Report, ReportError, SCHEMA_VERSION, Summary};
 
 /// Pairs a JSON report lists with their fragments and passages unless
@@ -159,11 +159,12 @@ enum Listed {
 
 /// The report's pairs, written in order as they are given, a batch at a
 /// time: the pairs of a batch are serialised in parallel chunks into
-/// reused buffers, then the buffers are written.
+/// buffers kept from batch to batch and from call to call, and written
+/// while the next batch is serialised ([`write_in_chunks`]).
 struct PairArray<'a, W> {
     out: &'a mut W,
     formatter: PrettyAtDepth,
-    buffers: Vec<Vec<u8>>,
+    buffers: ChunkBuffers,
     written: usize,
 }
 
@@ -174,7 +175,7 @@ impl<'a, W: Write> PairArray<'a, W> {
         Ok(Self {
             out,
             formatter,
-            buffers: vec![Vec::new(); CHUNKS_AT_ONCE],
+            buffers: ChunkBuffers::new(CHUNKS_AT_ONCE),
             written: 0,
         })
     }

@@ -20,6 +20,28 @@ use std::io::Write;
 
 use rayon::prelude::*;
 
+/// The buffers [`write_in_chunks`] formats into: one per chunk of a batch,
+/// twice over, as one batch is written while the next is formatted. Kept
+/// from call to call, they are reused: fresh memory costs a page fault per
+/// 4 KiB.
+#[derive(Debug)]
+struct ChunkBuffers {
+    /// Holding the batch formatted last, to be written.
+    ready: Vec<Vec<u8>>,
+    /// Being formatted.
+    next: Vec<Vec<u8>>,
+}
+
+impl ChunkBuffers {
+    /// Buffers for batches of `chunks` chunks.
+    fn new(chunks: usize) -> Self {
+        Self {
+            ready: vec![Vec::new(); chunks],
+            next: vec![Vec::new(); chunks],
+        }
+    }
+}
+
 /// Writes `items` to `out` in order, `batch` at a time: the items of a
 /// batch are split into one chunk per buffer of `buffers`, each formatted
 /// by `format` on its own thread into its buffer, then the buffers are
@@ -27,12 +49,10 @@ use rayon::prelude::*;
 ///
 /// A batch is written on the calling thread while the next one is formatted
 /// on the pool, so the cores do not wait for the kernel to take a batch.
-/// Buffers are reused from batch to batch (fresh memory costs a page fault
-/// per 4 KiB): `buffers` and as many more take turns.
 fn write_in_chunks<'a, T: Sync>(
     items: &'a [T],
     batch: usize,
-    buffers: &mut [Vec<u8>],
+    buffers: &mut ChunkBuffers,
     out: &mut impl Write,
     format: impl Fn(&mut Vec<u8>, usize, &'a [T]) -> Result<(), ReportError> + Sync,
 ) -> Result<(), ReportError> {
@@ -51,21 +71,21 @@ fn write_in_chunks<'a, T: Sync>(
     let write_all = |buffers: &[Vec<u8>], out: &mut dyn Write| {
         buffers.iter().try_for_each(|buffer| out.write_all(buffer))
     };
-    let mut next = vec![Vec::new(); buffers.len()];
-    // How many of `buffers` hold the batch formatted last, to be written.
-    let mut ready = 0;
+    let ChunkBuffers { ready, next } = buffers;
+    // How many of `ready` hold the batch formatted last.
+    let mut filled = 0;
     for (b, items) in items.chunks(batch).enumerate() {
         let mut formatted = Ok(0);
         let mut written = Ok(());
         rayon::in_place_scope(|scope| {
-            scope.spawn(|_| formatted = format_batch(&mut next, b, items));
-            written = write_all(&buffers[..ready], out);
+            scope.spawn(|_| formatted = format_batch(next, b, items));
+            written = write_all(&ready[..filled], out);
         });
         written?;
-        ready = formatted?;
-        buffers.swap_with_slice(&mut next);
+        filled = formatted?;
+        std::mem::swap(ready, next);
     }
-    write_all(&buffers[..ready], out)?;
+    write_all(&ready[..filled], out)?;
     Ok(())
 }
 
