@@ -225,12 +225,6 @@ pub fn locate_shared_fragments(
 ) -> Vec<LocatedFragment> {
     let a_lines = LineIndex::new(a_text.as_bytes());
     let b_lines = LineIndex::new(b_text.as_bytes());
-    let lines = |index: &LineIndex, bytes: &std::ops::Range<usize>| {
-        [
-            index.line_of(bytes.start as u32) + 1,
-            index.line_of(bytes.end.saturating_sub(1) as u32) + 1,
-        ]
-    };
     let mut located: Vec<LocatedFragment> = shared_fragments(a, b, hasher, selector)
         .iter()
         .map(|f| {
@@ -238,9 +232,9 @@ pub fn locate_shared_fragments(
             let in_b = b.byte_range(f.b.start as usize, f.b.len() as usize);
             LocatedFragment {
                 a_bytes: [in_a.start, in_a.end],
-                a_lines: lines(&a_lines, &in_a),
+                a_lines: a_lines.line_range(in_a.clone()).into(),
                 b_bytes: [in_b.start, in_b.end],
-                b_lines: lines(&b_lines, &in_b),
+                b_lines: b_lines.line_range(in_b.clone()).into(),
                 symbols: f.len(),
             }
         })

@@ -61,7 +61,6 @@ mod compare;
 mod error;
 mod fragments;
 mod index;
-mod lines;
 mod options;
 mod passages;
 mod prepare;
@@ -78,9 +77,12 @@ pub use compare::{
 pub use error::CompareError;
 pub use fragments::{Fragment, SymbolRange};
 pub use index::{FingerprintIndex, IndexStats, Posting};
-pub use lines::LineIndex;
 pub use options::{CompareOptions, DEFAULT_MAX_PAIRS, MaxOccurrences};
 pub use passages::{Passage, merge_passages};
 pub use prepare::UnitSummary;
 pub use score::{PairScore, SideCoverage};
 pub use unit::{Document, Role, Unit};
+
+// Crate-wide, so that every module names it alike; users import it from
+// `copyhound-source`.
+pub(crate) use copyhound_source::LineIndex;

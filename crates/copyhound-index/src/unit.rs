@@ -5,6 +5,8 @@ use std::ops::Range;
 
 use copyhound_fingerprint::{Fingerprint, KGramHasher, NormalizedDocument, Selector};
 
+use copyhound_source::LineRange;
+
 use crate::LineIndex;
 
 /// One normalised file of a unit with its fingerprints.
@@ -66,16 +68,10 @@ impl Document {
         )
     }
 
-    /// The 1-based first and last line of symbols `symbols`, when lines are
-    /// known.
-    pub fn line_range(&self, symbols: Range<u32>) -> Option<(u32, u32)> {
+    /// The lines of symbols `symbols`, when lines are known.
+    pub fn line_range(&self, symbols: Range<u32>) -> Option<LineRange> {
         let lines = self.lines.as_ref()?;
-        let bytes = self.byte_range(symbols);
-        let last_byte = bytes.end.saturating_sub(1).max(bytes.start);
-        Some((
-            lines.line_of(bytes.start as u32) + 1,
-            lines.line_of(last_byte as u32) + 1,
-        ))
+        Some(lines.line_range(self.byte_range(symbols)))
     }
 }
 

@@ -8,9 +8,10 @@ use std::collections::HashSet;
 
 use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Winnowing};
 use copyhound_index::{
-    BaseCode, CompareOptions, Comparison, Document, Fragment, LineIndex, MaxOccurrences, Passage,
-    Role, Unit, compare, merge_passages,
+    BaseCode, CompareOptions, Comparison, Document, Fragment, MaxOccurrences, Passage, Role, Unit,
+    compare, merge_passages,
 };
+use copyhound_source::LineIndex;
 use proptest::prelude::*;
 
 /// A document whose symbol `i` is byte `i` of a text with a line break

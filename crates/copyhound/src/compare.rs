@@ -26,8 +26,8 @@ use anyhow::{Context, Result, bail};
 use clap::Args;
 use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Selector};
 use copyhound_index::{
-    BaseCode, CompareOptions, Comparison, DEFAULT_MAX_PAIRS, Document, LineIndex, MaxOccurrences,
-    Role, Unit, compare_with_progress,
+    BaseCode, CompareOptions, Comparison, DEFAULT_MAX_PAIRS, Document, MaxOccurrences, Role, Unit,
+    compare_with_progress,
 };
 use copyhound_normalize::{LoadError, LoadOptions, LoadedDocument};
 use copyhound_report::{
@@ -35,6 +35,7 @@ use copyhound_report::{
     Problem, Report, ReportInput, Tool, write_csv_of, write_html, write_json_with_details,
     write_table,
 };
+use copyhound_source::LineIndex;
 use rayon::prelude::*;
 use regex::Regex;
 

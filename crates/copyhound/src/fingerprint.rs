@@ -9,7 +9,7 @@ use clap::{Args, ValueEnum};
 use copyhound_fingerprint::Fingerprint;
 use serde::Serialize;
 
-use copyhound_index::LineIndex;
+use copyhound_source::LineIndex;
 
 use crate::input::{FrontEndArgs, load};
 use crate::selection::SelectionArgs;
@@ -98,7 +98,7 @@ pub fn run(args: &FingerprintArgs) -> Result<ExitCode> {
                     pos: f.pos,
                     start: bytes.start + shift,
                     end: bytes.end + shift,
-                    line: lines.line_of(bytes.start as u32) as usize + 1,
+                    line: lines.line_number(bytes.start) as usize,
                 }
             })
             .collect();

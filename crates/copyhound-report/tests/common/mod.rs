@@ -3,8 +3,9 @@
 //! everything a report of it is built from.
 
 use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Winnowing};
-use copyhound_index::{BaseCode, CompareOptions, Comparison, Document, LineIndex, Unit, compare};
+use copyhound_index::{BaseCode, CompareOptions, Comparison, Document, Unit, compare};
 use copyhound_report::{Parameters, Problem, ReportInput, Tool};
+use copyhound_source::LineIndex;
 
 /// One symbol per non-whitespace character, lower-cased, spanning its
 /// bytes: a small stand-in for the text front-end that keeps byte ranges
