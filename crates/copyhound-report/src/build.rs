@@ -134,7 +134,7 @@ impl Report {
                         .map(|d| DocumentReport {
                             path: d.name.clone(),
                             symbols: d.normalized.len(),
-                            fingerprints: d.fingerprints.len(),
+                            fingerprints: d.fingerprints().len(),
                         })
                         .collect(),
                 })

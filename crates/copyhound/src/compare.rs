@@ -24,7 +24,7 @@ use std::sync::Mutex;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Selector};
+use copyhound_fingerprint::{NormalizedDocument, Scheme};
 use copyhound_index::{
     BaseCode, CompareOptions, Comparison, DEFAULT_MAX_PAIRS, Document, MaxOccurrences, Role, Unit,
     compare_with_progress,
@@ -283,21 +283,21 @@ fn compare_family(
         max_pairs: args.max_pairs,
         min_fragment: args.min_fragment,
         rarity_weighting: args.weighting == Weighting::Rarity,
-        ..CompareOptions::new(family.settings.hasher.clone())
+        ..CompareOptions::new(family.settings.scheme.clone())
     };
     let comparison = compare_with_progress(&family.units, &family.base, &options, bar)?;
-    let k = family.settings.hasher.k();
+    let k = options.scheme.k();
     let parameters = Parameters {
         language: Some(family.family.to_string()),
         k,
         window: family.settings.window,
         seed: args.selection.seed,
-        selector: family.settings.selector.name().to_string(),
+        selector: options.scheme.selector().name().to_string(),
         max_occurrences: options.max_occurrences.to_string(),
         base: args.base.iter().map(|p| p.display().to_string()).collect(),
         min_shared: options.min_shared,
         max_pairs: options.max_pairs,
-        min_fragment: options.min_fragment.max(k),
+        min_fragment: options.shortest_fragment(),
         weighting: match args.weighting {
             Weighting::Rarity => "rarity",
             Weighting::Flat => "flat",
@@ -335,8 +335,7 @@ struct FamilyBatch {
 /// How the files of one family are fingerprinted: the defaults of code
 /// or text, unless the user chose k, w or the selector.
 struct FamilySettings {
-    hasher: KGramHasher,
-    selector: Box<dyn Selector>,
+    scheme: Scheme,
     window: usize,
 }
 
@@ -344,8 +343,7 @@ impl FamilySettings {
     fn new(selection: &SelectionArgs, kind: SymbolKind) -> Self {
         let resolved = selection.resolve(kind);
         Self {
-            hasher: selection.hasher(resolved),
-            selector: selection.selector(resolved),
+            scheme: selection.scheme(resolved),
             window: resolved.w,
         }
     }
@@ -499,10 +497,8 @@ fn fingerprint(
     let documents: Vec<(Owner, &'static str, Document)> = kept
         .into_par_iter()
         .map(|(owner, file, loaded, family)| {
-            let FamilySettings {
-                hasher, selector, ..
-            } = &settings[family];
-            let document = Document::fingerprinted(&file.name, loaded.doc, hasher, &**selector)
+            let scheme = &settings[family].scheme;
+            let document = Document::fingerprinted(&file.name, loaded.doc, scheme)
                 .with_lines(LineIndex::new(loaded.text.as_bytes()));
             bar.step();
             (owner, family, document)
@@ -557,7 +553,7 @@ fn into_families(
                 family,
                 units,
                 roots,
-                base: BaseCode::new(&settings.hasher, &base),
+                base: BaseCode::new(&settings.scheme, &base),
                 settings,
             }
         })

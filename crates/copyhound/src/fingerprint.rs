@@ -82,10 +82,9 @@ pub fn run(args: &FingerprintArgs) -> Result<ExitCode> {
         }
         let kind = args.front_end.symbol_kind(loaded.kind.language().is_some());
         let resolved = args.selection.resolve(kind);
-        let hasher = args.selection.hasher(resolved);
-        let selector = args.selection.selector(resolved);
+        let scheme = args.selection.scheme(resolved);
         let mut fingerprints: Vec<Fingerprint> = Vec::new();
-        selector.fingerprint(&hasher, &loaded.doc.symbols, &mut fingerprints);
+        scheme.fingerprint(&loaded.doc.symbols, &mut fingerprints);
 
         let shift = loaded.text_start_in_file.unwrap_or(0);
         let lines = LineIndex::new(loaded.text.as_bytes());
@@ -108,7 +107,7 @@ pub fn run(args: &FingerprintArgs) -> Result<ExitCode> {
             symbols: loaded.doc.len(),
             k: resolved.k,
             w: resolved.w,
-            selector: selector.name(),
+            selector: scheme.selector().name(),
             fingerprints: records,
         };
         match args.format {

@@ -4,7 +4,7 @@ use clap::{Args, ValueEnum};
 
 use crate::input::TextModeName;
 use copyhound_fingerprint::{
-    All, KGramHasher, KoalaParams, KoalaSelector, ModP, SafeModP, Selector, Sketch, SketchParams,
+    All, KGramHasher, KoalaParams, KoalaSelector, ModP, SafeModP, Scheme, Sketch, SketchParams,
     Smallest, Winnowing,
 };
 
@@ -127,40 +127,47 @@ impl SelectionArgs {
         }
     }
 
-    /// The keyed hasher for k-grams of `k` symbols.
-    pub fn hasher(&self, resolved: Resolved) -> KGramHasher {
-        KGramHasher::new(resolved.k, self.seed)
-    }
-
-    /// The chosen selector.
-    pub fn selector(&self, resolved: Resolved) -> Box<dyn Selector> {
+    /// The chosen selector over the k-grams of `resolved.k` symbols,
+    /// hashed with the seed.
+    pub fn scheme(&self, resolved: Resolved) -> Scheme {
+        let hasher = KGramHasher::new(resolved.k, self.seed);
         let w = resolved.w;
         match self.selector {
-            SelectorName::Winnow => Box::new(Winnowing::new(w)),
-            SelectorName::RobustWinnow => Box::new(Winnowing::robust(w)),
-            SelectorName::ModP => {
-                Box::new(ModP::new(self.p.unwrap_or((w as u64).div_ceil(2)).max(1)))
-            }
-            SelectorName::SafeModP => Box::new(match self.p {
-                Some(p) => SafeModP::new(p.max(1), w),
-                None => SafeModP::optimal(w),
-            }),
-            SelectorName::All => Box::new(All),
-            SelectorName::Smallest => Box::new(Smallest::new(self.n)),
-            SelectorName::Koala => Box::new(KoalaSelector::new(KoalaParams {
-                search_size: self.n.max(1) * 10,
-                stored_size: self.n.max(1),
-                seed: self.seed,
-                ..KoalaParams::default()
-            })),
-            SelectorName::Sketch => Box::new(Sketch::with_total_size(
-                self.n.max(1) * 10,
-                SketchParams {
-                    window: w,
-                    seed: self.seed,
-                    ..SketchParams::default()
+            SelectorName::Winnow => Scheme::new(hasher, Winnowing::new(w)),
+            SelectorName::RobustWinnow => Scheme::new(hasher, Winnowing::robust(w)),
+            SelectorName::ModP => Scheme::new(
+                hasher,
+                ModP::new(self.p.unwrap_or((w as u64).div_ceil(2)).max(1)),
+            ),
+            SelectorName::SafeModP => Scheme::new(
+                hasher,
+                match self.p {
+                    Some(p) => SafeModP::new(p.max(1), w),
+                    None => SafeModP::optimal(w),
                 },
-            )),
+            ),
+            SelectorName::All => Scheme::new(hasher, All),
+            SelectorName::Smallest => Scheme::new(hasher, Smallest::new(self.n)),
+            SelectorName::Koala => Scheme::new(
+                hasher,
+                KoalaSelector::new(KoalaParams {
+                    search_size: self.n.max(1) * 10,
+                    stored_size: self.n.max(1),
+                    seed: self.seed,
+                    ..KoalaParams::default()
+                }),
+            ),
+            SelectorName::Sketch => Scheme::new(
+                hasher,
+                Sketch::with_total_size(
+                    self.n.max(1) * 10,
+                    SketchParams {
+                        window: w,
+                        seed: self.seed,
+                        ..SketchParams::default()
+                    },
+                ),
+            ),
         }
     }
 }
