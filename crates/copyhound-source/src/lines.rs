@@ -26,12 +26,14 @@ impl LineIndex {
     }
 
     /// Number of lines (a trailing newline opens an empty last line).
+    #[inline]
     pub fn line_count(&self) -> usize {
         self.starts.len()
     }
 
     /// The 0-based index of the line holding byte `offset`: for sets of
     /// lines; what users see is [`line_number`](Self::line_number).
+    #[inline]
     pub fn line_of(&self, offset: u32) -> u32 {
         (self.starts.partition_point(|&start| start <= offset) - 1) as u32
     }
@@ -62,12 +64,14 @@ impl LineIndex {
     }
 
     /// The 1-based number of the line holding byte `offset`.
+    #[inline]
     pub fn line_number(&self, offset: usize) -> u32 {
         self.line_of(offset as u32) + 1
     }
 
     /// The lines `bytes` lie on: from the line of its first byte to that
     /// of its last (of its start when it is empty).
+    #[inline]
     pub fn line_range(&self, bytes: Range<usize>) -> LineRange {
         let last_byte = bytes.end.saturating_sub(1).max(bytes.start);
         LineRange {
