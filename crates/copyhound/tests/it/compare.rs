@@ -171,155 +171,6 @@ fn identical_units_score_exactly_one_hundred_percent() {
         .stdout(predicate::str::contains("100.0%"));
 }
 
-/// The longest shared fragment of each pair compare reports for `a` and
-/// `b` with `args`, in symbols.
-fn longest_fragments(dir: &TempDir, a: &Path, b: &Path, args: &[&str]) -> Vec<u64> {
-    let mut all = vec![a.to_str().unwrap(), b.to_str().unwrap()];
-    all.extend_from_slice(args);
-    compare_json(dir, &all)["pairs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|pair| pair["longest_fragment"].as_u64().unwrap())
-        .collect()
-}
-
-/// Seeds 0 to 15 (hash keys), each with the longest fragments of each
-/// pair of `a` and `b` compared with `args` at that key.
-fn longest_fragments_at_every_key(
-    dir: &TempDir,
-    a: &Path,
-    b: &Path,
-    args: &[&str],
-) -> Vec<(u64, Vec<u64>)> {
-    (0..16_u64)
-        .map(|seed| {
-            let seed_arg = seed.to_string();
-            let keyed = [args, &["--seed", &seed_arg]].concat();
-            (seed, longest_fragments(dir, a, b, &keyed))
-        })
-        .collect()
-}
-
-/// Every k-gram of one symbol: the exact shared runs of `a` and `b`.
-fn exact_shared_runs(dir: &TempDir, a: &Path, b: &Path, args: &[&str]) -> Vec<u64> {
-    let exact = [args, &["--selector", "all", "-k", "1"]].concat();
-    longest_fragments(dir, a, b, &exact)
-}
-
-#[test]
-fn code_defaults_find_every_shared_run_of_twelve_tokens() {
-    // One shared statement of exactly 12 Python tokens, framed by different
-    // code on each side; the code defaults (k = 10, w = 3) guarantee every
-    // shared run of w + k − 1 = 12 tokens, whatever the hash key.
-    let dir = temp_dir();
-    let shared = "value = (total + extra) / count * -scale\n";
-    let a = write(
-        dir.path(),
-        "a.py",
-        format!("import sys\nclass Q:\n    pass\n{shared}print(sys.argv)\n"),
-    );
-    let b = write(
-        dir.path(),
-        "b.py",
-        format!("def g(n):\n    return n\n{shared}assert g(1) == 1\n"),
-    );
-    let exact = exact_shared_runs(&dir, &a, &b, &[]);
-    assert_eq!(exact, [12], "the fixture shares exactly 12 tokens");
-
-    let report = compare_json(&dir, &[a.to_str().unwrap(), b.to_str().unwrap()]);
-    assert_eq!(report["parameters"]["k"], 10);
-    assert_eq!(report["parameters"]["window"], 3);
-    for (seed, found) in longest_fragments_at_every_key(&dir, &a, &b, &[]) {
-        assert_eq!(
-            found,
-            [12],
-            "defaults missed the 12-token run at seed {seed}"
-        );
-    }
-    let missed_at_w5 = longest_fragments_at_every_key(&dir, &a, &b, &["-w", "5"])
-        .into_iter()
-        .filter(|(_, found)| found.is_empty())
-        .count();
-    // The former default (w = 5, runs of 14 guaranteed) loses it for some
-    // keys: the reason the default window is 3.
-    assert!(missed_at_w5 > 0);
-}
-
-#[test]
-fn each_text_mode_has_its_own_defaults_and_guarantee() {
-    let dir = temp_dir();
-    let a = write(dir.path(), "a.txt", RIVERS);
-    let b = write(dir.path(), "b.txt", ENGINES);
-    for (mode, k, w) in [("chars", 15, 6), ("words", 3, 5), ("consonants", 10, 6)] {
-        let report = compare_json(
-            &dir,
-            &[
-                a.to_str().unwrap(),
-                b.to_str().unwrap(),
-                "--text-mode",
-                mode,
-            ],
-        );
-        assert_eq!(report["parameters"]["k"], k, "{mode}");
-        assert_eq!(report["parameters"]["window"], w, "{mode}");
-    }
-
-    // Words: any shared run of w + k − 1 = 7 words is found, for every key.
-    let a = write(
-        dir.path(),
-        "a.txt",
-        format!("{BIRDS} quick brown fox jumps over lazy dogs {BREAD}"),
-    );
-    let b = write(
-        dir.path(),
-        "b.txt",
-        format!("{ENGINES} quick brown fox jumps over lazy dogs {RIVERS}"),
-    );
-    let exact = exact_shared_runs(&dir, &a, &b, &["--text-mode", "words"]);
-    assert_eq!(
-        exact.iter().max(),
-        Some(&7),
-        "the fixture shares 7 words at most"
-    );
-    for (seed, found) in longest_fragments_at_every_key(&dir, &a, &b, &["--text-mode", "words"]) {
-        assert!(
-            found.contains(&7),
-            "words missed the 7-word run at seed {seed}: {found:?}"
-        );
-    }
-
-    // Characters: any shared run of w + k − 1 = 20 letters is found, for
-    // every key; the former window (w = 20, runs of 34) loses it at some.
-    let a = write(
-        dir.path(),
-        "a.txt",
-        format!("{BIRDS} 7 fox jumps over lazy dogs 8 {BREAD}"),
-    );
-    let b = write(
-        dir.path(),
-        "b.txt",
-        format!("{ENGINES} 5 fox jumps over lazy dogs 6 {RIVERS}"),
-    );
-    let exact = exact_shared_runs(&dir, &a, &b, &[]);
-    assert_eq!(
-        exact.iter().max(),
-        Some(&20),
-        "the fixture shares 20 letters at most"
-    );
-    for (seed, found) in longest_fragments_at_every_key(&dir, &a, &b, &[]) {
-        assert!(
-            found.contains(&20),
-            "chars missed the 20-letter run at seed {seed}: {found:?}"
-        );
-    }
-    let missed_at_w20 = longest_fragments_at_every_key(&dir, &a, &b, &["-w", "20"])
-        .into_iter()
-        .filter(|(_, found)| !found.contains(&20))
-        .count();
-    assert!(missed_at_w20 > 0);
-}
-
 /// Three texts under `dir`/in that each start with the common paragraph.
 /// Compared with `--selector all`, every k-gram is a fingerprint, so each
 /// k-gram of the common text is one in all three units, whatever the
@@ -483,6 +334,102 @@ fn text_reports_only_passages_of_a_sentence_or_more_but_scores_every_run() {
     assert_eq!(every["pairs"][0]["similarity"], pair["similarity"]);
 }
 
+/// Every option of the comparison reaches its settings: the report states
+/// each, and what it is without the option.
+#[test]
+fn the_options_reach_the_reported_parameters() {
+    let dir = temp_dir();
+    let input = dir.path().join("in");
+    write(&input, "a.txt", format!("{RIVERS}\n{ENGINES}"));
+    write(&input, "b.txt", format!("{RIVERS}\n{BIRDS}"));
+    let input = input.to_str().unwrap();
+    let parameters = |args: &[&str]| {
+        let report = compare_json(&dir, &[&[input][..], args].concat());
+        let mut parameters = report["parameters"].clone();
+        parameters.as_object_mut().unwrap().remove("base");
+        parameters
+    };
+    assert_eq!(
+        parameters(&[]),
+        serde_json::json!({
+            "language": "text", "k": 15, "window": 6, "seed": 0,
+            "selector": "robust-winnow", "max_occurrences": "unlimited",
+            "min_shared": 1, "max_pairs": 100_000, "min_fragment": 15,
+            "weighting": "rarity", "merge_gap": 30, "min_passage": 100
+        })
+    );
+    let chosen = [
+        "--text-mode",
+        "words",
+        "-k",
+        "4",
+        "-w",
+        "2",
+        "--seed",
+        "7",
+        "--selector",
+        "winnow",
+        "-m",
+        "3",
+        "--min-shared",
+        "2",
+        "--max-pairs",
+        "10",
+        "--min-fragment",
+        "5",
+        "--weighting",
+        "flat",
+        "--merge-gap",
+        "3",
+        "--min-passage",
+        "9",
+    ];
+    assert_eq!(
+        parameters(&chosen),
+        serde_json::json!({
+            "language": "text", "k": 4, "window": 2, "seed": 7,
+            "selector": "winnow", "max_occurrences": "3",
+            "min_shared": 2, "max_pairs": 10, "min_fragment": 5,
+            "weighting": "flat", "merge_gap": 3, "min_passage": 9
+        })
+    );
+}
+
+/// The walking options reach the walk: what a unit is, and which files.
+#[test]
+fn the_walking_options_choose_the_units() {
+    let dir = temp_dir();
+    let input = dir.path().join("in");
+    write(&input, "team1/a.txt", RIVERS);
+    write(&input, "team1/b.md", ENGINES);
+    write(&input, "team2/c.txt", format!("{ENGINES}\n{RIVERS}"));
+    write(&input, "team2/.gitignore", "*.log\n");
+    write(&input, "team2/d.log", RIVERS);
+    let input = input.to_str().unwrap();
+    let units = |args: &[&str]| -> Vec<String> {
+        let report = compare_json(&dir, &[&[input][..], args].concat());
+        report["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|unit| unit["path"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(units(&[]), ["team1", "team2"]);
+    assert_eq!(
+        units(&["--unit", "file"]),
+        ["team1/a.txt", "team1/b.md", "team2/c.txt"]
+    );
+    assert_eq!(
+        units(&["--unit", "file", "--exclude", "*.md", "--no-ignore"]),
+        ["team1/a.txt", "team2/c.txt", "team2/d.log"]
+    );
+    assert_eq!(
+        units(&["--unit", "file", "--include", "*.txt"]),
+        ["team1/a.txt", "team2/c.txt"]
+    );
+}
+
 #[test]
 fn old_submissions_are_never_paired_with_each_other() {
     let dir = temp_dir();
@@ -518,55 +465,6 @@ fn units_of_one_group_are_never_paired() {
             ("alice_1.txt".into(), "bob.txt".into()),
             ("alice_2.txt".into(), "bob.txt".into())
         ]
-    );
-}
-
-#[test]
-fn a_folder_of_folders_is_compared_by_folder() {
-    let dir = temp_dir();
-    let input = dir.path().join("in");
-    write(&input, "team1/part1.txt", RIVERS);
-    write(&input, "team1/part2.txt", ENGINES);
-    write(&input, "team2/all.txt", format!("{ENGINES}\n{RIVERS}"));
-    write(&input, "team3/own.txt", BREAD);
-    let rows = compare_csv(&dir, &[input.to_str().unwrap()]);
-    assert_eq!(rows.len(), 1);
-    assert_eq!((rows[0].0.as_str(), rows[0].1.as_str()), ("team1", "team2"));
-    assert!(rows[0].2 > 0.9, "{rows:?}");
-    // File by file instead: part1 and part2 each match team2/all.txt.
-    let rows = compare_csv(&dir, &[input.to_str().unwrap(), "--unit", "file"]);
-    assert_eq!(
-        pair_set(&rows),
-        vec![
-            ("team1/part1.txt".into(), "team2/all.txt".into()),
-            ("team1/part2.txt".into(), "team2/all.txt".into())
-        ]
-    );
-}
-
-#[test]
-fn gitignore_and_globs_choose_the_files() {
-    let dir = temp_dir();
-    let input = dir.path().join("in");
-    write(&input, ".gitignore", "build/\n");
-    write(&input, "a.txt", BIRDS);
-    write(&input, "b.md", BIRDS);
-    write(&input, "build/c.txt", BIRDS);
-    let input = input.to_str().unwrap();
-    assert_eq!(
-        pair_set(&compare_csv(&dir, &[input])),
-        vec![("a.txt".into(), "b.md".into())]
-    );
-    assert_eq!(
-        pair_set(&compare_csv(
-            &dir,
-            &[input, "--no-ignore", "--include", "*.txt"]
-        )),
-        vec![("a.txt".into(), "build/c.txt".into())]
-    );
-    assert_eq!(
-        compare_csv(&dir, &[input, "--no-ignore", "--exclude", "*.md"]).len(),
-        1
     );
 }
 
@@ -793,66 +691,6 @@ fn an_unreadable_file_is_reported_and_the_rest_compared() {
     );
 }
 
-/// Files are loaded while folders are still being listed, in whatever
-/// order the walk finds them; what could not be read is still reported in
-/// the order of the units' names.
-#[test]
-fn load_errors_are_reported_in_name_order() {
-    let dir = temp_dir();
-    let input = dir.path().join("in");
-    write(&input, "a/good.txt", RIVERS);
-    write(&input, "b/good.txt", RIVERS);
-    let mut expected = Vec::new();
-    for i in (0..30).rev() {
-        let path = input.join(format!("s{i:02}/sub/bad.txt"));
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(&path, BINARY).unwrap();
-        expected.push(path.display().to_string());
-    }
-    expected.sort();
-    let report = compare_json(&dir, &[input.to_str().unwrap(), "--unit", "file"]);
-    let problems: Vec<&str> = report["problems"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|problem| problem["path"].as_str().unwrap())
-        .collect();
-    assert_eq!(problems, expected);
-}
-
-/// A file listed twice (its folder given twice, or as new and as base
-/// code) is read for each listing.
-#[test]
-fn a_file_listed_twice_is_read_for_each_listing() {
-    let dir = temp_dir();
-    let input = dir.path().join("in");
-    write(&input, "a.txt", format!("{RIVERS}\n{ENGINES}"));
-    write(&input, "b.txt", format!("{RIVERS}\n{BIRDS}"));
-    let input = input.to_str().unwrap();
-    let base = format!("{input}/a.txt");
-    let rows = compare_csv(&dir, &[input, input]);
-    let twins: Vec<_> = rows
-        .iter()
-        .filter(|(a, b, _)| format!("{a}#2") == *b)
-        .map(|(a, _, similarity)| (a.rsplit('/').next().unwrap(), *similarity))
-        .collect();
-    assert_eq!(twins, [("a.txt", 1.0), ("b.txt", 1.0)]);
-    assert_eq!(rows.len(), 6);
-    // Given as a file and in its folder.
-    let twins = compare_csv(&dir, &[&base, input]);
-    assert!(
-        twins
-            .iter()
-            .any(|(a, b, similarity)| a.ends_with("in/a.txt")
-                && *b == format!("{a}#2")
-                && (*similarity - 1.0).abs() < 1e-9),
-        "{twins:?}"
-    );
-    // As base code, a.txt takes away all that b.txt shares with it.
-    assert_eq!(compare_csv(&dir, &[input]).len(), 1);
-    assert_eq!(compare_csv(&dir, &[input, "--base", &base]), []);
-}
-
 const JAVA_COUNT: &str = "import java.util.*;
 
 public class Count {
@@ -1013,43 +851,6 @@ fn a_mixed_batch_is_compared_one_language_at_a_time() {
 }
 
 #[test]
-fn a_multi_file_unit_is_compared_in_the_language_of_most_of_its_files() {
-    let dir = temp_dir();
-    let input = dir.path().join("in");
-    for student in ["anna", "chloe"] {
-        write(
-            &input,
-            &format!("{student}/wordfreq.py"),
-            example_python(student),
-        );
-        write(
-            &input,
-            &format!("{student}/helpers.py"),
-            "def helper(x):\n    return x + 1\n",
-        );
-    }
-    write(&input, "chloe/Count.java", JAVA_COUNT);
-    let json = dir.path().join("report.json");
-    compare()
-        .arg(&input)
-        .args(["--unit", "dir", "--json"])
-        .arg(&json)
-        .assert()
-        .success()
-        .stderr(
-            predicate::str::contains("Count.java").and(predicate::str::contains(
-                "skipped: read as java, but most files of chloe are python",
-            )),
-        );
-    let report = json_report(&json);
-    let chloe = &report["units"][1];
-    assert_eq!(chloe["path"], "chloe");
-    assert_eq!(chloe["language"], "python");
-    assert_eq!(chloe["documents"].as_array().unwrap().len(), 2);
-    assert_eq!(report["pairs"][0]["a"]["path"], "anna");
-}
-
-#[test]
 fn languages_with_one_unit_each_are_nothing_to_compare() {
     let dir = temp_dir();
     let input = dir.path().join("in");
@@ -1062,48 +863,4 @@ fn languages_with_one_unit_each_are_nothing_to_compare() {
             ))
             .and(predicate::str::contains("--lang")),
     );
-}
-
-#[test]
-fn same_named_units_under_several_paths_get_distinct_names() {
-    let dir = temp_dir();
-    let (a, b) = (dir.path().join("2023"), dir.path().join("2024"));
-    write(&a, "x.txt", format!("{RIVERS}\n{ENGINES}"));
-    write(&b, "x.txt", format!("{ENGINES}\n{RIVERS}"));
-    write(&b, "y.txt", format!("{RIVERS}\n{BIRDS}"));
-    let rows = compare_csv(&dir, &[a.to_str().unwrap(), b.to_str().unwrap()]);
-    // Only the clashing name is prefixed; y.txt stays relative to its PATH.
-    assert_eq!(
-        pair_set(&rows),
-        vec![
-            ("2023/x.txt".into(), "2024/x.txt".into()),
-            ("2023/x.txt".into(), "y.txt".into()),
-            ("2024/x.txt".into(), "y.txt".into()),
-        ]
-    );
-    // Folder units nested under different parents, as in `insert/subm0`
-    // and `refactor/subm0`; the JSON report keeps each unit's PATH.
-    let nested = dir.path().join("sets");
-    write(&nested, "insert/subm0/a.txt", RIVERS);
-    write(&nested, "refactor/subm0/a.txt", RIVERS);
-    let json = dir.path().join("out.json");
-    let rows = compare_csv(
-        &dir,
-        &[
-            nested.join("insert").to_str().unwrap(),
-            nested.join("refactor").to_str().unwrap(),
-            "--unit",
-            "dir",
-            "--json",
-            json.to_str().unwrap(),
-        ],
-    );
-    assert_eq!(
-        pair_set(&rows),
-        vec![("insert/subm0".into(), "refactor/subm0".into())]
-    );
-    let report = json_report(&json);
-    let units = report["units"].as_array().unwrap();
-    assert_eq!(units[0]["path"], "insert/subm0");
-    assert_eq!(units[0]["documents"][0]["path"], "subm0/a.txt");
 }
