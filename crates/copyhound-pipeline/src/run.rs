@@ -247,6 +247,30 @@ struct KeptBatch {
     files: Vec<KeptFile>,
 }
 
+/// A file of the batch that loaded, and its family.
+struct ReadFile {
+    file: PlannedFile,
+    loaded: LoadedDocument,
+    family: Family,
+}
+
+impl ReadFile {
+    /// `file` if it loaded; otherwise why not is a problem.
+    fn of(file: LoadedFile, problems: &mut Vec<Problem>) -> Option<Self> {
+        match file.loaded {
+            Ok(loaded) => Some(Self {
+                family: Family::of(loaded.kind),
+                file: file.file,
+                loaded,
+            }),
+            Err(error) => {
+                problems.push(problem(&file.file, error.to_string()));
+                None
+            }
+        }
+    }
+}
+
 /// Keeps the loaded files to compare: those of a compared unit's family,
 /// and base files of a compared family. The rest, and what failed to load,
 /// become problems.
@@ -259,26 +283,21 @@ fn keep_files(
     let mut files = Vec::new();
     let mut units = Vec::with_capacity(batch.units.len());
     for (i, unit) in batch.units.into_iter().enumerate() {
-        for LoadedFile { file, loaded } in unit.files {
-            let loaded = match loaded {
-                Ok(loaded) => loaded,
-                Err(error) => {
-                    problems.push(problem(&file, error.to_string()));
-                    continue;
-                }
+        for file in unit.files {
+            let Some(read) = ReadFile::of(file, problems) else {
+                continue;
             };
-            let family = Family::of(loaded.kind);
             let unit_family = unit.family.expect("a unit with a loaded file has a family");
-            if family != unit_family {
+            if read.family != unit_family {
                 problems.push(problem(
-                    &file,
+                    &read.file,
                     format!(
                         "skipped: read as {}, but most files of {} are {unit_family}; use --lang to read every file as one language",
-                        loaded.kind, unit.name
+                        read.loaded.kind, unit.name
                     ),
                 ));
-            } else if compared.contains(&family) {
-                files.push(KeptFile::new(Owner::Unit(i), file, loaded, progress));
+            } else if compared.contains(&read.family) {
+                files.push(KeptFile::new(Owner::Unit(i), read, progress));
             }
         }
         units.push(BatchUnit {
@@ -289,23 +308,18 @@ fn keep_files(
             documents: Vec::new(),
         });
     }
-    for LoadedFile { file, loaded } in batch.base {
-        let loaded = match loaded {
-            Ok(loaded) => loaded,
-            Err(error) => {
-                problems.push(problem(&file, error.to_string()));
-                continue;
-            }
+    for file in batch.base {
+        let Some(read) = ReadFile::of(file, problems) else {
+            continue;
         };
-        let family = Family::of(loaded.kind);
-        if compared.contains(&family) {
-            files.push(KeptFile::new(Owner::Base, file, loaded, progress));
+        if compared.contains(&read.family) {
+            files.push(KeptFile::new(Owner::Base, read, progress));
         } else {
             problems.push(problem(
-                &file,
+                &read.file,
                 format!(
-                    "skipped: base file read as {}, but no compared unit is {family}",
-                    loaded.kind
+                    "skipped: base file read as {}, but no compared unit is {}",
+                    read.loaded.kind, read.family
                 ),
             ));
         }
@@ -314,25 +328,20 @@ fn keep_files(
 }
 
 impl KeptFile {
-    /// `file`, loaded as `loaded`, kept for `owner`; the front-end's
-    /// remarks on it are passed on as warnings.
-    fn new(
-        owner: Owner,
-        file: PlannedFile,
-        loaded: LoadedDocument,
-        progress: &dyn Progress,
-    ) -> Self {
-        for message in &loaded.warnings {
+    /// `read`, kept for `owner`; the front-end's remarks on it are passed
+    /// on as warnings.
+    fn new(owner: Owner, read: ReadFile, progress: &dyn Progress) -> Self {
+        for message in &read.loaded.warnings {
             progress.warn(Warning::Read {
-                path: &file.path,
+                path: &read.file.path,
                 message,
             });
         }
         Self {
             owner,
-            name: file.name,
-            family: Family::of(loaded.kind),
-            loaded,
+            name: read.file.name,
+            family: read.family,
+            loaded: read.loaded,
         }
     }
 }
