@@ -20,8 +20,8 @@ use crate::database::{
     read_rotation,
 };
 use crate::error::{DbError, Result};
+use crate::kept_prints::read_print_file;
 use crate::params::Mode;
-use crate::prints::read_print_file;
 use crate::records::{RECORDS, damaged_block_problem, decode_block};
 use crate::segment::Segment;
 

@@ -25,9 +25,9 @@ use crate::catalog::{
     STAGED, SegmentEntry, decode_keys, encode_keys,
 };
 use crate::error::{DbError, Result};
+use crate::fingerprinter::{DocumentPrint, Fingerprinter};
+use crate::kept_prints::{read_print_file, write_print_file};
 use crate::params::{Mode, Params};
-use crate::print::{DocumentPrint, Fingerprinter};
-use crate::prints::{read_print_file, write_print_file};
 use crate::records::{RECORDS, for_each_record, insert_records, read_record, remove_record};
 use crate::segment::{Posting, Segment, merge_segments, write_postings};
 

@@ -41,8 +41,8 @@ use crate::database::{
     put_meta_u64, read_manifest, read_rotation,
 };
 use crate::error::{DbError, Result};
+use crate::fingerprinter::DocumentPrint;
 use crate::params::Mode;
-use crate::print::DocumentPrint;
 use crate::records::{RECORDS, for_each_record_in, update_records};
 use crate::segment::Segment;
 

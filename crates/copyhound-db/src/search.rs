@@ -16,8 +16,8 @@ use std::collections::HashMap;
 use crate::catalog::{DocId, DocumentRecord};
 use crate::database::{Database, InCatalog, keys_of};
 use crate::error::Result;
+use crate::fingerprinter::DocumentPrint;
 use crate::params::Mode;
-use crate::print::DocumentPrint;
 use crate::records::{RECORDS, read_record};
 
 /// What to return.
