@@ -5,8 +5,19 @@ use std::collections::{BTreeMap, BTreeSet};
 use proptest::prelude::*;
 
 use super::*;
+use crate::error::Result;
 
 const HASH_BITS: u32 = 28;
+
+/// Writes `postings` as a new segment at `path`.
+fn write(path: &std::path::Path, postings: &mut [Posting]) -> Result<SegmentSummary> {
+    write_postings(
+        path,
+        std::fs::File::create_new(path).unwrap(),
+        HASH_BITS,
+        postings,
+    )
+}
 
 fn index_of(postings: &[Posting]) -> BTreeMap<u64, BTreeSet<u32>> {
     let mut index = BTreeMap::<u64, BTreeSet<u32>>::new();
@@ -52,7 +63,7 @@ proptest! {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.seg");
         let expected = index_of(&postings);
-        let summary = write_postings(&path, HASH_BITS, &mut postings).unwrap();
+        let summary = write(&path, &mut postings).unwrap();
         let segment = Segment::open(&path).unwrap();
         let distinct: usize = expected.values().map(BTreeSet::len).sum();
         prop_assert_eq!(segment.postings(), distinct as u64);
@@ -76,12 +87,12 @@ proptest! {
         expected.extend_from_slice(&b);
         expected.retain(|p| !removed.contains(&p.doc));
         let expected = index_of(&expected);
-        write_postings(&dir.path().join("a.seg"), HASH_BITS, &mut a).unwrap();
-        write_postings(&dir.path().join("b.seg"), HASH_BITS, &mut b).unwrap();
+        write(&dir.path().join("a.seg"), &mut a).unwrap();
+        write(&dir.path().join("b.seg"), &mut b).unwrap();
         let a = Segment::open(&dir.path().join("a.seg")).unwrap();
         let b = Segment::open(&dir.path().join("b.seg")).unwrap();
         let out = dir.path().join("c.seg");
-        merge_segments(&[&a, &b], HASH_BITS, |doc| !removed.contains(&doc), &out).unwrap();
+        merge_segments(&[&a, &b], HASH_BITS, |doc| !removed.contains(&doc), &out, std::fs::File::create_new(&out).unwrap()).unwrap();
         let merged = Segment::open(&out).unwrap();
         merged.verify().unwrap();
         for (&key, docs) in &expected {
@@ -111,7 +122,7 @@ fn large_segments_pick_finer_buckets_and_fit_the_budget() {
     }
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("big.seg");
-    let summary = write_postings(&path, HASH_BITS, &mut postings).unwrap();
+    let summary = write(&path, &mut postings).unwrap();
     let segment = Segment::open(&path).unwrap();
     assert!(segment.shape().bucket_bits > MIN_BUCKET_BITS);
     let per_doc = summary.bytes as f64 / f64::from(docs);
@@ -125,7 +136,7 @@ fn damage_is_reported_with_the_file_name() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("seg-1.seg");
     let mut postings = strided_postings(5000, 97);
-    write_postings(&path, HASH_BITS, &mut postings).unwrap();
+    write(&path, &mut postings).unwrap();
     let pristine = std::fs::read(&path).unwrap();
 
     let mut flipped = pristine.clone();
@@ -160,7 +171,7 @@ fn a_segment_of_an_older_format_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("old.seg");
     let mut postings = strided_postings(500, 31);
-    write_postings(&path, HASH_BITS, &mut postings).unwrap();
+    write(&path, &mut postings).unwrap();
     let mut bytes = std::fs::read(&path).unwrap();
     // Version 1 (byte-aligned buckets, u32 offsets), with a valid header CRC.
     bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
@@ -195,7 +206,7 @@ fn groups_too_large_for_16_bit_offsets_use_32_bit_ones() {
     let expected = index_of(&postings);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("wide.seg");
-    write_postings(&path, HASH_BITS, &mut postings).unwrap();
+    write(&path, &mut postings).unwrap();
     let segment = Segment::open(&path).unwrap();
     assert_eq!(segment.offset_width(), 4);
     for (&key, docs) in &expected {

@@ -11,10 +11,11 @@ use super::{
 use crate::codec::BitWriter;
 use crate::error::{DbError, Result};
 
-/// Writes `postings` (any order, duplicates allowed) as a new segment at
-/// `path`, which must not exist yet. The file is synced before returning.
+/// Writes `postings` (any order, duplicates allowed) as a new segment into
+/// `file`, new and empty, at `path`. The file is synced before returning.
 pub(crate) fn write_postings(
     path: &Path,
+    file: File,
     hash_bits: u32,
     postings: &mut [Posting],
 ) -> Result<SegmentSummary> {
@@ -22,7 +23,7 @@ pub(crate) fn write_postings(
     let max_doc = postings.iter().map(|p| p.doc).max().unwrap_or(0);
     let shape = SegmentShape::plan(hash_bits, postings.len() as u64, min_doc, max_doc);
     postings.sort_unstable_by_key(|p| shape.file_order(p));
-    let mut writer = SegmentWriter::create(path, shape)?;
+    let mut writer = SegmentWriter::new(path, file, shape)?;
     writer.push_sorted(postings)?;
     writer.finish()
 }
@@ -46,13 +47,9 @@ pub(crate) struct SegmentWriter {
 }
 
 impl SegmentWriter {
-    /// Creates the file (failing if it exists) and reserves the header.
-    pub(crate) fn create(path: &Path, shape: SegmentShape) -> Result<Self> {
-        let file = File::options()
-            .write(true)
-            .create_new(true)
-            .open(path)
-            .map_err(|e| DbError::io(path, e))?;
+    /// Starts writing `file`, new and empty, at `path`: reserves the
+    /// header.
+    pub(crate) fn new(path: &Path, file: File, shape: SegmentShape) -> Result<Self> {
         let mut file = BufWriter::with_capacity(1 << 20, file);
         file.write_all(&[0; HEADER_LEN])
             .map_err(|e| DbError::io(path, e))?;
