@@ -16,8 +16,9 @@
 //! before being published: a write that fails leaves nothing behind. A
 //! temporary file nobody holds a lock on was left by a process that died
 //! (the lock goes with it), so [`Directory::remove_orphans`] deletes it
-//! whenever the database flushes, as it deletes the numbered files that the
-//! manifest does not list. Other files in the directory are never touched.
+//! whenever the database is opened or flushed. A numbered file that the
+//! manifest does not list is garbage once no writer can be about to list
+//! it. Other files in the directory are never touched.
 
 use std::collections::HashSet;
 use std::fs::{self, File, TryLockError};
@@ -101,6 +102,16 @@ impl DataFile {
         }
     }
 
+    /// The number of a segment or print file (temporary or not).
+    fn number(self) -> Option<u64> {
+        match self {
+            Self::Segment(n) | Self::Prints(n) | Self::SegmentTemp(n) | Self::PrintsTemp(n) => {
+                Some(n)
+            }
+            Self::MergeTemp { .. } => None,
+        }
+    }
+
     /// Whether it is being written (or was, by a process that died).
     fn is_temporary(self) -> bool {
         !matches!(self, Self::Segment(_) | Self::Prints(_))
@@ -118,6 +129,18 @@ fn listed(manifest: &Manifest) -> HashSet<String> {
         .iter()
         .map(|p| DataFile::Prints(p.number));
     segments.chain(prints).map(DataFile::name).collect()
+}
+
+/// Which unlisted segment and print files [`Directory::remove_orphans`]
+/// may delete.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Unlisted {
+    /// Every one: the caller holds the write transaction, and files are
+    /// only renamed into place inside one.
+    All,
+    /// Those numbered below this, the manifest's next number in a snapshot:
+    /// a writer can only be about to list files numbered from there on.
+    Below(u64),
 }
 
 /// A database directory.
@@ -203,10 +226,9 @@ impl Directory {
 
     /// Deletes the files a failed or killed write left: temporary files no
     /// live writer holds, and the segment and print files the manifest does
-    /// not list. Call inside a write transaction: files are only renamed
-    /// into place inside one. Failures are harmless (the next call
-    /// retries), so they are ignored.
-    pub(crate) fn remove_orphans(&self, manifest: &Manifest) {
+    /// not list that `unlisted` allows. Failures are harmless (the next
+    /// call retries), so they are ignored.
+    pub(crate) fn remove_orphans(&self, manifest: &Manifest, unlisted: Unlisted) {
         let live = listed(manifest);
         let Ok(entries) = fs::read_dir(&self.path) else {
             return;
@@ -220,7 +242,13 @@ impl Directory {
             if file.is_temporary() {
                 remove_if_abandoned(&path);
             } else if !live.contains(&name) {
-                let _ = fs::remove_file(path);
+                let garbage = match unlisted {
+                    Unlisted::All => true,
+                    Unlisted::Below(next) => file.number().is_some_and(|n| n < next),
+                };
+                if garbage {
+                    let _ = fs::remove_file(path);
+                }
             }
         }
     }
@@ -387,17 +415,32 @@ mod tests {
         let directory = Directory::new(dir.path());
         let live = directory.merge_temp().unwrap();
         fs::write(directory.file(DataFile::PrintsTemp(5)), b"left").unwrap();
-        fs::write(directory.file(DataFile::Segment(2)), b"").unwrap();
         fs::write(dir.path().join("notes.tmp"), b"").unwrap();
-        directory.remove_orphans(&Manifest::default());
-        let mut left: Vec<String> = fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        left.sort();
+        // Numbers 0 and 1 are in the past of a manifest at 2; 2 may be
+        // about to be listed.
+        for number in 0..3 {
+            fs::write(directory.file(DataFile::Segment(number)), b"").unwrap();
+        }
+        let manifest = Manifest {
+            next_number: 2,
+            ..Manifest::default()
+        };
+        let left = || {
+            let mut names: Vec<String> = fs::read_dir(dir.path())
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            names.sort();
+            names
+        };
+        directory.remove_orphans(&manifest, Unlisted::Below(2));
         let live_name = live.path().file_name().unwrap().to_string_lossy();
-        assert_eq!(left, [live_name.as_ref(), "notes.tmp"]);
+        assert_eq!(
+            left(),
+            ["000000000002.seg", live_name.as_ref(), "notes.tmp"]
+        );
+        directory.remove_orphans(&manifest, Unlisted::All);
         drop(live);
-        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+        assert_eq!(left(), ["notes.tmp"]);
     }
 }

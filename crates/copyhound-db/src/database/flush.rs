@@ -3,7 +3,7 @@
 
 use super::Database;
 use crate::catalog::{Counter, DocId, Manifest, SegmentEntry, WriteTxn};
-use crate::directory::{DataFile, TempFile};
+use crate::directory::{DataFile, TempFile, Unlisted};
 use crate::error::Result;
 use crate::kept_prints::write_print_file;
 use crate::segment::{Posting, SegmentSummary, write_postings};
@@ -69,7 +69,7 @@ impl Database {
             staged_prints.clear()?;
             meta.set(Counter::StagedPrintBytes, 0)?;
         }
-        self.directory.remove_orphans(&manifest);
+        self.directory.remove_orphans(&manifest, Unlisted::All);
         staged.clear()?;
         meta.set(Counter::StagedDocs, 0)?;
         meta.publish_manifest(&mut manifest)?;

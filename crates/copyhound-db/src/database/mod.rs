@@ -24,7 +24,7 @@ pub use add::NewDocument;
 pub use merge::BackgroundMerger;
 
 use crate::catalog::{Catalog, Counter, DocId, DocumentRecord, damaged_record_problem};
-use crate::directory::Directory;
+use crate::directory::{Directory, Unlisted};
 use crate::error::{DbError, Result};
 use crate::fingerprinter::Fingerprinter;
 use crate::params::{Mode, Params};
@@ -74,6 +74,9 @@ impl Database {
         }
         let catalog = Catalog::open(catalog_path)?;
         let params = catalog.params()?;
+        // What a write that failed or was killed left behind.
+        let manifest = catalog.read()?.meta()?.manifest()?;
+        directory.remove_orphans(&manifest, Unlisted::Below(manifest.next_number));
         Ok(Self::assemble(directory, catalog, params))
     }
 
