@@ -429,16 +429,16 @@ impl Database {
     /// Commits one batch: the documents with ids from the cursor to below
     /// `to` get `selected`'s keys staged (and, if rotated, their records'
     /// epoch and stored size), and the cursor moves to `to`. Returns how
-    /// many were rotated. Flushes if the staging table is full.
+    /// many were rotated. First flushes if the staging table is full.
     fn commit_rotation_batch(
         &self,
         state: &mut RotationState,
         to: u64,
         selected: &[Selected],
     ) -> Result<u64> {
+        self.flush_if_full(self.catalog.read()?.meta()?.get(Counter::StagedDocs)?)?;
         let txn = self.catalog.write()?;
         let mut rotated = 0;
-        let staged_docs;
         {
             let mut meta = txn.meta()?;
             if meta.rotation()? != Some(*state) {
@@ -479,17 +479,15 @@ impl Database {
                     count += 1;
                 }
             }
-            staged_docs = count;
             state.cursor = to;
             meta.set_rotation(Some(state))?;
-            meta.set(Counter::StagedDocs, staged_docs)?;
+            meta.set(Counter::StagedDocs, count)?;
             // Searchers index the staging table incrementally by id; a new
             // generation makes them read it again.
             let mut manifest = meta.manifest()?;
             meta.publish_manifest(&mut manifest)?;
         }
         txn.commit()?;
-        self.flush_if_full(staged_docs)?;
         Ok(rotated)
     }
 

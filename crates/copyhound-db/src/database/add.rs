@@ -38,10 +38,17 @@ fn unix_now() -> u64 {
 
 impl Database {
     /// Registers `docs` in one transaction: when this returns they are
-    /// durable and searchable. Returns their ids, in order. May then write a
-    /// segment and merge segments.
+    /// durable and searchable. Returns their ids, in order.
+    ///
+    /// A full staging table is first moved into a segment (and segments
+    /// merged): the commit of `docs` is the last thing `add` does, so an
+    /// error (or a crash) before it means none of them is registered, and
+    /// after it nothing can fail. A caller that reports the ids it gets, and
+    /// adds again what failed, so never registers a document twice.
     pub fn add(&self, docs: Vec<NewDocument>) -> Result<Vec<DocId>> {
         let added = unix_now();
+        let staged_docs = self.catalog.read()?.meta()?.get(Counter::StagedDocs)?;
+        self.flush_if_full(staged_docs)?;
         // Selecting and encoding run before the write transaction, on every
         // core, under the epoch seen now; a rotation committed meanwhile
         // (rare) means selecting again under the new one.
@@ -49,7 +56,6 @@ impl Database {
         let mut prepared = self.prepare(docs, seen_epoch);
         let mut ids = Vec::with_capacity(prepared.len());
         let txn = self.catalog.write()?;
-        let staged_docs;
         {
             let mut meta = txn.meta()?;
             let mut staged = txn.staged()?;
@@ -85,7 +91,7 @@ impl Database {
                 ids.push(id);
             }
             txn.records()?.insert(records)?;
-            staged_docs = meta.get(Counter::StagedDocs)? + ids.len() as u64;
+            let staged_docs = meta.get(Counter::StagedDocs)? + ids.len() as u64;
             let documents = meta.get(Counter::Documents)? + ids.len() as u64;
             meta.set(Counter::Documents, documents)?;
             meta.set(Counter::StagedPrintBytes, print_bytes)?;
@@ -94,7 +100,6 @@ impl Database {
             meta.bump_change()?;
         }
         txn.commit()?;
-        self.flush_if_full(staged_docs)?;
         Ok(ids)
     }
 

@@ -21,8 +21,9 @@ impl Database {
         Ok(true)
     }
 
-    /// After a commit that left `staged_docs` documents staged: flushes
-    /// and merges if that reaches `flush_docs`.
+    /// Flushes and merges if `staged_docs`, the documents staged now,
+    /// reach `flush_docs`. Writers call it before their transaction, so
+    /// that once it commits nothing else can fail.
     pub(crate) fn flush_if_full(&self, staged_docs: u64) -> Result<()> {
         if staged_docs >= u64::from(self.params.flush_docs) {
             self.flush()?;

@@ -4,7 +4,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use copyhound_db::{Database, SearchOptions, check};
+use copyhound_db::{Database, DocumentMeta, NewDocument, Params, SearchOptions, check};
 
 use crate::support::{TextGenerator, add, kept_prints_params, print, small_params};
 
@@ -33,6 +33,41 @@ fn block(dir: &Path, name: &str) -> PathBuf {
     fs::create_dir(&blocker).unwrap();
     fs::write(blocker.join("in the way"), b"").unwrap();
     blocker
+}
+
+#[test]
+fn an_add_that_fails_registers_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let params = Params {
+        flush_docs: 2,
+        ..small_params()
+    };
+    let db = Database::create(dir.path(), params).unwrap();
+    // The first flush cannot put its segment in place.
+    let blocker = block(dir.path(), "000000000000.seg");
+    let mut text = TextGenerator::new(32);
+    let bodies: Vec<String> = (0..4).map(|_| text.words(500)).collect();
+    let mut registered = 0;
+    let mut failed = 0;
+    for body in &bodies {
+        let doc = NewDocument {
+            meta: DocumentMeta::default(),
+            print: print(&db, body),
+        };
+        match db.add(vec![doc]) {
+            Ok(ids) => registered += ids.len() as u64,
+            Err(_) => failed += 1,
+        }
+    }
+    assert!(failed > 0, "the flush never ran");
+    // What `add` reported is what the database holds: a caller that adds
+    // the failed documents again registers none of them twice.
+    assert_eq!(db.stats().unwrap().documents, registered);
+    fs::remove_dir_all(blocker).unwrap();
+    db.flush().unwrap();
+    assert_eq!(db.stats().unwrap().documents, registered);
+    let report = check(dir.path()).unwrap();
+    assert!(report.is_ok(), "{report:?}");
 }
 
 #[test]
