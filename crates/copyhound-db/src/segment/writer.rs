@@ -37,6 +37,8 @@ pub(crate) struct SegmentWriter {
     groups: Vec<u32>,
     /// `within[b]` is where bucket `b` starts inside its group, in bits.
     within: Vec<u32>,
+    /// The CRC-32 of each group written so far.
+    group_crcs: Vec<u32>,
     /// Buckets below this one have their directory slots set.
     next_bucket: u64,
     data_len: u64,
@@ -59,6 +61,7 @@ impl SegmentWriter {
             shape,
             groups: vec![0; shape.group_count() as usize + 1],
             within: vec![0; shape.bucket_count() as usize],
+            group_crcs: Vec::with_capacity(shape.group_count() as usize),
             next_bucket: 0,
             data_len: 0,
             data_crc: crc32fast::Hasher::new(),
@@ -92,7 +95,9 @@ impl SegmentWriter {
     fn advance_to(&mut self, bucket: u64) -> Result<()> {
         for b in self.next_bucket..bucket {
             if b.is_multiple_of(GROUP_BUCKETS) {
-                self.close_group()?;
+                if b > 0 {
+                    self.close_group()?;
+                }
                 self.groups[(b / GROUP_BUCKETS) as usize] = self.offset()?;
             }
             self.within[b as usize] =
@@ -109,6 +114,7 @@ impl SegmentWriter {
         self.run.clear();
         self.bits.take_bytes(&mut self.run);
         self.data_crc.update(&self.run);
+        self.group_crcs.push(crc32fast::hash(&self.run));
         self.data_len += self.run.len() as u64;
         self.file
             .write_all(&self.run)
@@ -157,9 +163,14 @@ impl SegmentWriter {
         let io = |e| DbError::io(&self.path, e);
         let wide = self.within.iter().any(|&w| w > u32::from(u16::MAX));
         let width = if wide { 4 } else { 2 };
-        let mut directory_bytes = Vec::with_capacity(groups * 4 + self.within.len() * width);
+        debug_assert_eq!(self.group_crcs.len(), groups - 1);
+        let mut directory_bytes =
+            Vec::with_capacity((groups * 2 - 1) * 4 + self.within.len() * width);
         for &group in &self.groups {
             directory_bytes.extend_from_slice(&group.to_le_bytes());
+        }
+        for &crc in &self.group_crcs {
+            directory_bytes.extend_from_slice(&crc.to_le_bytes());
         }
         for &within in &self.within {
             if wide {
@@ -170,6 +181,7 @@ impl SegmentWriter {
         }
         self.file.write_all(&directory_bytes).map_err(io)?;
         let header = Header {
+            version: FORMAT_VERSION,
             shape: self.shape,
             postings: self.postings,
             data_len: self.data_len,
@@ -197,6 +209,8 @@ impl SegmentWriter {
 /// The fixed header of a segment file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Header {
+    /// The format version: 3, or 2 (read, no longer written).
+    pub version: u32,
     pub shape: SegmentShape,
     pub postings: u64,
     pub data_len: u64,
@@ -207,11 +221,22 @@ pub(crate) struct Header {
 }
 
 impl Header {
-    /// Bytes of the directory: a u32 per group plus one, then an offset of
-    /// `offset_width` bytes per bucket.
+    /// Bytes of the directory: a u32 per group plus one, a CRC-32 per
+    /// group (from format 3 on), then an offset of `offset_width` bytes per
+    /// bucket.
     pub(crate) fn directory_len(&self) -> u64 {
         (self.shape.group_count() + 1) * 4
+            + self.group_crcs_len()
             + self.shape.bucket_count() * u64::from(self.offset_width)
+    }
+
+    /// Bytes of the group checksums in the directory.
+    pub(crate) fn group_crcs_len(&self) -> u64 {
+        if self.version >= 3 {
+            self.shape.group_count() * 4
+        } else {
+            0
+        }
     }
 
     /// The 64 header bytes: fields little-endian, a CRC-32 of the first 60
@@ -219,7 +244,7 @@ impl Header {
     pub(crate) fn encode(&self) -> [u8; HEADER_LEN] {
         let mut bytes = [0u8; HEADER_LEN];
         bytes[0..8].copy_from_slice(MAGIC);
-        bytes[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+        bytes[8..12].copy_from_slice(&self.version.to_le_bytes());
         bytes[12] = self.shape.bucket_bits as u8;
         bytes[13] = self.shape.residual_bits as u8;
         bytes[14] = self.shape.rice_k as u8;

@@ -1,10 +1,11 @@
-//! Hostile conditions: writes that fail half-way, and the files a killed
-//! process leaves behind.
+//! Hostile conditions: bit rot in a segment, writes that fail half-way,
+//! and the files a killed process leaves behind.
 
 use std::fs;
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-use copyhound_db::{Database, DocumentMeta, NewDocument, Params, SearchOptions, check};
+use copyhound_db::{Database, DocId, DocumentMeta, NewDocument, Params, SearchOptions, check};
 
 use crate::support::{TextGenerator, add, kept_prints_params, print, small_params};
 
@@ -33,6 +34,100 @@ fn block(dir: &Path, name: &str) -> PathBuf {
     fs::create_dir(&blocker).unwrap();
     fs::write(blocker.join("in the way"), b"").unwrap();
     blocker
+}
+
+/// Flips bit `bit` of byte `at` of `file` in place.
+fn flip(file: &Path, at: u64, bit: u8) {
+    let mut bytes = [0u8];
+    let mut handle = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(file)
+        .unwrap();
+    handle.seek(SeekFrom::Start(at)).unwrap();
+    handle.read_exact(&mut bytes).unwrap();
+    bytes[0] ^= 1 << bit;
+    handle.seek(SeekFrom::Start(at)).unwrap();
+    handle.write_all(&bytes).unwrap();
+}
+
+/// Every search of `bodies` against the database in `dir`, opened afresh:
+/// the ids and hits of the matches, or the error's message.
+fn answers(dir: &Path, bodies: &[String]) -> Vec<Result<Vec<(DocId, u32)>, String>> {
+    let db = Database::open(dir).unwrap();
+    bodies
+        .iter()
+        .map(|body| {
+            db.search(&print(&db, body), &SearchOptions::default())
+                .map(|report| {
+                    report
+                        .matches
+                        .iter()
+                        .map(|m| (m.document.id, m.hits))
+                        .collect()
+                })
+                .map_err(|e| e.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn a_flipped_bit_in_a_segment_fails_the_searches_that_read_it_and_changes_no_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let params = Params {
+        flush_docs: 1000,
+        ..Params::default()
+    };
+    let db = Database::create(dir.path(), params).unwrap();
+    let mut text = TextGenerator::new(31);
+    let bodies: Vec<String> = (0..24).map(|_| text.words(1500)).collect();
+    for body in &bodies {
+        add(&db, "d", body);
+    }
+    db.flush().unwrap();
+    drop(db);
+    let segment = dir.path().join("000000000000.seg");
+    let clean: Vec<_> = answers(dir.path(), &bodies)
+        .into_iter()
+        .map(Result::unwrap)
+        .collect();
+    let bytes = fs::read(&segment).unwrap();
+    let data_len = u64::from_le_bytes(bytes[32..40].try_into().unwrap());
+    let data = 64..64 + data_len;
+    // Bits of the header, all over the data, and of the directory.
+    let mut places: Vec<u64> = vec![3, 20, 45];
+    places.extend((0..48).map(|i| data.start + i * (data_len - 1) / 47));
+    places.extend([data.end, data.end + 7, bytes.len() as u64 - 1]);
+    for (i, &at) in places.iter().enumerate() {
+        let bit = (i % 8) as u8;
+        flip(&segment, at, bit);
+        let damaged = answers(dir.path(), &bodies);
+        let mut failed = 0;
+        for (answer, clean) in damaged.iter().zip(&clean) {
+            match answer {
+                Ok(answer) => assert_eq!(answer, clean, "bit {bit} of byte {at} changed an answer"),
+                Err(message) => {
+                    assert!(
+                        message.contains("000000000000.seg")
+                            && (message.contains("corrupt") || message.contains("checksum")),
+                        "bit {bit} of byte {at}: {message}"
+                    );
+                    failed += 1;
+                }
+            }
+        }
+        // Every posting belongs to one of the documents searched, so the
+        // damaged bytes are read by at least one search.
+        assert!(failed > 0, "bit {bit} of byte {at} went unnoticed");
+        flip(&segment, at, bit);
+    }
+    assert_eq!(
+        answers(dir.path(), &bodies)
+            .into_iter()
+            .map(Result::unwrap)
+            .collect::<Vec<_>>(),
+        clean
+    );
 }
 
 #[test]
