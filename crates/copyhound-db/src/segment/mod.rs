@@ -9,7 +9,7 @@
 //! ```
 //!
 //! The directory is two-level: a u32 byte offset per group of
-//! [`GROUP_BUCKETS`] buckets, then per bucket its bit offset inside its
+//! `GROUP_BUCKETS` (16) buckets, then per bucket its bit offset inside its
 //! group, in 16 bits (32 if some group is larger than 2^16 bits). That is
 //! 2.25 bytes per bucket instead of a u32 each plus the padding of a
 //! byte-aligned bucket: about 5 bytes per document less at a million.
