@@ -331,6 +331,52 @@ fn a_killed_writer_loses_no_committed_document() {
     db(&["check"], &database).success();
 }
 
+/// A `db add` whose flush fails part-way (here: a directory stands where
+/// the first segment goes) has reported every document it registered and
+/// no other, so adding the files it did not report again registers none
+/// of them twice.
+#[test]
+fn a_failed_add_reports_exactly_the_documents_it_registered() {
+    let work = tempfile::tempdir().unwrap();
+    let database = work.path().join("db");
+    let docs_dir = work.path().join("docs");
+    let docs = write_documents(&docs_dir, 900, 6, 300);
+    db(&["init", "--flush-docs", "2"], &database).success();
+    let blocker = database.join("000000000000.seg");
+    std::fs::create_dir(&blocker).unwrap();
+    std::fs::write(blocker.join("in the way"), b"").unwrap();
+    let output = db(
+        &["add", docs_dir.to_str().unwrap(), "--batch", "1"],
+        &database,
+    )
+    .failure()
+    .get_output()
+    .stdout
+    .clone();
+    let reported: Vec<String> = String::from_utf8(output)
+        .unwrap()
+        .lines()
+        .map(|line| line.split_once('\t').unwrap().1.to_owned())
+        .collect();
+    assert!(reported.len() < docs.len(), "{reported:?}");
+    assert_eq!(
+        stats_json(&database)["documents"],
+        reported.len(),
+        "{reported:?}"
+    );
+    std::fs::remove_dir_all(&blocker).unwrap();
+    let rest: Vec<&str> = docs
+        .iter()
+        .map(|p| p.to_str().unwrap())
+        .filter(|p| !reported.iter().any(|r| r == p))
+        .collect();
+    let mut again = vec!["add"];
+    again.extend(&rest);
+    db(&again, &database).success();
+    assert_eq!(stats_json(&database)["documents"], docs.len());
+    db(&["check"], &database).success();
+}
+
 /// `db rotate` killed with SIGKILL between its batches: `db check` reports
 /// the unfinished rotation and passes, every document is found at 100 %
 /// meanwhile, and the next `db rotate` resumes it under the same epoch.
