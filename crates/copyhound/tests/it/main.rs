@@ -4,6 +4,7 @@
 
 mod compare;
 mod db;
+mod dedup;
 mod fingerprint;
 mod html_report;
 mod serve;
