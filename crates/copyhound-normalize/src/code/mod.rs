@@ -48,6 +48,7 @@ mod c;
 mod java;
 mod language;
 mod lexer;
+mod python;
 mod specs;
 mod token;
 #[cfg(feature = "tree-sitter")]
@@ -106,13 +107,28 @@ pub fn normalize_code(lang: Language, text: &str, opts: &CodeOptions) -> Normali
 /// The tokens of `text` in `lang`, in order, comments and whitespace left
 /// out (and import lines too, if `drop_imports`).
 pub fn tokenize(lang: Language, text: &str, drop_imports: bool) -> Vec<Token> {
-    match lang {
-        Language::C => return c::tokenize(text, drop_imports),
-        Language::Java => return java::tokenize(text, drop_imports),
-        _ => {}
+    if let Some(tokens) = tokenize_with_own_lexer(lang, text, drop_imports) {
+        return tokens;
     }
     tokenize_with_grammar(lang, text, drop_imports)
         .unwrap_or_else(|| tokenize_with_table(lang, text, drop_imports))
+}
+
+/// The tokens of `text` read by `lang`'s own lexer alone, or `None` if
+/// `lang` has none or its lexer leaves this text to the grammar (Python's
+/// does where the grammar would find a syntax error). [`tokenize`] tries
+/// this first; tests compare it with [`tokenize_with_grammar`].
+pub fn tokenize_with_own_lexer(
+    lang: Language,
+    text: &str,
+    drop_imports: bool,
+) -> Option<Vec<Token>> {
+    match lang {
+        Language::C => Some(c::tokenize(text, drop_imports)),
+        Language::Java => Some(java::tokenize(text, drop_imports)),
+        Language::Python => python::tokenize(text, drop_imports),
+        _ => None,
+    }
 }
 
 /// The tokens of `text` read through `lang`'s tree-sitter grammar, or
@@ -149,13 +165,19 @@ pub fn tokenize_with_table(lang: Language, text: &str, drop_imports: bool) -> Ve
 pub fn uses_grammar(lang: Language) -> bool {
     #[cfg(feature = "tree-sitter")]
     {
-        !matches!(lang, Language::Java | Language::C) && tree::has_grammar(lang)
+        !has_own_lexer(lang) && tree::has_grammar(lang)
     }
     #[cfg(not(feature = "tree-sitter"))]
     {
         let _ = lang;
         false
     }
+}
+
+/// Whether `lang` is read by its own lexer, which gives its grammar's
+/// tokens (Python's hands the files it cannot be sure of to the grammar).
+fn has_own_lexer(lang: Language) -> bool {
+    matches!(lang, Language::Java | Language::C | Language::Python)
 }
 
 /// Keeps the promise of non-decreasing spans even if a grammar ever
