@@ -7,6 +7,9 @@ mod code {
     pub mod fixtures;
     pub mod java;
     pub mod levels;
+    pub mod python;
+    pub mod python_generated;
+    pub mod real_files;
     pub mod rename;
     pub mod robust;
     pub mod support;

@@ -34,9 +34,10 @@ pub(super) fn read(text: &str, lexemes: &[Lexeme], drop_imports: bool) -> Option
         out: Vec::with_capacity(lexemes.len()),
         drop_imports,
         blocks: vec![Block::new(0, false)],
+        error: false,
     };
     reader.run()?;
-    Some(reader.out)
+    (!reader.error).then_some(reader.out)
 }
 
 /// The named children of a suite, as far as the import rule cares.
@@ -140,6 +141,8 @@ struct Reader<'a> {
     out: Vec<Token>,
     drop_imports: bool,
     blocks: Vec<Block>,
+    /// Set where a token shows an error the statement walk cannot stop at.
+    error: bool,
 }
 
 impl Reader<'_> {
@@ -264,6 +267,32 @@ impl Reader<'_> {
         self.is(last, Kind::Punct, b":")
     }
 
+    /// Whether `match (…).x:` or `match (…)[…]:` at `start` may be an
+    /// annotation (of `match(…).x`) to the grammar, whose type may even go
+    /// on over the next line (`case 1: 's'` as a constrained type).
+    fn may_be_annotation(&self, start: usize) -> bool {
+        if !self.is(start + 1, Kind::Punct, b"(") {
+            return false;
+        }
+        let mut depth = 0usize;
+        let mut index = start + 1;
+        loop {
+            match (self.kind(index), self.bytes(index)) {
+                (Kind::Punct, b"(" | b"[" | b"{") => depth += 1,
+                (Kind::Punct, b")" | b"]" | b"}") => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return self.is(index + 1, Kind::Punct, b".")
+                            || self.is(index + 1, Kind::Punct, b"[");
+                    }
+                }
+                (Kind::Newline, _) => return false,
+                _ => {}
+            }
+            index += 1;
+        }
+    }
+
     fn statement(&mut self) -> Option<()> {
         let header = self.header_at(self.at);
         let block = self.blocks.last().expect("the module block stays");
@@ -276,6 +305,9 @@ impl Reader<'_> {
                 Some(Header::Def | Header::Class | Header::Decorator)
             )
         {
+            return None;
+        }
+        if header == Some(Header::Match) && self.may_be_annotation(self.at) {
             return None;
         }
         if let Some(header) = header {
@@ -374,7 +406,7 @@ impl Reader<'_> {
                 return Some(());
             }
         } else {
-            if header == Header::Match {
+            if header == Header::Match || self.continues_return_type(header, start, colon) {
                 return None;
             }
             let suite_start = self.out.len();
@@ -397,6 +429,16 @@ impl Reader<'_> {
             }
         }
         Some(())
+    }
+
+    /// Whether a `def` header with a return type is followed on its line
+    /// by a name and `[`: the grammar reads `-> T: x[…]` as a constrained
+    /// generic type and then finds an error.
+    fn continues_return_type(&self, header: Header, start: usize, colon: usize) -> bool {
+        header == Header::Def
+            && (start..colon).any(|index| self.is(index, Kind::Op, b"->"))
+            && self.lx[colon + 1].is_name()
+            && self.is(colon + 2, Kind::Punct, b"[")
     }
 
     /// The `:` that ends the header starting at `start` (not a lambda's,
@@ -483,7 +525,11 @@ impl Reader<'_> {
 
     /// One simple statement, `start..=last`; whether it is an import.
     fn simple_statement(&mut self, start: usize, last: usize, top: bool) -> Option<bool> {
-        if self.is(last, Kind::Punct, b":") || self.header_at(start).is_some() {
+        // A clause cannot follow a `;` or another clause's `:` (`match` and
+        // `case` are names there).
+        let clause =
+            matches!(self.kind(start), Kind::Match | Kind::Case) || self.header_at(start).is_none();
+        if self.is(last, Kind::Punct, b":") || !clause {
             return None;
         }
         if self.kind(start + 1) == Kind::Keyword(Kw::Other)
@@ -491,6 +537,9 @@ impl Reader<'_> {
             && self.is(start + 3, Kind::Op, b"*")
         {
             // `from __future__ import *`: no import list, an error.
+            return None;
+        }
+        if self.has_type_error(start, last) {
             return None;
         }
         let out_start = self.out.len();
@@ -538,11 +587,74 @@ impl Reader<'_> {
                     depth = depth.saturating_sub(1);
                 }
                 (Kind::Punct, b",") if depth == 0 => return false,
-                (Kind::Op, b"=") if depth == 0 => equals += 1,
+                (Kind::Op, b"=") if depth == 0 => {
+                    equals += 1;
+                    if self.kind(index + 1) == Kind::Keyword(Kw::Other)
+                        && self.bytes(index + 1) == b"yield"
+                    {
+                        return false;
+                    }
+                }
                 _ => {}
             }
         }
         equals == 1
+    }
+
+    /// Whether a type of the statement `start..=last` — a type alias's
+    /// sides, an annotation — starts with a generic type that the grammar
+    /// cannot finish. It reads `Name[…]` there as a generic type, whose
+    /// brackets hold no slice and after which only `|`, `.` or `,` may
+    /// follow (`x: A[1] + b = 2`, `type T = a[1:]` are errors to it).
+    fn has_type_error(&self, start: usize, last: usize) -> bool {
+        let mut depth = 0usize;
+        let mut equals = None;
+        let mut colon = None;
+        for index in start..=last {
+            match (self.kind(index), self.bytes(index)) {
+                (Kind::Punct, b"(" | b"[" | b"{") | (Kind::FStart, _) => depth += 1,
+                (Kind::Punct, b")" | b"]" | b"}") | (Kind::FEnd, _) => {
+                    depth = depth.saturating_sub(1);
+                }
+                (Kind::Keyword(Kw::Lambda), _) if depth == 0 && colon.is_none() => return false,
+                (Kind::Punct, b":") if depth == 0 && colon.is_none() => colon = Some(index),
+                (Kind::Op, b"=") if depth == 0 && equals.is_none() => equals = Some(index),
+                _ => {}
+            }
+        }
+        let end = equals.unwrap_or(last + 1);
+        if self.kind(start) == Kind::Type && self.is_type_alias(start, last) {
+            self.generic_type_error(start + 1, end) || self.generic_type_error(end + 1, last + 1)
+        } else {
+            colon.is_some_and(|colon| colon < end && self.generic_type_error(colon + 1, end))
+        }
+    }
+
+    /// Whether the type `from..to` starts with `Name[` and goes on in a way
+    /// that a generic type cannot.
+    fn generic_type_error(&self, from: usize, to: usize) -> bool {
+        if from >= to || !self.lx[from].is_name() || !self.is(from + 1, Kind::Punct, b"[") {
+            return false;
+        }
+        let mut depth = 0usize;
+        for index in from + 1..to {
+            match (self.kind(index), self.bytes(index)) {
+                (Kind::Punct, b"(" | b"[" | b"{") | (Kind::FStart, _) => depth += 1,
+                (Kind::Punct, b")" | b"]" | b"}") | (Kind::FEnd, _) => {
+                    depth -= 1;
+                    if depth == 0 {
+                        let next = index + 1;
+                        return next < to
+                            && !(self.is(next, Kind::Op, b"|")
+                                || self.is(next, Kind::Punct, b".")
+                                || self.is(next, Kind::Punct, b","));
+                    }
+                }
+                (Kind::Punct, b":") if depth == 1 => return true,
+                _ => {}
+            }
+        }
+        false
     }
 
     /// Whether `start..=last` is one string, with or without a comma.
@@ -584,11 +696,43 @@ impl Reader<'_> {
         let next = start + 1;
         match self.kind(next) {
             Kind::Op => matches!(self.bytes(next), b">>" | b"~" | b"..."),
-            Kind::Punct => self.bytes(next) == b"{",
+            Kind::Punct => match self.bytes(next) {
+                b"{" => true,
+                // `print[…]` is a subscript unless the brackets hold what
+                // no subscript can: nothing, or a comprehension.
+                b"[" => self.holds_no_subscript(next),
+                _ => false,
+            },
             Kind::Keyword(Kw::Value | Kw::Lambda) | Kind::Number | Kind::Str | Kind::FStart => true,
             Kind::Keyword(Kw::Not) => self.kind(next + 1) != Kind::Keyword(Kw::In),
             _ => self.lx[next].is_name(),
         }
+    }
+
+    /// Whether the brackets opened at `open` are empty or hold a
+    /// comprehension's `for`.
+    fn holds_no_subscript(&self, open: usize) -> bool {
+        if self.is(open + 1, Kind::Punct, b"]") {
+            return true;
+        }
+        let mut depth = 0usize;
+        let mut index = open;
+        while let Some(lexeme) = self.lx.get(index) {
+            match (lexeme.kind, self.bytes(index)) {
+                (Kind::Punct, b"(" | b"[" | b"{") => depth += 1,
+                (Kind::Punct, b")" | b"]" | b"}") => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return false;
+                    }
+                }
+                (Kind::Keyword(Kw::For), _) if depth == 1 => return true,
+                (Kind::Newline, _) => return false,
+                _ => {}
+            }
+            index += 1;
+        }
+        false
     }
 
     /// Whether the lexeme at `index` can start an operand: what makes
@@ -637,7 +781,12 @@ impl Reader<'_> {
                 }
             }
             Kind::Await => {
-                if self.starts_operand(self.next_code(index)) {
+                let next = self.next_code(index);
+                // `await *` takes a name only (`await *(x,)` is an error).
+                if self.is(next, Kind::Op, b"*") && !self.lx[self.next_code(next)].is_name() {
+                    self.error = true;
+                }
+                if self.starts_operand(next) {
                     TokenKind::Keyword
                 } else {
                     TokenKind::Identifier
@@ -646,7 +795,36 @@ impl Reader<'_> {
             Kind::Keyword(_) => TokenKind::Keyword,
             Kind::Number => TokenKind::Number,
             Kind::Str | Kind::Chunk => TokenKind::String,
-            Kind::Op => TokenKind::Operator,
+            Kind::Op => {
+                // These take a primary operand: `a + not b` and
+                // `-lambda: 0` are errors.
+                if matches!(
+                    self.bytes(index),
+                    b"+" | b"-"
+                        | b"/"
+                        | b"//"
+                        | b"%"
+                        | b"|"
+                        | b"&"
+                        | b"^"
+                        | b"<<"
+                        | b">>"
+                        | b"<"
+                        | b">"
+                        | b"<="
+                        | b">="
+                        | b"=="
+                        | b"!="
+                        | b"<>"
+                        | b"~"
+                ) && matches!(
+                    self.kind(self.next_code(index)),
+                    Kind::Keyword(Kw::Lambda | Kw::Not)
+                ) {
+                    self.error = true;
+                }
+                TokenKind::Operator
+            }
             Kind::Punct => TokenKind::Punctuation,
             Kind::FStart
             | Kind::FEnd
