@@ -99,8 +99,15 @@ pub(super) struct Lexeme {
 impl Lexeme {
     /// Whether this is a word the grammar can read as a name.
     pub(super) fn is_name(self) -> bool {
+        self.kind.is_name()
+    }
+}
+
+impl Kind {
+    /// Whether this is a word the grammar can read as a name.
+    pub(super) fn is_name(self) -> bool {
         matches!(
-            self.kind,
+            self,
             Kind::Name
                 | Kind::Print
                 | Kind::Exec
@@ -165,6 +172,18 @@ struct Scanner<'a> {
     inside_fstring: bool,
 }
 
+/// By byte: an ASCII letter, digit or `_`, which go on a name.
+static NAME_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || c == b'_';
+        b += 1;
+    }
+    table
+};
+
 /// Whether `b` is a letter of a string prefix.
 fn is_prefix_letter(b: u8) -> bool {
     matches!(
@@ -201,39 +220,80 @@ fn operator_len(rest: &[u8]) -> Option<usize> {
     Some(len)
 }
 
+/// The words with a kind of their own. Every word of the source is looked
+/// up here, so the table is indexed by [`keyword_slot`], a hash without
+/// collisions among these words (checked as the table is built).
+const KEYWORDS: &[(&str, Kind)] = &[
+    ("if", Kind::Keyword(Kw::If)),
+    ("elif", Kind::Keyword(Kw::Elif)),
+    ("else", Kind::Keyword(Kw::Else)),
+    ("while", Kind::Keyword(Kw::While)),
+    ("for", Kind::Keyword(Kw::For)),
+    ("try", Kind::Keyword(Kw::Try)),
+    ("except", Kind::Keyword(Kw::Except)),
+    ("finally", Kind::Keyword(Kw::Finally)),
+    ("with", Kind::Keyword(Kw::With)),
+    ("def", Kind::Keyword(Kw::Def)),
+    ("class", Kind::Keyword(Kw::Class)),
+    ("import", Kind::Keyword(Kw::Import)),
+    ("from", Kind::Keyword(Kw::From)),
+    ("lambda", Kind::Keyword(Kw::Lambda)),
+    ("not", Kind::Keyword(Kw::Not)),
+    ("in", Kind::Keyword(Kw::In)),
+    ("None", Kind::Keyword(Kw::Value)),
+    ("True", Kind::Keyword(Kw::Value)),
+    ("False", Kind::Keyword(Kw::Value)),
+    ("and", Kind::Keyword(Kw::Other)),
+    ("as", Kind::Keyword(Kw::Other)),
+    ("assert", Kind::Keyword(Kw::Other)),
+    ("break", Kind::Keyword(Kw::Other)),
+    ("continue", Kind::Keyword(Kw::Other)),
+    ("del", Kind::Keyword(Kw::Other)),
+    ("global", Kind::Keyword(Kw::Other)),
+    ("is", Kind::Keyword(Kw::Other)),
+    ("nonlocal", Kind::Keyword(Kw::Other)),
+    ("or", Kind::Keyword(Kw::Other)),
+    ("pass", Kind::Keyword(Kw::Other)),
+    ("raise", Kind::Keyword(Kw::Other)),
+    ("return", Kind::Keyword(Kw::Other)),
+    ("yield", Kind::Keyword(Kw::Other)),
+    ("print", Kind::Print),
+    ("exec", Kind::Exec),
+    ("async", Kind::Async),
+    ("await", Kind::Await),
+    ("match", Kind::Match),
+    ("case", Kind::Case),
+    ("type", Kind::Type),
+    ("_", Kind::Underscore),
+];
+
+const KEYWORD_SLOTS: usize = 128;
+
+/// The slot of a word in [`KEYWORD_TABLE`].
+const fn keyword_slot(word: &[u8]) -> usize {
+    (word[0] as usize + word[word.len() - 1] as usize * 8 + word.len() * 48) % KEYWORD_SLOTS
+}
+
+static KEYWORD_TABLE: [Option<(&[u8], Kind)>; KEYWORD_SLOTS] = {
+    let mut table: [Option<(&[u8], Kind)>; KEYWORD_SLOTS] = [None; KEYWORD_SLOTS];
+    let mut index = 0;
+    while index < KEYWORDS.len() {
+        let (word, kind) = KEYWORDS[index];
+        let slot = keyword_slot(word.as_bytes());
+        assert!(table[slot].is_none(), "two keywords share a slot");
+        table[slot] = Some((word.as_bytes(), kind));
+        index += 1;
+    }
+    table
+};
+
 /// The kind of a word.
 fn word_kind(word: &str) -> Kind {
-    let kw = match word {
-        "if" => Kw::If,
-        "elif" => Kw::Elif,
-        "else" => Kw::Else,
-        "while" => Kw::While,
-        "for" => Kw::For,
-        "try" => Kw::Try,
-        "except" => Kw::Except,
-        "finally" => Kw::Finally,
-        "with" => Kw::With,
-        "def" => Kw::Def,
-        "class" => Kw::Class,
-        "import" => Kw::Import,
-        "from" => Kw::From,
-        "lambda" => Kw::Lambda,
-        "not" => Kw::Not,
-        "in" => Kw::In,
-        "None" | "True" | "False" => Kw::Value,
-        "and" | "as" | "assert" | "break" | "continue" | "del" | "global" | "is" | "nonlocal"
-        | "or" | "pass" | "raise" | "return" | "yield" => Kw::Other,
-        "print" => return Kind::Print,
-        "exec" => return Kind::Exec,
-        "async" => return Kind::Async,
-        "await" => return Kind::Await,
-        "match" => return Kind::Match,
-        "case" => return Kind::Case,
-        "type" => return Kind::Type,
-        "_" => return Kind::Underscore,
-        _ => return Kind::Name,
-    };
-    Kind::Keyword(kw)
+    let word = word.as_bytes();
+    match KEYWORD_TABLE[keyword_slot(word)] {
+        Some((keyword, kind)) if keyword == word => kind,
+        _ => Kind::Name,
+    }
 }
 
 impl Scanner<'_> {
@@ -266,20 +326,23 @@ impl Scanner<'_> {
 
     /// Pushes a token of the code (not a marker) and keeps the line state.
     fn push_token(&mut self, kind: Kind, start: usize, end: usize) {
-        let text = &self.bytes[start..end];
-        self.import_dots = if kind == Kind::Keyword(Kw::From) {
-            self.statement_start && self.brackets.is_empty()
+        let outside = self.brackets.is_empty();
+        if kind == Kind::Punct {
+            // Punctuation is one byte.
+            let b = self.bytes[start];
+            self.import_dots &= b == b'.';
+            if outside {
+                self.ends_with_colon = b == b':';
+                self.statement_start = b == b':' || b == b';';
+                self.def_header &= b != b':';
+            }
         } else {
-            self.import_dots && text == b"."
-        };
-        if self.brackets.is_empty() {
-            self.def_header = match kind {
-                Kind::Keyword(Kw::Def) => true,
-                Kind::Punct if text == b":" => false,
-                _ => self.def_header,
-            };
-            self.ends_with_colon = kind == Kind::Punct && text == b":";
-            self.statement_start = self.ends_with_colon || text == b";";
+            self.import_dots = kind == Kind::Keyword(Kw::From) && self.statement_start && outside;
+            if outside {
+                self.ends_with_colon = false;
+                self.statement_start = false;
+                self.def_header |= kind == Kind::Keyword(Kw::Def);
+            }
         }
         self.line_has_tokens = true;
         self.push(kind, start, end);
@@ -322,8 +385,15 @@ impl Scanner<'_> {
     /// Skips spaces, tabs, form feeds, carriage returns and the invisible
     /// characters the grammar takes as space.
     fn skip_blank(&mut self) {
-        loop {
-            match self.peek(0) {
+        if self
+            .bytes
+            .get(self.at)
+            .is_some_and(|&b| b > b' ' && b < 0x80)
+        {
+            return;
+        }
+        while let Some(&b) = self.bytes.get(self.at) {
+            match b {
                 b' ' | b'\t' | b'\x0c' | b'\r' | b'\x0b' => self.at += 1,
                 0xE2 | 0xEF => {
                     let rest = &self.text[self.at..];
@@ -548,30 +618,22 @@ impl Scanner<'_> {
     /// A word: a string prefix before a quote, a keyword or a name.
     fn word(&mut self) -> Option<()> {
         let start = self.at;
-        let prefix = self.bytes[start..]
-            .iter()
-            .take_while(|&&b| is_prefix_letter(b))
-            .count();
-        if prefix > 0
-            && self
-                .bytes
-                .get(start + prefix)
-                .copied()
-                .is_some_and(is_quote)
+        let bytes = self.bytes;
+        let mut end = start
+            + bytes[start..]
+                .iter()
+                .position(|&b| !NAME_BYTES[usize::from(b)])
+                .unwrap_or(bytes.len() - start);
+        if bytes.get(end).is_some_and(|&b| b >= 0x80) {
+            end = start + self.unicode_word_len(start)?;
+        }
+        if bytes.get(end).copied().is_some_and(is_quote)
+            && bytes[start..end].iter().all(|&b| is_prefix_letter(b))
         {
             return self.string(start);
         }
-        let rest = &self.text[start..];
-        let mut chars = rest.char_indices();
-        let (_, first) = chars.next().expect("not at the end");
-        if !(first == '_' || is_xid_start(first)) {
-            return None;
-        }
-        let len = chars
-            .find(|&(_, c)| !(c == '_' || is_xid_continue(c)))
-            .map_or(rest.len(), |(offset, _)| offset);
-        self.at = start + len;
-        let word = &rest[..len];
+        self.at = end;
+        let word = &self.text[start..end];
         let mut kind = word_kind(word);
         if word == "__future__" && self.import_dots {
             kind = Kind::Keyword(Kw::Other);
@@ -582,16 +644,29 @@ impl Scanner<'_> {
                 // nested format specification does not keep.
                 return None;
             }
-            if Lexeme::is_name(Lexeme {
-                kind,
-                start: 0,
-                end: 0,
-            }) {
+            if kind.is_name() {
                 kind = Kind::Ident;
             }
         }
-        self.push_token(kind, start, self.at);
+        self.push_token(kind, start, end);
         Some(())
+    }
+
+    /// The length of a name with characters beyond ASCII at `start`, as
+    /// the grammar's `[_\p{XID_Start}][_\p{XID_Continue}]*`; `None` if no
+    /// name starts there.
+    fn unicode_word_len(&self, start: usize) -> Option<usize> {
+        let rest = &self.text[start..];
+        let mut chars = rest.char_indices();
+        let (_, first) = chars.next()?;
+        if !(first == '_' || is_xid_start(first)) {
+            return None;
+        }
+        Some(
+            chars
+                .find(|&(_, c)| !(c == '_' || is_xid_continue(c)))
+                .map_or(rest.len(), |(offset, _)| offset),
+        )
     }
 }
 

@@ -491,11 +491,27 @@ impl Reader<'_> {
         let mut line = Suite::new(self.out.len());
         loop {
             let start = self.at;
+            // The statement ends at `;` or the line end; a `:` outside
+            // brackets makes it an annotation (or an error).
             let mut end = start;
-            while !matches!(self.kind(end), Kind::Newline) && !self.is(end, Kind::Punct, b";") {
+            let mut depth = 0usize;
+            let mut colon = false;
+            loop {
+                let lexeme = *self.lx.get(end)?;
+                match lexeme.kind {
+                    Kind::Newline => break,
+                    Kind::Punct => match self.text.as_bytes()[lexeme.start as usize] {
+                        b';' => break,
+                        b'(' | b'[' | b'{' => depth += 1,
+                        b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+                        b':' => colon |= depth == 0,
+                        _ => {}
+                    },
+                    _ => {}
+                }
                 end += 1;
             }
-            if end == start || end >= self.lx.len() {
+            if end == start {
                 return None;
             }
             let mut last = end - 1;
@@ -503,7 +519,7 @@ impl Reader<'_> {
                 line.comments += 1;
                 last -= 1;
             }
-            let is_import = self.simple_statement(start, last, top)?;
+            let is_import = self.simple_statement(start, last, top, colon)?;
             line.add_statement(is_import);
             self.at = end;
             if self.kind(end) == Kind::Newline {
@@ -524,7 +540,13 @@ impl Reader<'_> {
     }
 
     /// One simple statement, `start..=last`; whether it is an import.
-    fn simple_statement(&mut self, start: usize, last: usize, top: bool) -> Option<bool> {
+    fn simple_statement(
+        &mut self,
+        start: usize,
+        last: usize,
+        top: bool,
+        colon: bool,
+    ) -> Option<bool> {
         // A clause cannot follow a `;` or another clause's `:` (`match` and
         // `case` are names there).
         let clause =
@@ -539,7 +561,7 @@ impl Reader<'_> {
             // `from __future__ import *`: no import list, an error.
             return None;
         }
-        if self.has_type_error(start, last) {
+        if (colon || self.kind(start) == Kind::Type) && self.has_type_error(start, last) {
             return None;
         }
         let out_start = self.out.len();
@@ -799,6 +821,9 @@ impl Reader<'_> {
                 // These take a primary operand: `a + not b` and
                 // `-lambda: 0` are errors.
                 if matches!(
+                    self.kind(self.next_code(index)),
+                    Kind::Keyword(Kw::Lambda | Kw::Not)
+                ) && matches!(
                     self.bytes(index),
                     b"+" | b"-"
                         | b"/"
@@ -817,9 +842,6 @@ impl Reader<'_> {
                         | b"!="
                         | b"<>"
                         | b"~"
-                ) && matches!(
-                    self.kind(self.next_code(index)),
-                    Kind::Keyword(Kw::Lambda | Kw::Not)
                 ) {
                     self.error = true;
                 }
