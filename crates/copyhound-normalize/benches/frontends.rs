@@ -26,6 +26,9 @@ fn unit(lang: Language) -> &'static str {
         Language::JavaScript => {
             "// sum of squares\nfunction sum{n}(xs) {\n  let total = 0;\n  for (let i = 0; i < xs.length; i++) {\n    if (xs[i] % 2 === 0) { total += xs[i] * xs[i]; } else { total -= 3; }\n  }\n  console.log(`total ${total}`);\n  return total;\n}\n"
         }
+        Language::Go => {
+            "// sum of squares\nfunc sum{n}(xs []int) int {\n\ttotal := 0\n\tfor i := 0; i < len(xs); i++ {\n\t\tif xs[i]%2 == 0 {\n\t\t\ttotal += xs[i] * xs[i]\n\t\t} else {\n\t\t\ttotal -= 3\n\t\t}\n\t}\n\tfmt.Printf(\"total %d\\n\", total)\n\treturn total\n}\n\n"
+        }
         Language::Pascal => {
             "{ sum of squares }\nfunction Sum{n}(const xs: array of Integer): LongInt;\nvar i: Integer; total: LongInt;\nbegin\n  total := 0;\n  for i := 0 to High(xs) do\n    if xs[i] mod 2 = 0 then total := total + xs[i] * xs[i]\n    else total := total - 3;\n  WriteLn('total ', total);\n  Sum{n} := total;\nend;\n"
         }
@@ -54,6 +57,7 @@ fn frontends(c: &mut Criterion) {
         Language::C,
         Language::Java,
         Language::Python,
+        Language::Go,
         Language::JavaScript,
         Language::Pascal,
         Language::Lua,
@@ -75,6 +79,7 @@ fn lexer_and_grammar(c: &mut Criterion) {
         (Language::Java, "java_tokens"),
         (Language::C, "c_tokens"),
         (Language::Python, "python_tokens"),
+        (Language::Go, "go_tokens"),
     ] {
         let mut group = c.benchmark_group(name);
         group.sample_size(10);

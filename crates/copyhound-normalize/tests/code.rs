@@ -5,6 +5,7 @@ mod code {
     pub mod datasets;
     pub mod detect;
     pub mod fixtures;
+    pub mod go;
     pub mod java;
     pub mod levels;
     pub mod python;

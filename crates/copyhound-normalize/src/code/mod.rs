@@ -45,6 +45,7 @@
 //! ```
 
 mod c;
+mod go;
 mod java;
 mod language;
 mod lexer;
@@ -127,6 +128,7 @@ pub fn tokenize_with_own_lexer(
         Language::C => Some(c::tokenize(text, drop_imports)),
         Language::Java => Some(java::tokenize(text, drop_imports)),
         Language::Python => python::tokenize(text, drop_imports),
+        Language::Go => go::tokenize(text, drop_imports),
         _ => None,
     }
 }
@@ -177,7 +179,10 @@ pub fn uses_grammar(lang: Language) -> bool {
 /// Whether `lang` is read by its own lexer, which gives its grammar's
 /// tokens (Python's hands the files it cannot be sure of to the grammar).
 fn has_own_lexer(lang: Language) -> bool {
-    matches!(lang, Language::Java | Language::C | Language::Python)
+    matches!(
+        lang,
+        Language::Java | Language::C | Language::Python | Language::Go
+    )
 }
 
 /// Keeps the promise of non-decreasing spans even if a grammar ever
