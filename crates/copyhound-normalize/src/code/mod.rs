@@ -1,16 +1,21 @@
 //! The source-code front-end: program text to a stream of token symbols
 //! that ignores whitespace, comments and (by default) identifier names.
 //!
-//! Three tokenisers share one token model ([`Token`], [`TokenKind`]):
+//! Three kinds of tokeniser share one token model ([`Token`], [`TokenKind`]):
 //!
 //! - tree-sitter grammars (one Cargo feature each, `lang-go`, `lang-cpp`,
-//!   …, all on by default) for C++, C#, Kotlin, Scala, Python,
-//!   JavaScript, TypeScript/TSX, Go, Rust, PHP, Ruby, Haskell and Bash;
-//! - for Java and C, the table lexer with a few passes that give the
-//!   tokens the grammar gave, at a fraction of the cost (see `java.rs` and
-//!   `c.rs`; the grammars stay behind the `lang-java` and `lang-c`
-//!   features as the reference their tests compare with, through
-//!   [`tokenize_with_grammar`]);
+//!   …, all on by default) for C++, C#, Kotlin, Scala, JavaScript,
+//!   TypeScript/TSX, Rust, PHP, Ruby, Haskell and Bash;
+//! - own lexers for Java, C, Python and Go, which give the tokens their
+//!   grammar gives, at a fraction of the cost ([`tokenize_with_own_lexer`]):
+//!   for Java and C the table lexer with a few passes (`java.rs`, `c.rs`),
+//!   for Python and Go scanners of their own (`python/`, `go.rs`). Java's
+//!   and C's grammars stay behind the `lang-java` and `lang-c` features
+//!   only as the reference their tests compare with, through
+//!   [`tokenize_with_grammar`]. Python's and Go's stay in the default
+//!   build: where their lexer sees a syntax error (an unclosed string or
+//!   bracket, a `:` missing after `if x`) it leaves the file to the
+//!   grammar, whose error recovery no local rule predicts;
 //! - a table-driven lexer for the long tail (Lisp, Scheme, OCaml/ML,
 //!   Pascal, Fortran, Ada, Perl, Matlab, Prolog, Verilog, VHDL, SQL, R,
 //!   Lua, Swift, Elixir, Elm, Groovy, Modelica, MIPS and x86 assembly,
