@@ -30,6 +30,7 @@
 
 use unicode_ident::{is_xid_continue, is_xid_start};
 
+use super::lexer::opening_bracket;
 use super::token::{Token, TokenKind};
 
 /// The tokens of Go `text`, as the grammar and the tree walker give them,
@@ -232,16 +233,7 @@ impl Scanner<'_> {
         }
         match b {
             b'(' | b'[' | b'{' => self.brackets.push(b),
-            b')' | b']' | b'}' => {
-                let open = match b {
-                    b')' => b'(',
-                    b']' => b'[',
-                    _ => b'{',
-                };
-                if self.brackets.pop() != Some(open) {
-                    return None;
-                }
-            }
+            b')' | b']' | b'}' if self.brackets.pop() != Some(opening_bracket(b)) => return None,
             _ => {}
         }
         let kind = if len == 1 {

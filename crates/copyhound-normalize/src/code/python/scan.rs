@@ -30,6 +30,8 @@ mod strings;
 
 use unicode_ident::{is_xid_continue, is_xid_start};
 
+use crate::code::lexer::opening_bracket;
+
 /// What a lexeme is. Words the grammar reads as keywords in some places
 /// and as names in others get their own kind, decided by the statement
 /// pass.
@@ -596,12 +598,7 @@ impl Scanner<'_> {
                 Kind::Punct
             }
             b')' | b']' | b'}' => {
-                let open = match b {
-                    b')' => b'(',
-                    b']' => b'[',
-                    _ => b'{',
-                };
-                if self.brackets.pop() != Some(open) {
+                if self.brackets.pop() != Some(opening_bracket(b)) {
                     return None;
                 }
                 Kind::Punct
