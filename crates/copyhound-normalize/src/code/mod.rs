@@ -45,6 +45,7 @@
 //! ```
 
 mod c;
+mod cpp;
 mod java;
 mod language;
 mod lexer;
@@ -108,6 +109,7 @@ pub fn normalize_code(lang: Language, text: &str, opts: &CodeOptions) -> Normali
 pub fn tokenize(lang: Language, text: &str, drop_imports: bool) -> Vec<Token> {
     match lang {
         Language::C => return c::tokenize(text, drop_imports),
+        Language::Cpp => return cpp::tokenize(text, drop_imports),
         Language::Java => return java::tokenize(text, drop_imports),
         _ => {}
     }
@@ -149,7 +151,7 @@ pub fn tokenize_with_table(lang: Language, text: &str, drop_imports: bool) -> Ve
 pub fn uses_grammar(lang: Language) -> bool {
     #[cfg(feature = "tree-sitter")]
     {
-        !matches!(lang, Language::Java | Language::C) && tree::has_grammar(lang)
+        !matches!(lang, Language::Java | Language::C | Language::Cpp) && tree::has_grammar(lang)
     }
     #[cfg(not(feature = "tree-sitter"))]
     {
