@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use copyhound_normalize::NormalizedDocument;
 use copyhound_normalize::code::{
     CodeOptions, Language, Token, normalize_code, tokenize, tokenize_with_grammar,
+    tokenize_with_own_lexer,
 };
 
 use super::datasets::{datasets_dir, files_under};
@@ -106,13 +107,28 @@ pub fn first_difference(text: &str, lexer: &[Token], grammar: &[Token]) -> Optio
     ))
 }
 
-/// Asserts that [`tokenize`] reads `text` in `lang` as the grammar does.
+/// Asserts that `lang`'s own lexer reads `text` itself (leaves it not to
+/// the grammar) and as the grammar does.
 pub fn assert_same_as_grammar(lang: Language, text: &str, drop_imports: bool) {
-    let lexer = tokenize(lang, text, drop_imports);
+    let lexer = tokenize_with_own_lexer(lang, text, drop_imports)
+        .unwrap_or_else(|| panic!("{text}\nthe {lang} lexer left this to the grammar"));
     let grammar = grammar_tokens(lang, text, drop_imports);
     if let Some(difference) = first_difference(text, &lexer, &grammar) {
         panic!("{text}\n{difference}");
     }
+}
+
+/// Asserts that `lang`'s own lexer leaves `text` to the grammar, and that
+/// [`tokenize`] then gives the grammar's tokens.
+pub fn assert_left_to_grammar(lang: Language, text: &str) {
+    assert!(
+        tokenize_with_own_lexer(lang, text, false).is_none(),
+        "{text}\nthe {lang} lexer read this itself"
+    );
+    assert_eq!(
+        tokenize(lang, text, false),
+        grammar_tokens(lang, text, false)
+    );
 }
 
 /// The files with extension `ext` in the data sets' `files/` folders;
@@ -155,68 +171,6 @@ pub fn assert_dataset_files_same_as_grammar(lang: Language, ext: &str) {
     }
     eprintln!("{} of {} {lang} files differ", differing.len(), files.len());
     for line in differing.iter().take(40) {
-        eprintln!("{line}");
-    }
-    assert!(differing.is_empty());
-}
-
-/// The files under `roots` whose extension is one of `exts`, sorted.
-pub fn source_files_under(roots: &[&Path], exts: &[&str]) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for root in roots {
-        files_under(root, &mut files);
-    }
-    // `""`: files without an extension (`vector`, `map`).
-    files.retain(|path| {
-        exts.contains(
-            &path
-                .extension()
-                .map_or(Some(""), |e| e.to_str())
-                .unwrap_or("?"),
-        )
-    });
-    files.sort();
-    files
-}
-
-/// Compares `lang`'s own lexer with its grammar on real `files`, with and
-/// without `drop_imports`. A file the grammar reads with a syntax error
-/// (`grammar_errs`) is counted apart: there the grammar's error recovery
-/// decides its tokens, which no lexer follows. Every other file must read
-/// the same; the counts are printed.
-pub fn assert_real_files_same_as_grammar(
-    lang: Language,
-    files: &[PathBuf],
-    grammar_errs: impl Fn(&str) -> bool,
-) {
-    let (mut compared, mut with_errors, mut differ_at_errors) = (0, 0, 0);
-    let mut differing = Vec::new();
-    for path in files {
-        let Ok(bytes) = std::fs::read(path) else {
-            continue;
-        };
-        let text = String::from_utf8_lossy(&bytes);
-        let errs = grammar_errs(&text);
-        let difference = [false, true].into_iter().find_map(|drop_imports| {
-            let lexer = tokenize(lang, &text, drop_imports);
-            let grammar = grammar_tokens(lang, &text, drop_imports);
-            first_difference(&text, &lexer, &grammar)
-                .map(|d| format!("{} (drop_imports {drop_imports}): {d}", path.display()))
-        });
-        if errs {
-            with_errors += 1;
-            differ_at_errors += usize::from(difference.is_some());
-        } else {
-            compared += 1;
-            differing.extend(difference);
-        }
-    }
-    eprintln!(
-        "{lang}: {compared} files the grammar reads without error, {} differ; \
-         {with_errors} more it reads with errors ({differ_at_errors} of them differ)",
-        differing.len()
-    );
-    for line in differing.iter().take(20) {
         eprintln!("{line}");
     }
     assert!(differing.is_empty());
