@@ -224,7 +224,14 @@ mod generated {
                 (select(&["-", "!", "~", "*", "&", "not "]), inner.clone())
                     .prop_map(|(op, e)| format!("{op}({e})")),
                 (inner.clone(), name()).prop_map(|(e, field)| format!("({e}).{field}")),
-                (name(), inner.clone()).prop_map(|(a, i)| format!("{a}[{i}]")),
+                // `[[` opens an attribute, so a lambda index is wrapped.
+                (name(), inner.clone()).prop_map(|(a, i)| {
+                    if i.starts_with('[') {
+                        format!("{a}[({i})]")
+                    } else {
+                        format!("{a}[{i}]")
+                    }
+                }),
                 inner
                     .clone()
                     .prop_map(|e| format!("[&](int v) -> bool {{ return {e}; }}(1)")),
