@@ -7,5 +7,6 @@ mod db;
 mod dedup;
 mod fingerprint;
 mod html_report;
+mod inputs;
 mod serve;
 mod support;
