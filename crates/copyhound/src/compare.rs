@@ -286,6 +286,7 @@ fn compare_family(
     };
     let comparison = compare_with_progress(&family.units, &family.base, &options, bar)?;
     let k = family.settings.hasher.k();
+    let symbols = args.front_end.symbol_kind(family.family != TEXT);
     let parameters = Parameters {
         language: Some(family.family.to_string()),
         k,
@@ -303,10 +304,10 @@ fn compare_family(
         }
         .into(),
         merge_gap: args.merge_gap.unwrap_or(2 * k),
-        min_passage: args.min_passage.unwrap_or_else(|| {
-            let is_code = family.family != TEXT;
-            args.front_end.symbol_kind(is_code).default_min_passage()
-        }),
+        min_passage: args
+            .min_passage
+            .unwrap_or_else(|| symbols.default_min_passage()),
+        symbol: Some(symbols.name().into()),
         languages: Vec::new(),
     };
     Ok((comparison, parameters))

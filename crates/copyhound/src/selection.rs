@@ -73,6 +73,16 @@ pub enum SymbolKind {
 }
 
 impl SymbolKind {
+    /// What one symbol is, as the report says it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Code => "token",
+            Self::Text(TextModeName::Chars) => "character",
+            Self::Text(TextModeName::Words) => "word",
+            Self::Text(TextModeName::Consonants) => "consonant",
+        }
+    }
+
     /// The default k and w. Each is measured on the labelled data sets
     /// (docs/EVALUATION.md, "Defaults"):
     /// - code, k = 10, w = 3: any shared run of 12 tokens is found; every

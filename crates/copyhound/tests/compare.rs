@@ -980,9 +980,14 @@ fn a_mixed_batch_is_compared_one_language_at_a_time() {
         ]
     );
     let text = fs::read_to_string(&csv).unwrap();
-    assert!(text.lines().next().unwrap().ends_with(",language"));
+    assert!(
+        text.lines()
+            .next()
+            .unwrap()
+            .ends_with(",language,a_origin,b_origin")
+    );
     // The most similar pair is the Java copy, identical up to names.
-    assert!(text.lines().nth(1).unwrap().ends_with(",java"));
+    assert!(text.lines().nth(1).unwrap().ends_with(",java,new,new"));
 
     // Without JSON or HTML the CSV is written straight from the languages'
     // comparisons, and the report lists only the pairs the table shows:
