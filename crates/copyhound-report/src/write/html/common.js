@@ -116,6 +116,6 @@ async function pairDetails(i) {
 /** The text of embedded document `doc`, or null when it was left out. */
 async function documentText(doc) {
   const at = data.documents.text_block[doc];
-  if (at < 0) return null;
+  if (at === null) return null;
   return (await block("text_blocks", at))[data.documents.text_index[doc]];
 }

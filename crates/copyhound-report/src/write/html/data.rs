@@ -96,14 +96,14 @@ struct PagePairs {
 }
 
 /// The embedded documents, one array per field. A document's text is
-/// entry `text_index` of block `text_block`; `-1` when `missing` says why
-/// there is none.
+/// entry `text_index` of block `text_block`; the block is `null` when
+/// `missing` says why there is none.
 #[derive(Debug, Default, Serialize)]
 struct PageDocuments<'a> {
     unit: Vec<usize>,
     path: Vec<&'a str>,
     missing: Vec<Option<&'static str>>,
-    text_block: Vec<i64>,
+    text_block: Vec<Option<usize>>,
     text_index: Vec<usize>,
 }
 
@@ -151,7 +151,13 @@ impl<'a> PageData<'a> {
 fn identity(report: &Report) -> String {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for unit in &report.units {
-        for byte in unit.root.bytes().chain([0]).chain(unit.path.bytes()).chain([0]) {
+        for byte in unit
+            .root
+            .bytes()
+            .chain([0])
+            .chain(unit.path.bytes())
+            .chain([0])
+        {
             hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
         }
     }
@@ -201,7 +207,9 @@ fn details(pair: &PairReport, documents: &Documents<'_>) -> [Vec<u32>; 2] {
     }
     let mut passages = Vec::with_capacity(pair.listed_passages().len() * PASSAGE_FIELDS);
     for passage in pair.listed_passages() {
-        let [first, end] = passage.fragments.map(|f| u32::try_from(f).unwrap_or(u32::MAX));
+        let [first, end] = passage
+            .fragments
+            .map(|f| u32::try_from(f).unwrap_or(u32::MAX));
         passages.extend([first, end, passage.matched_symbols]);
         sides(&mut passages, &passage.a, &passage.b);
     }
@@ -329,14 +337,14 @@ impl<'a> Documents<'a> {
                     }
                     block_bytes += text.len();
                     page.missing.push(None);
-                    page.text_block.push(blocks.len() as i64 - 1);
+                    page.text_block.push(Some(blocks.len() - 1));
                     let block = blocks.last_mut().expect("a block was pushed");
                     page.text_index.push(block.len());
                     block.push(text);
                 }
                 Err(why) => {
                     page.missing.push(Some(why));
-                    page.text_block.push(-1);
+                    page.text_block.push(None);
                     page.text_index.push(0);
                 }
             }

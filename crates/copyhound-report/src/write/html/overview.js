@@ -77,7 +77,7 @@ function renderHistogram(threshold) {
   const ticks = log
     ? [1, 10, 100, 1000, 10000, 100000, 1000000].filter((t) => t < most)
     : [0];
-  const [width, height, top, bottom, right] = [420, 210, 14, 24, 8];
+  const [width, height, top, bottom, right] = [420, 210, 14, 24, 18];
   const left = 10 + labelWidth(count(most));
   const y = (n) => height - bottom - (height - top - bottom) * scale(n);
   const step = (width - left - right) / bins.length;
