@@ -16,7 +16,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 exec </dev/null
 
-datasets="${DATASETS:-../shared/datasets}"
+datasets="${DATASETS:-/work/shared/datasets}"
+[ -d "$datasets" ] || datasets=../shared/datasets
 out=bench/out/report-browser
 mkdir -p "$out"
 
