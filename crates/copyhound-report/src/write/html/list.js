@@ -152,7 +152,13 @@ function setUpList() {
   byId("filter").addEventListener("input", () => { byId("pair-scroll").scrollTop = 0; updateList(); });
   byId("review-filter").addEventListener("change", updateList);
   byId("unit-filter-clear").addEventListener("click", () => filterByUnit(-1));
-  byId("pair-scroll").addEventListener("scroll", () => window.requestAnimationFrame(drawRows), { passive: true });
+  // One redraw a frame, however many scroll events it had.
+  let drawing = false;
+  byId("pair-scroll").addEventListener("scroll", () => {
+    if (drawing) return;
+    drawing = true;
+    window.requestAnimationFrame(() => { drawing = false; drawRows(); });
+  }, { passive: true });
   byId("pairs").tBodies[0].addEventListener("click", (event) => {
     const row = event.target.closest("tr[data-pair]");
     if (row && !event.target.closest("a")) location.hash = `#pair=${row.dataset.pair}`;
