@@ -61,19 +61,28 @@ function updateList() {
     shown.push(i);
   }
   const { key, direction } = list.sort;
-  if (key !== "rank" || direction !== 1) {
-    const value = SORT_KEYS[key];
-    const keys = new Float64Array(pairCount);
-    for (const i of shown) keys[i] = value(i);
-    shown.sort((x, y) => (keys[x] - keys[y]) * direction || x - y);
-  }
-  list.shown = Uint32Array.from(shown);
+  list.shown = key === "rank" && direction === 1 ? Uint32Array.from(shown) : sorted(shown, SORT_KEYS[key], direction);
   byId("shown").textContent = `${count(shown.length)} of ${plural(pairCount, "pair")}`;
   for (const th of byId("pairs").tHead.rows[0].cells) {
     th.classList.toggle("sorted-asc", th.dataset.key === key && direction > 0);
     th.classList.toggle("sorted-desc", th.dataset.key === key && direction < 0);
   }
   drawRows();
+}
+
+/** `shown` by `value` (whole numbers, from 0) in `direction`, ties by rank.
+ *  Each pair becomes one number, its key then its index, and a typed array
+ *  sorts those without calling back into JavaScript. */
+function sorted(shown, value, direction) {
+  const values = shown.map(value);
+  const top = values.reduce((most, v) => (v > most ? v : most), 0);
+  if ((top + 1) * pairCount > Number.MAX_SAFE_INTEGER) {
+    const order = shown.map((_, k) => k).sort((x, y) => (values[x] - values[y]) * direction || shown[x] - shown[y]);
+    return Uint32Array.from(order, (k) => shown[k]);
+  }
+  const packed = Float64Array.from(shown, (i, k) => (direction > 0 ? values[k] : top - values[k]) * pairCount + i);
+  packed.sort();
+  return Uint32Array.from(packed, (p) => p % pairCount);
 }
 
 function meter(share) {
