@@ -980,12 +980,8 @@ fn a_mixed_batch_is_compared_one_language_at_a_time() {
         ]
     );
     let text = fs::read_to_string(&csv).unwrap();
-    assert!(
-        text.lines()
-            .next()
-            .unwrap()
-            .ends_with(",language,a_origin,b_origin")
-    );
+    let header = text.lines().next().unwrap();
+    assert!(header.ends_with(",language,a_origin,b_origin"));
     // The most similar pair is the Java copy, identical up to names.
     assert!(text.lines().nth(1).unwrap().ends_with(",java,new,new"));
 
