@@ -169,7 +169,10 @@ pub enum UnitRole {
 /// Where a unit came from. [`UnitRole`] says whom a unit is paired with;
 /// the origin says what it is, for the reader: an earlier submission and
 /// a document from an archive are both only paired with new units, but a
-/// grader treats them differently.
+/// grader treats them differently. The index knows only whom to pair (its
+/// two roles); where a unit came from is the report's to say, so an input
+/// with archive documents gives their origin to the report, not a third
+/// role to the index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum UnitOrigin {

@@ -10,7 +10,7 @@
 //! storage under the report's identity, filtered on and exported as CSV.
 //!
 //! The page is a fixed template, style sheet and script (under `html/`,
-//! embedded at compile time) plus the data ([`data`]): one JSON object
+//! embedded at compile time) plus the data (`html/data.rs`): one JSON object
 //! inside a `<script type="application/json">`, with `<`, `>` and `&`
 //! written as `\u003c`-style escapes so no file's text can close the
 //! element. The script renders everything with `textContent`, never as
