@@ -743,7 +743,7 @@ fn report_pairs_sets_how_many_pairs_the_page_embeds() {
             .success();
         let data = page_data(&page);
         assert_eq!(data["listed_pairs"], 3);
-        data["pairs"].as_array().unwrap().len()
+        data["pairs"]["a"].as_array().unwrap().len()
     };
     assert_eq!(embedded("1"), 1);
     assert_eq!(embedded("all"), 3);
