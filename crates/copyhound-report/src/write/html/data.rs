@@ -50,9 +50,9 @@ pub(super) struct PageData<'a> {
     tool: &'a Tool,
     parameters: &'a Parameters,
     summary: &'a Summary,
-    /// Names the set of units compared (a hash of their input paths and
-    /// names), so that the reviews a browser keeps for one class are not
-    /// shown for another.
+    /// Names the set of units compared (a hash of their input paths,
+    /// names and sizes), so that the reviews a browser keeps for one class
+    /// are not shown for another.
     identity: String,
     /// Pairs in the report; more than the page embeds when capped.
     listed_pairs: usize,
@@ -146,18 +146,21 @@ impl<'a> PageData<'a> {
     }
 }
 
-/// FNV-1a over every unit's input path and name: the same units compared
-/// again (other settings, a later run) get the same identity.
+/// FNV-1a over every unit's input path, name and symbol count: the same
+/// files compared again (other settings, a later run) get the same
+/// identity, another assignment handed in by the same names does not.
 fn identity(report: &Report) -> String {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for unit in &report.units {
-        for byte in unit
-            .root
-            .bytes()
-            .chain([0])
-            .chain(unit.path.bytes())
-            .chain([0])
-        {
+        let symbols = unit.symbols.to_le_bytes();
+        let fields = [
+            unit.root.as_bytes(),
+            &[0],
+            unit.path.as_bytes(),
+            &[0],
+            &symbols,
+        ];
+        for &byte in fields.iter().copied().flatten() {
             hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
         }
     }
@@ -414,6 +417,47 @@ mod tests {
             assert_eq!(base64(bytes.as_bytes()), encoded);
         }
         assert_eq!(base64(&[0xff, 0xfe, 0x00]), "//4A");
+    }
+
+    #[test]
+    fn the_identity_is_of_the_units_paths_and_sizes() {
+        let unit = |path: &str, symbols: usize| crate::UnitReport {
+            id: 0,
+            path: path.into(),
+            root: "class".into(),
+            language: None,
+            role: crate::UnitRole::New,
+            origin: UnitOrigin::New,
+            group: None,
+            symbols,
+            compared_symbols: symbols,
+            base_symbols: 0,
+            documents: Vec::new(),
+        };
+        let report = |units| Report {
+            schema_version: crate::SCHEMA_VERSION,
+            tool: Tool {
+                name: "copyhound".into(),
+                version: "test".into(),
+            },
+            parameters: Parameters::default(),
+            summary: Summary::default(),
+            units,
+            pairs: Vec::new(),
+            problems: Vec::new(),
+        };
+        let class = identity(&report(vec![unit("ann", 10), unit("ben", 20)]));
+        let mut other_settings = report(vec![unit("ann", 10), unit("ben", 20)]);
+        other_settings.parameters.k = 99;
+        assert_eq!(identity(&other_settings), class);
+        for other in [
+            vec![unit("ann", 10), unit("ben", 21)],
+            vec![unit("ann", 10), unit("bob", 20)],
+            vec![unit("ann", 10)],
+            vec![unit("an", 10), unit("nben", 20)],
+        ] {
+            assert_ne!(identity(&report(other)), class);
+        }
     }
 
     #[test]

@@ -2,9 +2,10 @@
 //
 // Each pair can be marked reviewed (looked at), confirmed (a copy) or
 // dismissed (not one), and given a note. The marks live in localStorage
-// under the report's identity (a hash of the units compared), keyed by
-// the pair's unit names: another class's report never shows them, and
-// the same class compared again finds them.
+// under the report's identity (a hash of the units compared: their
+// paths, names and sizes), keyed by the pair's unit names: another
+// class's report never shows them, and the same files compared again
+// find them.
 
 const REVIEW_STATES = {
   reviewed: { label: "Reviewed", key: "r", symbol: "✓" },
