@@ -125,6 +125,19 @@ impl FrontEnd {
         };
         Defaults { k, w, min_passage }
     }
+
+    /// What one symbol of `family` is under this front-end, as reports say
+    /// it: a token of code, or a character, word or consonant of text.
+    pub fn symbol(&self, family: Family) -> &'static str {
+        match family {
+            Family::Code(_) => "token",
+            Family::Text => match self.options.text.mode {
+                TextMode::Chars => "character",
+                TextMode::Words => "word",
+                TextMode::Consonants => "consonant",
+            },
+        }
+    }
 }
 
 /// What a family is compared with unless the user says otherwise.
@@ -223,6 +236,22 @@ mod tests {
         assert_eq!(defaults(TextMode::Chars, Family::Text), (15, 6, 100));
         assert_eq!(defaults(TextMode::Words, Family::Text), (3, 5, 20));
         assert_eq!(defaults(TextMode::Consonants, Family::Text), (10, 6, 60));
+    }
+
+    #[test]
+    fn reports_name_each_familys_symbol() {
+        let symbol = |text_mode, family| {
+            let choice = FrontEndChoice {
+                text_mode,
+                ..FrontEndChoice::default()
+            };
+            FrontEnd::new(&choice).unwrap().symbol(family)
+        };
+        let java = Family::Code(Language::Java);
+        assert_eq!(symbol(TextMode::Words, java), "token");
+        assert_eq!(symbol(TextMode::Chars, Family::Text), "character");
+        assert_eq!(symbol(TextMode::Words, Family::Text), "word");
+        assert_eq!(symbol(TextMode::Consonants, Family::Text), "consonant");
     }
 
     #[test]

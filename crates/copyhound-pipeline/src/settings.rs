@@ -110,6 +110,8 @@ pub(crate) struct FamilySettings {
     pub scheme: Scheme,
     pub window: usize,
     pub min_passage: usize,
+    /// What one symbol is, as the report says it.
+    pub symbol: &'static str,
 }
 
 impl CompareSettings {
@@ -122,6 +124,7 @@ impl CompareSettings {
             scheme: self.selection.scheme(resolved),
             window: resolved.w,
             min_passage: self.min_passage.unwrap_or(defaults.min_passage),
+            symbol: self.front_end.symbol(family),
         }
     }
 
@@ -160,6 +163,7 @@ impl CompareSettings {
             weighting: self.weighting.name().into(),
             merge_gap: self.merge_gap.unwrap_or(2 * k),
             min_passage: family.min_passage,
+            symbol: Some(family.symbol.into()),
             languages: Vec::new(),
         }
     }

@@ -16,7 +16,7 @@ use rayon::prelude::*;
 
 use crate::model::{
     DocumentReport, FragmentReport, Location, PairReport, PairSide, Parameters, PassageReport,
-    Problem, Report, SCHEMA_VERSION, Summary, Tool, UnitReport, UnitRole,
+    Problem, Report, SCHEMA_VERSION, Summary, Tool, UnitOrigin, UnitReport, UnitRole,
 };
 
 /// What a report is made from.
@@ -115,32 +115,42 @@ impl Report {
                 .zip(roots)
                 .zip(&comparison.units)
                 .enumerate()
-                .map(|(id, ((unit, root), summary))| UnitReport {
-                    id,
-                    path: unit.name.clone(),
-                    root: root.clone(),
-                    language: parameters.language.clone(),
-                    role: match unit.role {
-                        Role::New => UnitRole::New,
-                        Role::Old => UnitRole::Old,
-                    },
-                    group: unit.group.clone(),
-                    symbols: summary.symbols,
-                    compared_symbols: summary.compared_symbols,
-                    base_symbols: summary.base_symbols,
-                    documents: unit
-                        .documents
-                        .iter()
-                        .map(|d| DocumentReport {
-                            path: d.name.clone(),
-                            symbols: d.normalized.len(),
-                            fingerprints: d.fingerprints().len(),
-                        })
-                        .collect(),
+                .map(|(id, ((unit, root), summary))| {
+                    let role = UnitRole::from(unit.role);
+                    UnitReport {
+                        id,
+                        path: unit.name.clone(),
+                        root: root.clone(),
+                        language: parameters.language.clone(),
+                        role,
+                        origin: UnitOrigin::of_role(role),
+                        group: unit.group.clone(),
+                        symbols: summary.symbols,
+                        compared_symbols: summary.compared_symbols,
+                        base_symbols: summary.base_symbols,
+                        documents: unit
+                            .documents
+                            .iter()
+                            .map(|d| DocumentReport {
+                                path: d.name.clone(),
+                                symbols: d.normalized.len(),
+                                fingerprints: d.fingerprints().len(),
+                            })
+                            .collect(),
+                    }
                 })
                 .collect(),
             pairs,
             problems: problems.to_vec(),
+        }
+    }
+}
+
+impl From<Role> for UnitRole {
+    fn from(role: Role) -> Self {
+        match role {
+            Role::New => Self::New,
+            Role::Old => Self::Old,
         }
     }
 }

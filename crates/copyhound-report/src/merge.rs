@@ -30,6 +30,7 @@ impl Report {
                 min_fragment: part.parameters.min_fragment,
                 merge_gap: part.parameters.merge_gap,
                 min_passage: part.parameters.min_passage,
+                symbol: part.parameters.symbol.clone(),
             })
             .collect();
         let main = parts

@@ -94,6 +94,11 @@ pub struct Parameters {
     /// still are, and still count in the similarity): 0 reports every one.
     #[serde(default)]
     pub min_passage: usize,
+    /// What one symbol is (`token`, `character`, `word`, `consonant`): the
+    /// unit of every count in symbols, such as a pair's longest fragment;
+    /// `None` when not known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<String>,
     /// In a batch of several languages, the settings of each, most units
     /// first; empty when the batch had one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -118,6 +123,9 @@ pub struct LanguageParameters {
     /// Passages matching fewer symbols were not reported.
     #[serde(default)]
     pub min_passage: usize,
+    /// What one symbol is, as [`Parameters::symbol`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<String>,
 }
 
 /// Totals of a comparison.
@@ -158,6 +166,45 @@ pub enum UnitRole {
     Old,
 }
 
+/// Where a unit came from. [`UnitRole`] says whom a unit is paired with;
+/// the origin says what it is, for the reader: an earlier submission and
+/// a document from an archive are both only paired with new units, but a
+/// grader treats them differently. The index knows only whom to pair (its
+/// two roles); where a unit came from is the report's to say, so an input
+/// with archive documents gives their origin to the report, not a third
+/// role to the index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UnitOrigin {
+    /// A current submission.
+    New,
+    /// An earlier submission (`--old`).
+    Old,
+    /// A document from an archive of earlier work, such as a fingerprint
+    /// database; its role is [`UnitRole::Old`].
+    Archive,
+}
+
+impl UnitOrigin {
+    /// The origin of a unit of this role when nothing else is known: the
+    /// comparison's input says only new or old.
+    pub fn of_role(role: UnitRole) -> Self {
+        match role {
+            UnitRole::New => Self::New,
+            UnitRole::Old => Self::Old,
+        }
+    }
+
+    /// The origin as the JSON and CSV reports write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::New => "new",
+            Self::Old => "old",
+            Self::Archive => "archive",
+        }
+    }
+}
+
 /// One compared unit.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UnitReport {
@@ -175,6 +222,9 @@ pub struct UnitReport {
     pub language: Option<String>,
     /// New or old.
     pub role: UnitRole,
+    /// New, old or from an archive. Reports written before it existed
+    /// are read with the origin of their role.
+    pub origin: UnitOrigin,
     /// The unit's group (author, team), if any.
     pub group: Option<String>,
     /// All symbols.

@@ -48,11 +48,27 @@ pub fn write_table(report: &Report, limit: usize, mut out: impl Write) -> Result
         })
         .collect();
     let mut header: Vec<String> = HEADER.map(String::from).into();
+    // What "longest" counts, when every pair counts in one kind of symbol.
+    let symbols: Vec<Option<&str>> = if multilingual {
+        report
+            .parameters
+            .languages
+            .iter()
+            .map(|l| l.symbol.as_deref())
+            .collect()
+    } else {
+        vec![report.parameters.symbol.as_deref()]
+    };
+    if let [Some(symbol), rest @ ..] = &symbols[..]
+        && rest.iter().all(|other| other == &Some(*symbol))
+    {
+        header[6] = format!("longest ({symbol}s)");
+    }
     if multilingual {
         header.push("language".to_owned());
     }
     if report.summary.matching_pairs == 0 {
-        writeln!(out, "No similar pairs found.")?;
+        writeln!(out, "No pair shares a fragment.")?;
     } else if !rows.is_empty() {
         let mut widths: Vec<usize> = header.iter().map(String::len).collect();
         for row in &rows {
@@ -79,7 +95,7 @@ pub fn write_table(report: &Report, limit: usize, mut out: impl Write) -> Result
     let summary = &report.summary;
     write!(
         out,
-        "{shown} of {matching} similar pairs shown; {units} units, {candidates} candidate pairs",
+        "{shown} of {matching} pairs with shared fragments shown; {units} units, {candidates} candidate pairs",
         shown = rows.len(),
         matching = summary.matching_pairs,
         units = summary.units,

@@ -1,7 +1,7 @@
 //! The HTML report in a real browser: `copyhound compare --report` on a
 //! small batch with one copied passage (one word changed inside it, so two
 //! fragments), the page opened in headless Chromium, and the DOM it renders
-//! checked — the pair list has its rows, opening a pair (`#pair=0`) shows
+//! checked — the pair list has its rows, opening a pair (`#pair=1`) shows
 //! the passage listed and both fragments highlighted in its colour on both
 //! sides with the gap between them, and a page holding fewer pairs than
 //! were found says so.
@@ -129,7 +129,7 @@ fn the_report_renders_in_headless_chromium() {
         "a page with every pair says none is left out"
     );
 
-    let pair = rendered_dom(&browser, &format!("{url}#pair=0"), &profile);
+    let pair = rendered_dom(&browser, &format!("{url}#pair=1"), &profile);
     // The copy is one passage of two fragments, cut by the changed word.
     let passage_row = pair
         .find("<tr data-passage=\"0\">")
@@ -185,7 +185,7 @@ fn the_report_renders_in_headless_chromium() {
 
 /// Fragments of no reported passage are still shown, in grey.
 fn fragments_of_no_passage_are_grey(browser: &Path, url: &str, profile: &Path) {
-    let pair = rendered_dom(browser, &format!("{url}#pair=0"), profile);
+    let pair = rendered_dom(browser, &format!("{url}#pair=1"), profile);
     assert!(
         !pair.contains("<tr data-passage="),
         "no passage is reported"
