@@ -40,6 +40,7 @@ use crate::code::{CodeOptions, Language, normalize_code};
 use crate::decode::{Decoded, EncodingSource, decode};
 use crate::error::LoadError;
 use crate::extract::html;
+use crate::extract::isolated::IsolatedExtractor;
 use crate::text::{TextOptions, normalize_text};
 
 /// Files larger than this are refused unless the limit is raised.
@@ -124,8 +125,17 @@ pub struct LoadOptions {
     /// what a DOCX part may expand to, and sixteen times it what the
     /// compressed streams of a PDF may expand to.
     pub max_bytes: u64,
-    /// How long PDF text extraction may take.
+    /// How long PDF text extraction may take (wall time, and CPU time in
+    /// an isolated extractor).
     pub pdf_timeout: Duration,
+    /// Extract PDFs in this child process, which limits its own CPU time
+    /// and memory and is killed at [`pdf_timeout`](Self::pdf_timeout)
+    /// ([`crate::extract::isolated`]). `None` (the default) extracts on a
+    /// thread of this process: a PDF that makes the reader loop then keeps
+    /// that thread busy until the process ends. The `copyhound` command
+    /// line and server set it; library callers that read untrusted PDFs
+    /// should.
+    pub isolation: Option<IsolatedExtractor>,
 }
 
 impl Default for LoadOptions {
@@ -136,6 +146,7 @@ impl Default for LoadOptions {
             code: CodeOptions::default(),
             max_bytes: DEFAULT_MAX_BYTES,
             pdf_timeout: DEFAULT_PDF_TIMEOUT,
+            isolation: None,
         }
     }
 }
@@ -282,12 +293,14 @@ fn extracted(
 #[cfg(feature = "pdf")]
 fn extract_pdf(path: &Path, bytes: &[u8], options: &LoadOptions) -> Result<String, LoadError> {
     let inflated_limit = options.max_bytes.saturating_mul(PDF_INFLATION_ALLOWANCE);
-    crate::extract::pdf::extract_pdf_text(bytes, options.pdf_timeout, inflated_limit).map_err(
-        |problem| LoadError::Extract {
-            path: path.into(),
-            problem,
-        },
-    )
+    match &options.isolation {
+        Some(extractor) => extractor.extract_pdf(bytes, options.pdf_timeout, inflated_limit),
+        None => crate::extract::pdf::extract_pdf_text(bytes, options.pdf_timeout, inflated_limit),
+    }
+    .map_err(|problem| LoadError::Extract {
+        path: path.into(),
+        problem,
+    })
 }
 
 #[cfg(not(feature = "pdf"))]
