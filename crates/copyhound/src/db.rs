@@ -287,6 +287,7 @@ fn load_options(params: &Params) -> Result<LoadOptions> {
     Ok(LoadOptions {
         kind: KindChoice::Text,
         text: TextOptions::with_mode(mode),
+        isolation: crate::input::isolated_extractor(),
         ..LoadOptions::default()
     })
 }

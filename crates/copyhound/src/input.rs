@@ -1,10 +1,18 @@
 //! Command-line choice of front-end, and loading files through it.
+//!
+//! Every command extracts PDFs in a child process, `copyhound __extract`
+//! ([`isolated_extractor`]), which limits its own CPU time and memory and is
+//! killed at its deadline, so a hostile PDF costs one child, never a thread
+//! of this process that cannot be stopped.
 
+use std::io::{BufWriter, Write};
 use std::path::Path;
+use std::process::ExitCode;
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use copyhound_normalize::code::{CodeOptions, Language, Level};
+use copyhound_normalize::extract::isolated::{IsolatedExtractor, serve_extraction as serve};
 use copyhound_normalize::{
     KindChoice, LoadError, LoadOptions, LoadedDocument, TextMode, TextOptions, load_file,
 };
@@ -95,6 +103,7 @@ impl FrontEndArgs {
                 drop_imports: self.drop_imports,
             },
             max_bytes: self.max_file_mib.saturating_mul(1 << 20),
+            isolation: isolated_extractor(),
             ..LoadOptions::default()
         })
     }
@@ -113,4 +122,21 @@ impl FrontEndArgs {
 /// Loads one file; the error already names the file.
 pub fn load(path: &Path, options: &LoadOptions) -> Result<LoadedDocument, LoadError> {
     load_file(path, options)
+}
+
+/// This executable run as `copyhound __extract`, when its path is known
+/// (else PDFs are extracted in-process, on a thread with a timeout).
+pub fn isolated_extractor() -> Option<IsolatedExtractor> {
+    std::env::current_exe()
+        .ok()
+        .map(|program| IsolatedExtractor::new(program, &["__extract"]))
+}
+
+/// `copyhound __extract`: one PDF from stdin, its text (framed) to stdout.
+pub fn serve_extraction() -> Result<ExitCode> {
+    let stdout = std::io::stdout().lock();
+    let mut out = BufWriter::new(stdout);
+    serve(std::io::stdin().lock(), &mut out).context("extracting from standard input")?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
 }

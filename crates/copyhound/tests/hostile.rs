@@ -1,0 +1,91 @@
+//! Hostile files through the command line: each is refused with a message
+//! naming it, in bounded time and memory, and the rest of the batch goes on
+//! (issue #19: the looping PDF, the object-stream bomb).
+
+use std::fs;
+use std::path::Path;
+use std::time::Duration;
+
+use assert_cmd::Command;
+use copyhound_fuzz::hostile;
+use predicates::str::contains;
+
+const ESSAY: &str = "Rivers carve valleys over thousands of years, carrying sediment from \
+    the mountains down to the plains where it settles into fertile soil for farming.";
+
+fn copyhound() -> Command {
+    Command::cargo_bin("copyhound").unwrap()
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) {
+    fs::write(dir.join(name), bytes).unwrap();
+}
+
+/// Before the page-tree check and the isolated extractor, each looping PDF
+/// cost the 60 s extraction timeout and left a thread spinning.
+#[test]
+fn looping_pdfs_are_refused_at_once_and_the_batch_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "loop1.pdf", &hostile::looping_page_tree_pdf());
+    write(dir.path(), "loop2.pdf", &hostile::looping_page_tree_pdf());
+    write(dir.path(), "a.txt", ESSAY.as_bytes());
+    write(dir.path(), "b.txt", ESSAY.as_bytes());
+    copyhound()
+        .args(["compare", "-q"])
+        .arg(dir.path())
+        .timeout(Duration::from_secs(30))
+        .assert()
+        .stderr(contains("loop1.pdf: corrupt PDF: the page tree loops"))
+        .stderr(contains("loop2.pdf"))
+        .stdout(contains("a.txt"));
+}
+
+/// Runs `command` to its end, sampling its peak resident memory
+/// (`VmHWM`) every few milliseconds: the output and the peak in KiB.
+#[cfg(target_os = "linux")]
+fn run_with_peak_memory(mut command: std::process::Command) -> (std::process::Output, u64) {
+    let child = command
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = format!("/proc/{}/status", child.id());
+    let sampler = std::thread::spawn(move || {
+        let mut peak = 0;
+        while let Ok(text) = fs::read_to_string(&status) {
+            let kib = text
+                .lines()
+                .find_map(|line| line.strip_prefix("VmHWM:"))
+                .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok());
+            match kib {
+                Some(kib) => peak = kib,
+                // A zombie has no memory lines left: it has ended.
+                None => break,
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        peak
+    });
+    let output = child.wait_with_output().unwrap();
+    (output, sampler.join().unwrap())
+}
+
+/// A 1 MB PDF whose object stream inflates to 1 GiB is refused before
+/// anything inflates it: the whole command stays under 200 MB (it once
+/// peaked at 1.1 GB, the object stream inflated by the parser).
+#[cfg(target_os = "linux")]
+#[test]
+fn object_stream_bomb_is_refused_before_it_inflates() {
+    let dir = tempfile::tempdir().unwrap();
+    let bomb = dir.path().join("bomb.pdf");
+    fs::write(&bomb, hostile::object_stream_bomb_pdf(1 << 30)).unwrap();
+    let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("copyhound"));
+    command
+        .args(["fingerprint", "--max-file-mib", "16"])
+        .arg(&bomb);
+    let (output, peak_kib) = run_with_peak_memory(command);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("bomb.pdf"), "{stderr}");
+    assert!(stderr.contains("decompression bomb"), "{stderr}");
+    assert!(peak_kib < 200_000, "peak {peak_kib} KiB");
+}
