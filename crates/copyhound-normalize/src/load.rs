@@ -36,6 +36,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::NormalizedDocument;
+use crate::budget::{DEFAULT_MEMORY_BUDGET, memory_per_byte};
 use crate::code::{CodeOptions, Language, normalize_code};
 use crate::decode::{Decoded, EncodingSource, decode};
 use crate::error::LoadError;
@@ -136,6 +137,9 @@ pub struct LoadOptions {
     /// line and server set it; library callers that read untrusted PDFs
     /// should.
     pub isolation: Option<IsolatedExtractor>,
+    /// A file whose front-end would need more memory than this many bytes
+    /// is refused before it runs ([`crate::budget`]).
+    pub memory_budget: u64,
 }
 
 impl Default for LoadOptions {
@@ -147,6 +151,7 @@ impl Default for LoadOptions {
             max_bytes: DEFAULT_MAX_BYTES,
             pdf_timeout: DEFAULT_PDF_TIMEOUT,
             isolation: None,
+            memory_budget: DEFAULT_MEMORY_BUDGET,
         }
     }
 }
@@ -180,7 +185,7 @@ pub struct LoadedDocument {
 ///
 /// The size is checked from the file's metadata before reading, so a file
 /// over [`LoadOptions::max_bytes`] costs nothing to refuse; memory use is
-/// bounded by about three times `max_bytes`.
+/// bounded by [`LoadOptions::memory_budget`] ([`crate::budget`]).
 pub fn load_file(path: &Path, options: &LoadOptions) -> Result<LoadedDocument, LoadError> {
     let metadata = std::fs::metadata(path).map_err(|error| io_error(path, error))?;
     if !metadata.is_file() {
@@ -208,9 +213,11 @@ pub fn load_bytes(
     let forced_code = matches!(options.kind, KindChoice::Code(_));
     let mut loaded = if !forced_code && !bytes.is_empty() && is_pdf(&extension, bytes) {
         let text = extract_pdf(path, bytes, options)?;
+        check_memory(path, DocumentKind::Pdf, text.len(), options)?;
         extracted(text, DocumentKind::Pdf, "PDF", options)
     } else if !forced_code && !bytes.is_empty() && is_docx(&extension, bytes) {
         let text = extract_docx(path, bytes, options)?;
+        check_memory(path, DocumentKind::Docx, text.len(), options)?;
         extracted(text, DocumentKind::Docx, "DOCX", options)
     } else {
         load_text(path, &extension, bytes, options)?
@@ -243,6 +250,26 @@ fn check_size(path: &Path, size: u64, limit: u64) -> Result<(), LoadError> {
             path: path.into(),
             size,
             limit,
+        });
+    }
+    Ok(())
+}
+
+/// Refuses a text whose front-end would need more than the memory budget.
+fn check_memory(
+    path: &Path,
+    kind: DocumentKind,
+    text_bytes: usize,
+    options: &LoadOptions,
+) -> Result<(), LoadError> {
+    let needed = (text_bytes as u64).saturating_mul(memory_per_byte(kind));
+    if needed > options.memory_budget {
+        return Err(LoadError::TooLargeForMemory {
+            path: path.into(),
+            front_end: kind.name(),
+            text_bytes: text_bytes as u64,
+            needed,
+            budget: options.memory_budget,
         });
     }
     Ok(())
@@ -368,6 +395,7 @@ fn load_text(
     let encoding = decoded.encoding.name();
     let text = decoded.text.into_owned();
     let kind = choose_kind(options.kind, html_by_extension, path, &text);
+    check_memory(path, kind, text.len(), options)?;
     let (text, doc, text_start_in_file) = match kind {
         DocumentKind::Code(language) => {
             let doc = normalize_code(language, &text, &options.code);

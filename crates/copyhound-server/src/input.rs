@@ -273,9 +273,10 @@ pub fn load(upload: &Upload, options: &LoadOptions) -> Result<LoadedDocument, Ap
         LoadError::TooLarge { limit, .. } => ApiError::TooLarge {
             limit: limit as usize,
         },
-        LoadError::Binary { .. } | LoadError::Undecodable { .. } | LoadError::Extract { .. } => {
-            ApiError::Unprocessable(error.to_string())
-        }
+        LoadError::Binary { .. }
+        | LoadError::Undecodable { .. }
+        | LoadError::Extract { .. }
+        | LoadError::TooLargeForMemory { .. } => ApiError::Unprocessable(error.to_string()),
         other => ApiError::Internal(other.to_string()),
     })
 }

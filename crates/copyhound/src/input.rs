@@ -64,6 +64,11 @@ pub struct FrontEndArgs {
     /// Refuse files larger than this many MiB.
     #[arg(long, default_value_t = 64, value_name = "MIB")]
     pub max_file_mib: u64,
+    /// Refuse a file whose front-end would need more than this many MiB of
+    /// memory (about 32 times its text for text, HTML, PDF and DOCX, 64 for
+    /// Java, C and the table lexer, 320 for tree-sitter languages).
+    #[arg(long, default_value_t = 2048, value_name = "MIB")]
+    pub max_file_memory_mib: u64,
 }
 
 impl FrontEndArgs {
@@ -104,6 +109,7 @@ impl FrontEndArgs {
             },
             max_bytes: self.max_file_mib.saturating_mul(1 << 20),
             isolation: isolated_extractor(),
+            memory_budget: self.max_file_memory_mib.saturating_mul(1 << 20),
             ..LoadOptions::default()
         })
     }

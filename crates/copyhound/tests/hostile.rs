@@ -89,3 +89,24 @@ fn object_stream_bomb_is_refused_before_it_inflates() {
     assert!(stderr.contains("decompression bomb"), "{stderr}");
     assert!(peak_kib < 200_000, "peak {peak_kib} KiB");
 }
+
+/// An 8 MiB one-line Python file would take tree-sitter about 1.9 GB (issue
+/// #19, case 5: 4.2 GB at 50 MB): it is refused before the grammar runs,
+/// with a message naming the file and the budget.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_file_over_its_memory_budget_is_refused_before_the_front_end_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("one-line.py");
+    fs::write(&big, hostile::one_line_python(8 << 20)).unwrap();
+    let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("copyhound"));
+    command.arg("fingerprint").arg(&big);
+    let (output, peak_kib) = run_with_peak_memory(command);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("one-line.py: too large for the python front-end"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("memory budget of 2048 MiB"), "{stderr}");
+    assert!(peak_kib < 300_000, "peak {peak_kib} KiB");
+}
