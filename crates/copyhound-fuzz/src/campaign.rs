@@ -265,30 +265,50 @@ pub fn run(target: &Target, settings: &Settings) -> std::io::Result<Summary> {
         let outcome = catch_unwind(AssertUnwindSafe(|| (target.run)(path, &input)));
         watchdog.end();
         summary.inputs += 1;
-        match outcome {
-            Ok(outcome) => {
-                if outcomes.insert(outcome) && corpus.len() < MAX_CORPUS {
-                    corpus.push(input);
-                }
+        if let Ok(outcome) = outcome {
+            if outcomes.insert(outcome) && corpus.len() < MAX_CORPUS {
+                corpus.push(input);
             }
-            Err(_) => {
-                summary.panics += 1;
-                let file = settings
-                    .findings
-                    .join(format!("{}-panic-{}.bin", target.name, summary.panics));
-                std::fs::write(&file, &input)?;
-                eprintln!(
-                    "{}: panic, input written to {}",
-                    target.name,
-                    file.display()
-                );
-            }
+        } else {
+            summary.panics += 1;
+            let file = settings
+                .findings
+                .join(format!("{}-panic-{}.bin", target.name, summary.panics));
+            std::fs::write(&file, &input)?;
+            eprintln!(
+                "{}: panic, input written to {}",
+                target.name,
+                file.display()
+            );
         }
     }
     summary.elapsed = started.elapsed();
     summary.outcomes = outcomes.len();
     summary.corpus = corpus.len();
     Ok(summary)
+}
+
+/// The seeds and `count` mutants of them, named by seed and number (the
+/// seed's extension kept), from `seed`: the bad inputs of the long
+/// command-line campaign (`bench/hostile.py`).
+pub fn mutants(count: usize, seed: u64) -> Vec<(String, Vec<u8>)> {
+    let named = seeds();
+    let corpus: Vec<Vec<u8>> = named.iter().map(|(_, bytes)| bytes.clone()).collect();
+    let mut random = Random(seed | 1);
+    let mut inputs: Vec<(String, Vec<u8>)> = named
+        .iter()
+        .map(|(name, bytes)| ((*name).to_owned(), bytes.clone()))
+        .collect();
+    for number in 0..count {
+        let parent = random.below(named.len());
+        let (stem, extension) = named[parent]
+            .0
+            .rsplit_once('.')
+            .unwrap_or((named[parent].0, ""));
+        let bytes = mutate(&corpus[parent], &corpus, &mut random);
+        inputs.push((format!("{stem}-{number}.{extension}"), bytes));
+    }
+    inputs
 }
 
 /// Mutates a copy of `parent`: one to four changes.

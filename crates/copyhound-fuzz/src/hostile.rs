@@ -16,7 +16,7 @@ pub fn pdf(objects: &[Vec<u8>]) -> Vec<u8> {
     let mut offsets = Vec::with_capacity(objects.len());
     for (index, body) in objects.iter().enumerate() {
         offsets.push(out.len());
-        write!(out, "{} 0 obj\n", index + 1).expect("write to a vector");
+        writeln!(out, "{} 0 obj", index + 1).expect("write to a vector");
         out.extend_from_slice(body);
         out.extend_from_slice(b"\nendobj\n");
     }

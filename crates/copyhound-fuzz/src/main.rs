@@ -1,7 +1,8 @@
 //! `copyhound-fuzz [--seconds N] [--inputs N] [--seed N] [--findings DIR]
 //! [TARGET…]`: runs a campaign per target (every target when none is
 //! named) and prints one summary line each; exits 1 when any input
-//! panicked, 3 when one hung.
+//! panicked, 3 when one hung. `copyhound-fuzz --write-inputs DIR N` writes
+//! the seeds and N mutants of them as files instead.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -25,13 +26,20 @@ fn main() -> ExitCode {
                 .unwrap_or_else(|| usage(&format!("{arg} needs {what}")))
         };
         match arg.as_str() {
-            "--seconds" => settings.duration = Duration::from_secs(number(&value("seconds"))),
+            "--seconds" => {
+                settings.duration = Duration::from_secs(number(&value("seconds")));
+            }
             "--inputs" => settings.max_inputs = number(&value("a count")),
             "--seed" => settings.seed = number(&value("a number")),
             "--hang-seconds" => {
-                settings.hang_limit = Duration::from_secs(number(&value("seconds")))
+                settings.hang_limit = Duration::from_secs(number(&value("seconds")));
             }
             "--findings" => settings.findings = PathBuf::from(value("a folder")),
+            "--write-inputs" => {
+                let dir = PathBuf::from(value("a folder"));
+                let count = number(&value("a count"));
+                return write_inputs(&dir, count as usize, settings.seed);
+            }
             "--list" => {
                 for target in targets() {
                     println!("{}", target.name);
@@ -67,6 +75,22 @@ fn main() -> ExitCode {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+fn write_inputs(dir: &std::path::Path, count: usize, seed: u64) -> ExitCode {
+    let written = std::fs::create_dir_all(dir).and_then(|()| {
+        for (name, bytes) in copyhound_fuzz::campaign::mutants(count, seed) {
+            std::fs::write(dir.join(name), bytes)?;
+        }
+        Ok(())
+    });
+    match written {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("copyhound-fuzz: {}: {error}", dir.display());
+            ExitCode::from(2)
+        }
     }
 }
 

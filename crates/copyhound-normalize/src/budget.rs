@@ -64,12 +64,12 @@ impl MemoryGate {
         let mut in_use = self
             .in_use
             .lock()
-            .unwrap_or_else(|poison| poison.into_inner());
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         while *in_use > 0 && in_use.saturating_add(bytes) > self.total {
             in_use = self
                 .released
                 .wait(in_use)
-                .unwrap_or_else(|poison| poison.into_inner());
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
         }
         *in_use += bytes;
         Reservation { gate: self, bytes }
@@ -82,7 +82,7 @@ impl Drop for Reservation<'_> {
             .gate
             .in_use
             .lock()
-            .unwrap_or_else(|poison| poison.into_inner());
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         *in_use -= self.bytes;
         self.gate.released.notify_all();
     }

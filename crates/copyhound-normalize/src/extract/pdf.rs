@@ -105,7 +105,7 @@ pub fn check_inflated_streams(bytes: &[u8], limit: u64) -> Result<(), ExtractErr
         from = keyword + b"stream".len();
         let data_start = match bytes.get(from..from + 2) {
             Some([b'\r', b'\n']) => from + 2,
-            Some([b'\n', _] | [b'\r', _]) => from + 1,
+            Some([b'\n' | b'\r', _]) => from + 1,
             _ => continue,
         };
         // `endstream` contains `stream` too; so does no stream dictionary.

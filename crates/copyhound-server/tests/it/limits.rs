@@ -27,10 +27,10 @@ impl Drop for Running {
     }
 }
 
-fn start(limits: Limits) -> Running {
+fn start(limits: &Limits) -> Running {
     let limits = Limits {
         shutdown_grace: Duration::from_millis(200),
-        ..limits
+        ..limits.clone()
     };
     let server = server_with(ServerConfig {
         token: Token::new(TOKEN),
@@ -124,7 +124,7 @@ const QUICK: Limits = Limits {
 
 #[test]
 fn a_header_sent_a_byte_at_a_time_is_cut_off() {
-    let server = start(QUICK);
+    let server = start(&QUICK);
     let mut stream = connect(server.addr);
     let started = Instant::now();
     for byte in b"GET /api/stats HTTP/1.1\r\nHost: test\r\nX-Slow: " {
@@ -143,7 +143,7 @@ fn a_header_sent_a_byte_at_a_time_is_cut_off() {
 
 #[test]
 fn idle_connections_are_closed() {
-    let server = start(QUICK);
+    let server = start(&QUICK);
     let mut silent = connect(server.addr);
     assert_eq!(read_to_close(&mut silent).expect("still open"), "");
 
@@ -157,7 +157,7 @@ fn idle_connections_are_closed() {
 
 #[test]
 fn a_half_closed_request_is_answered() {
-    let server = start(QUICK);
+    let server = start(&QUICK);
     let mut stream = connect(server.addr);
     stream
         .write_all(b"GET /api/stats HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
@@ -169,7 +169,7 @@ fn a_half_closed_request_is_answered() {
 
 #[test]
 fn connections_over_the_cap_are_refused_with_retry_after() {
-    let server = start(Limits {
+    let server = start(&Limits {
         max_connections: 3,
         header_timeout: Duration::from_secs(30),
         ..QUICK
@@ -197,7 +197,7 @@ fn connections_over_the_cap_are_refused_with_retry_after() {
 
 #[test]
 fn documents_over_the_concurrency_limit_get_429() {
-    let server = start(Limits {
+    let server = start(&Limits {
         max_concurrent: 2,
         body_timeout: Duration::from_secs(30),
         ..QUICK
@@ -233,7 +233,7 @@ fn documents_over_the_concurrency_limit_get_429() {
 
 #[test]
 fn documents_over_the_byte_budget_get_429_and_small_ones_pass() {
-    let server = start(Limits {
+    let server = start(&Limits {
         max_inflight_bytes: 1 << 20,
         body_timeout: Duration::from_secs(30),
         ..QUICK
@@ -253,7 +253,7 @@ fn documents_over_the_byte_budget_get_429_and_small_ones_pass() {
 
 #[test]
 fn a_body_that_does_not_arrive_in_time_gets_408() {
-    let server = start(QUICK);
+    let server = start(&QUICK);
     let mut stream = connect(server.addr);
     stream.write_all(&search_head(10_000)).unwrap();
     let answer = read_response(&mut stream);
