@@ -12,6 +12,17 @@
 //!    by content, else text — unless [`LoadOptions::kind`] fixes it;
 //! 4. runs the front-end of that kind.
 //!
+//! # Limits
+//!
+//! A file over [`LoadOptions::max_bytes`] is refused unread; one whose
+//! front-end would need more than [`LoadOptions::memory_budget`] is refused
+//! before the front-end runs ([`crate::budget`]); PDFs are extracted in a
+//! child process with CPU and memory limits when
+//! [`LoadOptions::isolation`] is set ([`crate::extract::isolated`]), else
+//! on a thread with a timeout that cannot stop a looping reader. The
+//! `copyhound` command line and server set it; the default (and so the
+//! Python package unless it sets it) does not.
+//!
 //! # What spans index into
 //!
 //! Spans always index into [`LoadedDocument::text`]. For a UTF-8 file

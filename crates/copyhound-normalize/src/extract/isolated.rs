@@ -24,6 +24,7 @@ use std::ffi::OsString;
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use super::ExtractError;
@@ -101,19 +102,25 @@ impl IsolatedExtractor {
         let stdout = child.stdout.take().expect("piped stdout");
         let stderr = child.stderr.take().expect("piped stderr");
         let answer_limit = inflated_limit.saturating_add(ANSWER_SLACK_BYTES);
+        let deadline = Instant::now() + timeout;
         let (status, answer, stderr_tail) = std::thread::scope(|scope| {
             scope.spawn(move || {
                 // A child that dies early closes the pipe; its status says why.
                 let _ = write_request(&mut stdin, b'p', cpu_seconds, memory, inflated_limit, bytes);
             });
-            let answer = scope.spawn(move || read_answer(stdout, answer_limit));
+            let (sender, receiver) = mpsc::sync_channel(1);
+            scope.spawn(move || {
+                let _ = sender.send(read_answer(stdout, answer_limit));
+            });
             let stderr_tail = scope.spawn(move || tail(stderr));
-            let status = wait_until(&mut child, Instant::now() + timeout);
-            (
-                status,
-                answer.join().expect("answer reader"),
-                stderr_tail.join().expect("stderr reader"),
-            )
+            // The answer is complete when the child closes its output, that
+            // is when it exits: no polling while it works.
+            let answer = receiver.recv_timeout(deadline.saturating_duration_since(Instant::now()));
+            let status = wait_until(&mut child, deadline);
+            let answer = answer
+                .or_else(|_| receiver.recv())
+                .unwrap_or_else(|_| Err(io::Error::other("the answer reader stopped")));
+            (status, answer, stderr_tail.join().expect("stderr reader"))
         });
         match status {
             Err(error) => Err(ExtractError::ExtractorFailed(format!(
