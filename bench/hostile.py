@@ -140,6 +140,17 @@ def check(args, db):
     return subprocess.run([args.bin, "db", "check", db], capture_output=True, text=True)
 
 
+def kill_at_random(argv, rng, args):
+    """Runs argv and SIGKILLs it at a random moment; 1 if it was killed, 0 if it ended first."""
+    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(rng.uniform(0.02, args.kill_window))
+    killed = process.poll() is None
+    if killed:
+        process.send_signal(signal.SIGKILL)
+    process.wait()
+    return int(killed)
+
+
 def part_kills(args, report):
     rng = random.Random(7)
     folder = tempfile.mkdtemp(prefix="copyhound-kills-")
@@ -155,15 +166,7 @@ def part_kills(args, report):
         kills = lost = unclean = 0
         committed = 0
         for round_ in range(args.kills):
-            process = subprocess.Popen(
-                [args.bin, "db", "add", "--batch", "64", db, files],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            )
-            time.sleep(rng.uniform(0.05, args.kill_window))
-            if process.poll() is None:
-                process.send_signal(signal.SIGKILL)
-                kills += 1
-            process.wait()
+            kills += kill_at_random([args.bin, "db", "add", "--batch", "64", db, files], rng, args)
             now = stats(args, db)
             if check(args, db).returncode != 0:
                 unclean += 1
@@ -179,15 +182,7 @@ def part_kills(args, report):
         )
         rotate_kills = rotate_lost = rotate_unclean = 0
         for _ in range(args.kills):
-            process = subprocess.Popen(
-                [args.bin, "db", "rotate", "--batch", "64", db],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            )
-            time.sleep(rng.uniform(0.02, args.kill_window))
-            if process.poll() is None:
-                process.send_signal(signal.SIGKILL)
-                rotate_kills += 1
-            process.wait()
+            rotate_kills += kill_at_random([args.bin, "db", "rotate", "--batch", "64", db], rng, args)
             if check(args, db).returncode != 0:
                 rotate_unclean += 1
             if stats(args, db) != committed:
@@ -255,6 +250,25 @@ class Server:
         finally:
             connection.close()
 
+    def post_expecting_continue(self, path, body):
+        """POSTs body with `Expect: 100-continue`, as a client sending a large
+        body should: a refusal arrives before the body is sent. Returns the
+        final status and the seconds taken."""
+        started = time.monotonic()
+        with socket.create_connection(("127.0.0.1", self.port), timeout=300) as connection:
+            connection.sendall(
+                f"POST {path} HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\n"
+                f"Content-Length: {len(body)}\r\nExpect: 100-continue\r\n\r\n".encode()
+            )
+            reader = connection.makefile("rb")
+            status = int(reader.readline().split()[1])
+            while reader.readline() not in (b"\r\n", b""):
+                pass
+            if status == 100:
+                connection.sendall(body)
+                status = int(reader.readline().split()[1])
+            return status, time.monotonic() - started
+
     def stop(self):
         self.sampling = False
         self.process.send_signal(signal.SIGTERM)
@@ -272,7 +286,7 @@ def essay(rng, words):
 
 
 def part_load(args, report):
-    server = Server(args)
+    server = Server(args, ["--max-concurrent", "16", "--max-inflight-mib", "32"])
     try:
         rng = random.Random(3)
         texts = [essay(rng, 600) for _ in range(200)]
@@ -295,6 +309,10 @@ def part_load(args, report):
                     kind = "search"
                 with lock:
                     results.append((kind, *outcome))
+                if outcome[0] == 429:
+                    # A client that honours Retry-After would wait a second;
+                    # this one comes back sooner to keep the pressure on.
+                    time.sleep(0.05)
 
         threads = [threading.Thread(target=client, args=(n,)) for n in range(args.clients)]
         for thread in threads:
@@ -311,17 +329,17 @@ def part_load(args, report):
                 p50 = statistics.median(latencies) * 1000
                 p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000
                 report(
-                    f"load: {args.clients} clients for {args.seconds} s, {kind}es: {len(mine)} "
-                    f"requests, p50 {p50:.1f} ms, p99 {p99:.1f} ms, statuses {statuses}"
+                    f"load: {args.clients} clients for {args.seconds} s, {kind} requests: {len(mine)}, "
+                    f"p50 {p50:.1f} ms, p99 {p99:.1f} ms, statuses {statuses}"
                 )
         report(f"load: server peak memory {server.peak_kib // 1024} MiB")
 
-        big = json.dumps({"text": essay(rng, 15 * MIB // 6)[: 15 * MIB]})
+        big = json.dumps({"text": essay(rng, 15 * MIB // 6)[: 15 * MIB]}).encode()
         statuses = {}
         outcomes = []
 
         def big_search():
-            outcomes.append(server.request("POST", "/api/search", big))
+            outcomes.append(server.post_expecting_continue("/api/search", big))
 
         before = server.peak_kib
         threads = [threading.Thread(target=big_search) for _ in range(20)]
@@ -384,11 +402,13 @@ def part_slow(args, report):
                 still_open += 1
             except OSError:
                 continue
+        later_status, later_seconds = server.request("GET", "/api/stats", timeout=10)
         for connection in idle:
             connection.close()
         report(
             f"1,100 idle connections ({refused} refused at connect): a request meanwhile got "
-            f"{status} in {seconds * 1000:.0f} ms; {still_open} still open after 12 s"
+            f"{status} in {seconds * 1000:.0f} ms; {still_open} still open after 12 s, when a "
+            f"request got {later_status} in {later_seconds * 1000:.0f} ms"
         )
     finally:
         server.stop()

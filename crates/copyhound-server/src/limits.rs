@@ -58,7 +58,7 @@ impl Default for Limits {
             max_connections: 512,
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(60),
-            max_concurrent: 4,
+            max_concurrent: 16,
             max_inflight_bytes: 32 << 20,
             retry_after: Duration::from_secs(1),
             shutdown_grace: Duration::from_secs(30),

@@ -46,7 +46,7 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 600, value_name = "SECS")]
     audit_window: u64,
     /// Documents (adds, searches) in flight at most; more are answered 429.
-    #[arg(long, default_value_t = 4, value_name = "N")]
+    #[arg(long, default_value_t = 16, value_name = "N")]
     max_concurrent: usize,
     /// MiB of documents in flight at most; more are answered 429. Memory in
     /// use is about 45 times this at worst (see the README, "Reliability").
