@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use axum::body::Bytes;
+use axum::body::{Bytes, HttpBody};
 use axum::extract::{FromRequest, Multipart, Request};
 use axum::http::{StatusCode, header};
 use copyhound_db::{Params, SearchOptions};
@@ -116,14 +116,14 @@ impl FromRequest<AppState> for Upload {
     }
 }
 
-/// The body length a request announces, capped at the upload limit (which
-/// a chunked body of unknown length is charged).
+/// The body length a request announces (its `Content-Length`), capped at
+/// the upload limit, which a chunked body of unknown length is charged.
 fn announced_length(request: &Request, limit: usize) -> usize {
     request
-        .headers()
-        .get(header::CONTENT_LENGTH)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.parse::<usize>().ok())
+        .body()
+        .size_hint()
+        .exact()
+        .and_then(|length| usize::try_from(length).ok())
         .map_or(limit, |length| length.min(limit))
 }
 
