@@ -12,6 +12,7 @@ use std::fmt;
 use std::path::Path;
 
 use copyhound_normalize::code::{CodeOptions, Language, Level};
+use copyhound_normalize::extract::isolated::IsolatedExtractor;
 use copyhound_normalize::{
     DocumentKind, KindChoice, LoadError, LoadOptions, LoadedDocument, TextMode, TextOptions,
     load_file,
@@ -33,11 +34,19 @@ pub struct FrontEndChoice {
     pub drop_imports: bool,
     /// Files larger than this many MiB are refused.
     pub max_file_mib: u64,
+    /// A file whose front-end would need more than this many MiB of memory
+    /// is refused before it runs ([`LoadOptions::memory_budget`]).
+    pub max_file_memory_mib: u64,
+    /// Extract PDFs in this child process, under CPU and memory limits
+    /// ([`LoadOptions::isolation`]); `None` extracts them on a thread of
+    /// this process, which a looping PDF keeps busy until it ends.
+    pub isolation: Option<IsolatedExtractor>,
 }
 
 impl Default for FrontEndChoice {
     /// Each file's kind detected, identifiers renamed, text by character,
-    /// files up to 64 MiB.
+    /// files up to 64 MiB whose front-end needs at most 2 GiB, PDFs
+    /// extracted in-process.
     fn default() -> Self {
         Self {
             lang: None,
@@ -45,6 +54,8 @@ impl Default for FrontEndChoice {
             text_mode: TextMode::Chars,
             drop_imports: false,
             max_file_mib: 64,
+            max_file_memory_mib: 2048,
+            isolation: None,
         }
     }
 }
@@ -82,6 +93,8 @@ impl FrontEnd {
                     drop_imports: choice.drop_imports,
                 },
                 max_bytes: choice.max_file_mib.saturating_mul(1 << 20),
+                memory_budget: choice.max_file_memory_mib.saturating_mul(1 << 20),
+                isolation: choice.isolation.clone(),
                 ..LoadOptions::default()
             },
         })

@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use axum::body::Bytes;
+use axum::body::{Bytes, HttpBody};
 use axum::extract::{FromRequest, Multipart, Request};
 use axum::http::{StatusCode, header};
 use copyhound_db::{Params, SearchOptions};
@@ -20,6 +20,7 @@ use serde::Deserialize;
 
 use crate::AppState;
 use crate::error::ApiError;
+use crate::limits::{Admission, AdmissionPermit};
 
 /// The name pasted text is loaded under (its extension makes it text).
 const PASTED_NAME: &str = "pasted.txt";
@@ -33,6 +34,10 @@ pub struct Upload {
     pub bytes: Vec<u8>,
     /// The other fields.
     pub fields: UploadFields,
+    /// Its share of the server's work budget, held as long as the upload
+    /// lives (through the database work); `None` on a router without
+    /// admission control.
+    pub admission: Option<AdmissionPermit>,
 }
 
 /// The optional fields of an upload.
@@ -94,32 +99,75 @@ impl FromRequest<AppState> for Upload {
             .unwrap_or("")
             .to_ascii_lowercase();
         let limit = state.max_upload_bytes();
-        if content_type.starts_with("application/json") {
-            let body = Bytes::from_request(request, state)
-                .await
-                .map_err(|rejection| {
-                    body_error(rejection.status(), &rejection.body_text(), limit)
-                })?;
-            let upload: JsonUpload = serde_json::from_slice(&body)
-                .map_err(|error| ApiError::BadRequest(format!("invalid JSON body: {error}")))?;
-            Ok(Upload {
-                name: PASTED_NAME.into(),
-                bytes: upload.text.into_bytes(),
-                fields: upload.fields,
-            })
-        } else if content_type.starts_with("multipart/form-data") {
-            let multipart = Multipart::from_request(request, state)
-                .await
-                .map_err(|rejection| {
-                    body_error(rejection.status(), &rejection.body_text(), limit)
-                })?;
-            read_multipart(multipart, limit).await
-        } else {
-            Err(ApiError::BadRequest(format!(
-                "unsupported content type {content_type:?}: send application/json \
-                 ({{\"text\": ...}}) or multipart/form-data (a `file` or `text` field)"
-            )))
-        }
+        // Admitted before the body is read, charged what it announces.
+        let admission = request.extensions().get::<Admission>().cloned();
+        let permit = match &admission {
+            Some(admission) => Some(admission.try_admit(announced_length(&request, limit))?),
+            None => None,
+        };
+        let body_timeout = admission.map(|admission| admission.body_timeout());
+        let mut upload = within(
+            body_timeout,
+            read_upload(request, state, &content_type, limit),
+        )
+        .await?;
+        upload.admission = permit;
+        Ok(upload)
+    }
+}
+
+/// The body length a request announces (its `Content-Length`), capped at
+/// the upload limit, which a chunked body of unknown length is charged.
+fn announced_length(request: &Request, limit: usize) -> usize {
+    request
+        .body()
+        .size_hint()
+        .exact()
+        .and_then(|length| usize::try_from(length).ok())
+        .map_or(limit, |length| length.min(limit))
+}
+
+/// `reading`, given up after `timeout` when there is one.
+async fn within<T>(
+    timeout: Option<std::time::Duration>,
+    reading: impl Future<Output = Result<T, ApiError>>,
+) -> Result<T, ApiError> {
+    match timeout {
+        Some(timeout) => tokio::time::timeout(timeout, reading)
+            .await
+            .map_err(|_| ApiError::BodyTimeout(timeout))?,
+        None => reading.await,
+    }
+}
+
+async fn read_upload(
+    request: Request,
+    state: &AppState,
+    content_type: &str,
+    limit: usize,
+) -> Result<Upload, ApiError> {
+    if content_type.starts_with("application/json") {
+        let body = Bytes::from_request(request, state)
+            .await
+            .map_err(|rejection| body_error(rejection.status(), &rejection.body_text(), limit))?;
+        let upload: JsonUpload = serde_json::from_slice(&body)
+            .map_err(|error| ApiError::BadRequest(format!("invalid JSON body: {error}")))?;
+        Ok(Upload {
+            name: PASTED_NAME.into(),
+            bytes: upload.text.into_bytes(),
+            fields: upload.fields,
+            admission: None,
+        })
+    } else if content_type.starts_with("multipart/form-data") {
+        let multipart = Multipart::from_request(request, state)
+            .await
+            .map_err(|rejection| body_error(rejection.status(), &rejection.body_text(), limit))?;
+        read_multipart(multipart, limit).await
+    } else {
+        Err(ApiError::BadRequest(format!(
+            "unsupported content type {content_type:?}: send application/json \
+             ({{\"text\": ...}}) or multipart/form-data (a `file` or `text` field)"
+        )))
     }
 }
 
@@ -225,9 +273,10 @@ pub fn load(upload: &Upload, options: &LoadOptions) -> Result<LoadedDocument, Ap
         LoadError::TooLarge { limit, .. } => ApiError::TooLarge {
             limit: limit as usize,
         },
-        LoadError::Binary { .. } | LoadError::Undecodable { .. } | LoadError::Extract { .. } => {
-            ApiError::Unprocessable(error.to_string())
-        }
+        LoadError::Binary { .. }
+        | LoadError::Undecodable { .. }
+        | LoadError::Extract { .. }
+        | LoadError::TooLargeForMemory { .. } => ApiError::Unprocessable(error.to_string()),
         other => ApiError::Internal(other.to_string()),
     })
 }

@@ -165,8 +165,10 @@ pub struct StatsOutput {
 impl AppState {
     /// The state for `db` under `config`.
     pub fn new(db: Arc<Database>, config: ServerConfig) -> Result<Self, ServerError> {
-        let load_options =
-            load_options(db.params(), config.max_upload_bytes).map_err(ServerError::FrontEnd)?;
+        let load_options = LoadOptions {
+            isolation: config.isolation.clone(),
+            ..load_options(db.params(), config.max_upload_bytes).map_err(ServerError::FrontEnd)?
+        };
         let texts = match &config.texts_dir {
             Some(dir) => Some(TextStore::open(dir).map_err(|source| ServerError::Texts {
                 path: dir.clone(),
@@ -306,6 +308,15 @@ impl AppState {
         }
     }
 
+    /// Whether the server keeps a text of `id` (uploaded over HTTP), as
+    /// opposed to reading its registered file.
+    pub fn has_kept_text(&self, id: DocId) -> bool {
+        self.0
+            .texts
+            .as_ref()
+            .is_some_and(|texts| texts.path(id).is_file())
+    }
+
     /// The record of `id`.
     pub fn get(&self, id: DocId) -> ApiResult<DocumentOutput> {
         let record = self.0.db.document(id)?.ok_or_else(|| no_document(id))?;
@@ -428,7 +439,7 @@ impl AppState {
     }
 }
 
-fn is_web_url(text: &str) -> bool {
+pub(crate) fn is_web_url(text: &str) -> bool {
     let lower = text.to_ascii_lowercase();
     (lower.starts_with("http://") || lower.starts_with("https://"))
         && !text.contains(char::is_whitespace)

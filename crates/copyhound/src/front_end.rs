@@ -1,8 +1,18 @@
 //! Command-line choice of front-end, for the commands that read documents.
+//!
+//! Every command extracts PDFs in a child process, `copyhound __extract`
+//! ([`isolated_extractor`]), which limits its own CPU time and memory and is
+//! killed at its deadline, so a hostile PDF costs one child, never a thread
+//! of this process that cannot be stopped.
 
+use std::io::{BufWriter, Write};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
-use copyhound_normalize::TextMode;
+use copyhound_normalize::{LoadOptions, TextMode};
 use copyhound_normalize::code::Level;
+use copyhound_normalize::extract::isolated::{IsolatedExtractor, serve_extraction as serve};
 use copyhound_pipeline::{FrontEnd, FrontEndChoice, PipelineError};
 
 /// How code is normalised (see `copyhound_normalize::code::Level`).
@@ -50,6 +60,11 @@ pub struct FrontEndArgs {
     /// Refuse files larger than this many MiB.
     #[arg(long, default_value_t = 64, value_name = "MIB")]
     pub max_file_mib: u64,
+    /// Refuse a file whose front-end would need more than this many MiB of
+    /// memory (about 32 times its text for text, HTML, PDF and DOCX, 64 for
+    /// Java, C and the table lexer, 320 for tree-sitter languages).
+    #[arg(long, default_value_t = 2048, value_name = "MIB")]
+    pub max_file_memory_mib: u64,
 }
 
 impl FrontEndArgs {
@@ -70,6 +85,35 @@ impl FrontEndArgs {
             },
             drop_imports: self.drop_imports,
             max_file_mib: self.max_file_mib,
+            max_file_memory_mib: self.max_file_memory_mib,
+            isolation: isolated_extractor(),
         })
     }
+}
+
+/// How a command with a front-end of its own (the database's, an
+/// experiment's) loads files: as `choice` says, PDFs in a child process.
+pub fn load_options(choice: FrontEndChoice) -> Result<LoadOptions, PipelineError> {
+    let front_end = FrontEnd::new(&FrontEndChoice {
+        isolation: isolated_extractor(),
+        ..choice
+    })?;
+    Ok(front_end.load_options().clone())
+}
+
+/// This executable run as `copyhound __extract`, when its path is known
+/// (else PDFs are extracted in-process, on a thread with a timeout).
+pub fn isolated_extractor() -> Option<IsolatedExtractor> {
+    std::env::current_exe()
+        .ok()
+        .map(|program| IsolatedExtractor::new(program, &["__extract"]))
+}
+
+/// `copyhound __extract`: one PDF from stdin, its text (framed) to stdout.
+pub fn serve_extraction() -> Result<ExitCode> {
+    let stdout = std::io::stdout().lock();
+    let mut out = BufWriter::new(stdout);
+    serve(std::io::stdin().lock(), &mut out).context("extracting from standard input")?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -42,6 +42,10 @@ enum Command {
     /// Serve a database over HTTP: JSON API, `OpenAPI` description, web page.
     #[cfg(feature = "serve")]
     Serve(serve::ServeArgs),
+    /// Extract one PDF from standard input under CPU and memory limits: the
+    /// child process every other command starts for each PDF.
+    #[command(name = "__extract", hide = true)]
+    Extract,
 }
 
 fn main() -> ExitCode {
@@ -56,6 +60,7 @@ fn main() -> ExitCode {
         Command::Db(command) => db::run(command),
         #[cfg(feature = "serve")]
         Command::Serve(args) => serve::run(args),
+        Command::Extract => front_end::serve_extraction(),
     };
     match result {
         Ok(code) => code,

@@ -181,6 +181,22 @@ pub fn uses_grammar(lang: Language) -> bool {
     }
 }
 
+/// Whether reading a file of `lang` may run a tree-sitter grammar in this
+/// build: `lang` has no lexer of its own, or its lexer hands the files it
+/// sees a syntax error in to the grammar (Python's and Go's do; Java's and
+/// C's never do).
+pub fn may_use_grammar(lang: Language) -> bool {
+    #[cfg(feature = "tree-sitter")]
+    {
+        !matches!(lang, Language::Java | Language::C) && tree::has_grammar(lang)
+    }
+    #[cfg(not(feature = "tree-sitter"))]
+    {
+        let _ = lang;
+        false
+    }
+}
+
 /// Whether `lang` is read by its own lexer, which gives its grammar's
 /// tokens (Python's hands the files it cannot be sure of to the grammar).
 fn has_own_lexer(lang: Language) -> bool {

@@ -5,6 +5,7 @@
 mod compare;
 mod db;
 mod fingerprint;
+mod hostile;
 mod html_report;
 mod serve;
 mod support;
