@@ -106,6 +106,9 @@ impl LogLogPlot {
             .x_desc(&self.x_label)
             .y_desc(&self.y_label)
             .label_style(("sans-serif", 14))
+            .light_line_style(WHITE)
+            .x_label_formatter(&|x| tick(*x))
+            .y_label_formatter(&|y| tick(*y))
             .draw()?;
         for series in &self.series {
             let colour = PALETTE[series.colour % PALETTE.len()];
@@ -140,6 +143,15 @@ impl LogLogPlot {
             .draw()?;
         root.present()?;
         Ok(())
+    }
+}
+
+/// A tick label: whole numbers without decimals (ranks, frequencies).
+fn tick(value: f64) -> String {
+    if value >= 1.0 && (value - value.round()).abs() < 1e-9 {
+        format!("{value:.0}")
+    } else {
+        format!("{value}")
     }
 }
 

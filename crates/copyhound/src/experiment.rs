@@ -1,9 +1,18 @@
 //! `copyhound experiment`: the papers' measurements, reproduced. The
 //! experiments live in `copyhound-experiment`; this module parses flags.
 
-use anyhow::Result;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
-use copyhound_experiment::{DensitySettings, Report, density};
+use copyhound_experiment::{
+    Corpus, CorpusOptions, DensitySettings, GapsSettings, KoalaSettings, Report, SketchSettings,
+    ZipfSettings, density, gaps, koala, sketch, zipf,
+};
+use copyhound_normalize::{KindChoice, LoadOptions, TextMode};
+
+use crate::input::{FrontEndArgs, TextModeName};
 
 /// Experiments.
 #[derive(Debug, Subcommand)]
@@ -11,6 +20,22 @@ pub enum ExperimentCommand {
     /// Density of every selector on random and low-entropy text, next to the
     /// winnowing paper's figures (§3.1, §5.1).
     Density(DensityArgs),
+    /// Winnowing's Figure 3 and §5.1 on a corpus: density, longest run with
+    /// no fingerprint and windows missed for winnowing, robust winnowing,
+    /// 0 mod p and safe 0 mod p; low-entropy and sensor-like input.
+    Gaps(GapsArgs),
+    /// Winnowing's Figure 4 on a corpus: frequency by rank of hashes and
+    /// fingerprints, the fitted slope, the shares seen once, twice, three
+    /// times; `--svg` draws the figure.
+    Zipf(ZipfArgs),
+    /// Heintze's Koala Tables 1–7 on a collection with planted
+    /// relationships built from the corpus, and §5's consonants against
+    /// conversion noise.
+    Koala(KoalaArgs),
+    /// Ganguly–Veda: sketch size against winnowing's fingerprint count on
+    /// uniform, low-entropy and crafted input, and the detection rate of
+    /// planted runs against δ and the total size S.
+    Sketch(SketchArgs),
 }
 
 /// Arguments of `copyhound experiment density`.
@@ -30,20 +55,269 @@ pub struct DensityArgs {
     seed: u64,
 }
 
+/// The corpus of an experiment and how much of it to read.
+#[derive(Debug, Args)]
+pub struct CorpusArgs {
+    /// Files and folders (walked recursively) of the corpus.
+    #[arg(required = true, value_name = "PATHS")]
+    paths: Vec<PathBuf>,
+    /// Read files in path order until their sizes add up to this many MiB.
+    #[arg(long, default_value_t = 8, value_name = "MIB")]
+    max_mib: u64,
+    /// Read every file (and run the larger sweeps): no size budget.
+    #[arg(long)]
+    full: bool,
+    /// Also write the tables as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+}
+
+impl CorpusArgs {
+    fn load(&self, load: LoadOptions) -> Result<Corpus> {
+        let options = CorpusOptions {
+            load,
+            max_bytes: (!self.full).then(|| self.max_mib.saturating_mul(1 << 20)),
+        };
+        Ok(Corpus::load(&self.paths, &options)?)
+    }
+}
+
+/// Arguments of `copyhound experiment gaps`.
+#[derive(Debug, Args)]
+pub struct GapsArgs {
+    #[command(flatten)]
+    corpus: CorpusArgs,
+    #[command(flatten)]
+    front_end: FrontEndArgs,
+    /// k-gram length (the paper: 50).
+    #[arg(short, long, default_value_t = 50)]
+    k: usize,
+    /// Winnowing window (the paper: 100).
+    #[arg(short, long, default_value_t = 100)]
+    w: usize,
+    /// Size of the random text measured beside the corpus, in MiB.
+    #[arg(long, default_value_t = 1)]
+    random_mib: usize,
+    /// Seed of the hash and of the generated inputs.
+    #[arg(long, default_value_t = 2003)]
+    seed: u64,
+}
+
+/// Arguments of `copyhound experiment zipf`.
+#[derive(Debug, Args)]
+pub struct ZipfArgs {
+    #[command(flatten)]
+    corpus: CorpusArgs,
+    #[command(flatten)]
+    front_end: FrontEndArgs,
+    /// k-gram length (the paper: 50).
+    #[arg(short, long, default_value_t = 50)]
+    k: usize,
+    /// Winnowing window (the paper: 100).
+    #[arg(short, long, default_value_t = 100)]
+    w: usize,
+    /// Write the log-log plot (the paper's Figure 4) as SVG to this file.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// How many of the most frequent k-grams to list.
+    #[arg(long, default_value_t = 8)]
+    top: usize,
+    /// Seed of the hash.
+    #[arg(long, default_value_t = 2003)]
+    seed: u64,
+}
+
+/// Arguments of `copyhound experiment koala`.
+#[derive(Debug, Args)]
+pub struct KoalaArgs {
+    #[command(flatten)]
+    corpus: CorpusArgs,
+    /// Front-end of the fingerprints (Heintze: consonants).
+    #[arg(long, value_enum, default_value_t = TextModeName::Consonants)]
+    text_mode: TextModeName,
+    /// α, the k-gram length of the baseline (Heintze: 20 consonants).
+    #[arg(long, default_value_t = 20)]
+    alpha: usize,
+    /// Corpus documents planted in each of the six relationships.
+    #[arg(long, default_value_t = 10)]
+    per_relation: usize,
+    /// Generated unrelated documents added to the collection (words drawn
+    /// by their frequency in the corpus).
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    generate: usize,
+    /// Words per generated document.
+    #[arg(long, default_value_t = 3000)]
+    generated_words: usize,
+    /// Corpus documents given conversion noise in the §5 table.
+    #[arg(long, default_value_t = 40)]
+    noise_documents: usize,
+    /// Seed of the database and of every random choice.
+    #[arg(long, default_value_t = 1996)]
+    seed: u64,
+}
+
+/// Arguments of `copyhound experiment sketch`.
+#[derive(Debug, Args)]
+pub struct SketchArgs {
+    /// Files and folders whose documents add a row to the space table.
+    #[arg(value_name = "PATHS")]
+    paths: Vec<PathBuf>,
+    /// Read at most this many MiB of PATHS.
+    #[arg(long, default_value_t = 8, value_name = "MIB")]
+    max_mib: u64,
+    /// Larger inputs (up to 10 million symbols) and 1000 planted pairs per
+    /// row; every file of PATHS.
+    #[arg(long)]
+    full: bool,
+    /// Also write the tables as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// k-gram length.
+    #[arg(short, long, default_value_t = 20)]
+    k: usize,
+    /// W, the guarantee window in k-grams.
+    #[arg(short = 'W', long, default_value_t = 100)]
+    window: usize,
+    /// S of the one-total-size variant (§V) in the space table.
+    #[arg(long, default_value_t = 1000)]
+    total: usize,
+    /// δ of the two-pass plan in the space table.
+    #[arg(long, default_value_t = 0.05)]
+    delta: f64,
+    /// Planted pairs per row of the detection tables.
+    #[arg(long, default_value_t = 200)]
+    trials: usize,
+    /// Seed of the hash, the sketch and the generated inputs.
+    #[arg(long, default_value_t = 2003)]
+    seed: u64,
+}
+
 /// Runs an experiment and prints its tables.
-pub fn run(command: &ExperimentCommand) -> Result<std::process::ExitCode> {
-    let report = match command {
-        ExperimentCommand::Density(args) => density(&DensitySettings {
-            size_mib: args.size_mib,
+pub fn run(command: &ExperimentCommand) -> Result<ExitCode> {
+    let (report, json) = match command {
+        ExperimentCommand::Density(args) => (
+            density(&DensitySettings {
+                size_mib: args.size_mib,
+                k: args.k,
+                w: args.w,
+                seed: args.seed,
+            }),
+            None,
+        ),
+        ExperimentCommand::Gaps(args) => (run_gaps(args)?, args.corpus.json.as_deref()),
+        ExperimentCommand::Zipf(args) => (run_zipf(args)?, args.corpus.json.as_deref()),
+        ExperimentCommand::Koala(args) => (run_koala(args)?, args.corpus.json.as_deref()),
+        ExperimentCommand::Sketch(args) => (run_sketch(args)?, args.json.as_deref()),
+    };
+    print!("{report}");
+    if let Some(path) = json {
+        write(path, &report.to_json())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_gaps(args: &GapsArgs) -> Result<Report> {
+    let corpus = args
+        .corpus
+        .load(args.front_end.load_options()?)?
+        .require(&args.corpus.paths, args.k.max(1))?;
+    Ok(gaps(
+        &corpus,
+        &GapsSettings {
             k: args.k,
             w: args.w,
             seed: args.seed,
-        }),
-    };
-    print(&report);
-    Ok(std::process::ExitCode::SUCCESS)
+            random_symbols: args.random_mib << 20,
+            ..GapsSettings::default()
+        },
+    ))
 }
 
-fn print(report: &Report) {
-    print!("{report}");
+fn run_zipf(args: &ZipfArgs) -> Result<Report> {
+    let corpus = args
+        .corpus
+        .load(args.front_end.load_options()?)?
+        .require(&args.corpus.paths, args.k.max(1))?;
+    let outcome = zipf(
+        &corpus,
+        &ZipfSettings {
+            k: args.k,
+            w: args.w,
+            seed: args.seed,
+            top: args.top,
+        },
+    );
+    if let Some(path) = &args.svg {
+        write(path, &outcome.plot.to_svg()?)?;
+    }
+    Ok(outcome.report)
+}
+
+fn run_koala(args: &KoalaArgs) -> Result<Report> {
+    let load = LoadOptions {
+        kind: KindChoice::Text,
+        ..LoadOptions::default()
+    };
+    let corpus = args
+        .corpus
+        .load(load)?
+        .require(&args.corpus.paths, args.alpha.max(1))?;
+    let mode = match args.text_mode {
+        TextModeName::Chars => TextMode::Chars,
+        TextModeName::Words => TextMode::Words,
+        TextModeName::Consonants => TextMode::Consonants,
+    };
+    Ok(koala(
+        &corpus,
+        &KoalaSettings {
+            mode,
+            alpha: args.alpha,
+            seed: args.seed,
+            per_relation: args.per_relation,
+            generated: args.generate,
+            generated_words: args.generated_words,
+            noise_documents: args.noise_documents,
+        },
+    )?)
+}
+
+fn run_sketch(args: &SketchArgs) -> Result<Report> {
+    let corpus = if args.paths.is_empty() {
+        Corpus::default()
+    } else {
+        let options = CorpusOptions {
+            load: LoadOptions::default(),
+            max_bytes: (!args.full).then(|| args.max_mib.saturating_mul(1 << 20)),
+        };
+        Corpus::load(&args.paths, &options)?
+    };
+    let defaults = SketchSettings::default();
+    let (sizes, trials) = if args.full {
+        (vec![10_000, 100_000, 1_000_000, 10_000_000], 1000)
+    } else {
+        (defaults.sizes.clone(), args.trials)
+    };
+    if !(args.delta > 0.0 && args.delta < 1.0) {
+        anyhow::bail!(
+            "--delta must be strictly between 0 and 1, not {}",
+            args.delta
+        );
+    }
+    Ok(sketch(
+        &corpus,
+        &SketchSettings {
+            k: args.k.max(1),
+            window: args.window.max(1),
+            total: args.total,
+            delta: args.delta,
+            sizes,
+            trials,
+            seed: args.seed,
+            ..defaults
+        },
+    ))
+}
+
+fn write(path: &Path, contents: &str) -> Result<()> {
+    std::fs::write(path, contents).with_context(|| format!("{}: cannot write", path.display()))
 }

@@ -297,15 +297,15 @@ fn run(
         limit: usize::MAX,
         min_hits: 1,
     };
-    // Per query, the ratio of every document found.
-    let found: Vec<HashMap<usize, f64>> = prints
+    // Per query, the ratio and hits of every document found.
+    let found: Vec<HashMap<usize, (f64, u32)>> = prints
         .par_iter()
         .map(|print| {
             db.search(print, &options).map(|report| {
                 report
                     .matches
                     .iter()
-                    .map(|m| (index_of[&m.document.id], m.ratio))
+                    .map(|m| (index_of[&m.document.id], (m.ratio, m.hits)))
                     .collect()
             })
         })
@@ -313,15 +313,23 @@ fn run(
     let mut distribution = [0u64; BUCKETS];
     let mut over_half_others = 0;
     for (query, matches) in found.iter().enumerate() {
-        for (&matched, &ratio) in matches {
-            let bucket = MatchBucket::of(ratio);
+        for (&matched, &(ratio, hits)) in matches {
+            // Heintze's Table 5 puts a single hit in the first column
+            // whatever it is as a share (10 % of a stored size of 10), and
+            // leaves the ranges no ratio can fall in blank; so does this.
+            let bucket = if hits == 1 {
+                MatchBucket::Percent1
+            } else {
+                MatchBucket::of(ratio)
+            };
             distribution[bucket as usize] += 1;
             if bucket == MatchBucket::Over50 && matched != query {
                 over_half_others += 1;
             }
         }
     }
-    let ratio = |query: usize, matched: usize| found[query].get(&matched).copied().unwrap_or(0.0);
+    let ratio =
+        |query: usize, matched: usize| found[query].get(&matched).map_or(0.0, |&(ratio, _)| ratio);
     Ok(Outcome {
         distribution,
         over_half_others,
@@ -347,6 +355,7 @@ fn distribution_table(
     columns.extend(MatchBucket::ALL.iter().map(|b| b.label()));
     columns.push("of >50% not self");
     let mut table = Table::new(title, &columns);
+    table.note("Each text is searched against all, itself included; a match with a single hit counts in the first column, as in Heintze's Table 5.");
     for (label, outcome) in measured {
         let mut row: Vec<Cell> = vec![(*label).into()];
         row.extend(outcome.distribution.iter().map(|&c| Cell::Count(c)));
