@@ -678,3 +678,100 @@ fn insert_baseline_at(table: &mut Table, base: &Outcome, label: &str, at: usize)
     let row = distribution_table("", &[(label, base)], &[]).rows.remove(0);
     table.rows.insert(at, row);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Document;
+    use copyhound_normalize::DocumentKind;
+
+    /// Twenty documents of 800 words drawn from one small vocabulary.
+    fn corpus() -> Corpus {
+        let vocabulary = Vocabulary::from_texts([
+            "Fingerprinting selects a few substrings of every document and keeps their \
+             hashes in a database, so that later documents can be searched for copied \
+             passages. The selection must pick the same substrings from copies, resist \
+             an adversary who edits the text, and stay small for millions of documents. \
+             Converters from printed formats garble spacing and punctuation, which is \
+             why consonants alone are kept in some systems of this kind.",
+        ]);
+        let mut rng = Rng::new(11);
+        Corpus {
+            documents: (0..20)
+                .map(|i| {
+                    let text = vocabulary.document(800, &mut rng);
+                    Document {
+                        path: format!("doc-{i:02}.txt").into(),
+                        file_bytes: text.len() as u64,
+                        kind: DocumentKind::Text,
+                        doc: normalize_text(&text, &TextOptions::with_mode(TextMode::Consonants)),
+                        text,
+                    }
+                })
+                .collect(),
+            ..Corpus::default()
+        }
+    }
+
+    fn total(row: &[Cell]) -> f64 {
+        row[1..=BUCKETS].iter().filter_map(Cell::value).sum()
+    }
+
+    #[test]
+    fn koala_tables_on_a_generated_collection() {
+        let settings = KoalaSettings {
+            per_relation: 2,
+            generated: 10,
+            generated_words: 600,
+            noise_documents: 5,
+            ..KoalaSettings::default()
+        };
+        let report = koala(&corpus(), &settings).unwrap();
+        let texts = 20 + 10 + 2 * Relation::ALL.len();
+
+        // Every text finds itself over 50 %, and the planted identical
+        // copies and small edits are found there too.
+        let table_1 = report.table("Table 1").unwrap();
+        let measured = table_1.row("measured").unwrap();
+        assert!(
+            measured[BUCKETS].value().unwrap() >= texts as f64,
+            "{measured:?}"
+        );
+        let relations = report.table("Planted relationships").unwrap();
+        for relation in ["identical", "small edits"] {
+            let row = relations.row(relation).unwrap();
+            assert_eq!(row[3], Cell::Count(2), "{relation}: {row:?}");
+        }
+
+        // Monotone as in Heintze's Tables 5 and 7: more stored keys find
+        // more matches, longer substrings fewer.
+        let table_5 = report.table("Table 5").unwrap();
+        let stored: Vec<f64> = [10, 20, 50, 100, 200, 500]
+            .iter()
+            .map(|n| total(table_5.row(&format!("stored {n}")).unwrap()))
+            .collect();
+        assert!(stored.windows(2).all(|p| p[0] <= p[1]), "{stored:?}");
+        let table_7 = report.table("Table 7").unwrap();
+        let alpha: Vec<f64> = [10, 20, 30, 40, 50]
+            .iter()
+            .map(|a| total(table_7.row(&format!("alpha {a}")).unwrap()))
+            .collect();
+        assert!(alpha.windows(2).all(|p| p[0] >= p[1]), "{alpha:?}");
+
+        // The frequency check only ever removes low matches.
+        let table_3 = report.table("Table 3").unwrap();
+        let with = total(table_3.row("baseline").unwrap());
+        let without = total(table_3.row("freq. check off").unwrap());
+        assert!(without >= with, "{with} {without}");
+    }
+
+    #[test]
+    fn alpha_zero_is_refused() {
+        let settings = KoalaSettings {
+            alpha: 0,
+            ..KoalaSettings::default()
+        };
+        let error = koala(&Corpus::default(), &settings).unwrap_err();
+        assert!(error.to_string().contains("alpha"), "{error}");
+    }
+}
