@@ -165,8 +165,8 @@ pub struct SketchArgs {
     /// Read at most this many MiB of PATHS.
     #[arg(long, default_value_t = 8, value_name = "MIB")]
     max_mib: u64,
-    /// Larger inputs (up to 10 million symbols) and 1000 planted pairs per
-    /// row; every file of PATHS.
+    /// Larger inputs (10 thousand to 10 million symbols, instead of
+    /// `--sizes`) and 1000 planted pairs per row; every file of PATHS.
     #[arg(long)]
     full: bool,
     /// Also write the tables as JSON to this file.
@@ -187,6 +187,9 @@ pub struct SketchArgs {
     /// Planted pairs per row of the detection tables.
     #[arg(long, default_value_t = 200)]
     trials: usize,
+    /// Sizes of the generated inputs of the space table, in symbols.
+    #[arg(long, value_delimiter = ',', default_values_t = [10_000, 100_000, 1_000_000])]
+    sizes: Vec<usize>,
     /// Seed of the hash, the sketch and the generated inputs.
     #[arg(long, default_value_t = 2003)]
     seed: u64,
@@ -291,11 +294,10 @@ fn run_sketch(args: &SketchArgs) -> Result<Report> {
         };
         Corpus::load(&args.paths, &options)?
     };
-    let defaults = SketchSettings::default();
     let (sizes, trials) = if args.full {
         (vec![10_000, 100_000, 1_000_000, 10_000_000], 1000)
     } else {
-        (defaults.sizes.clone(), args.trials)
+        (args.sizes.clone(), args.trials)
     };
     if !(args.delta > 0.0 && args.delta < 1.0) {
         anyhow::bail!(
@@ -313,7 +315,7 @@ fn run_sketch(args: &SketchArgs) -> Result<Report> {
             sizes,
             trials,
             seed: args.seed,
-            ..defaults
+            ..SketchSettings::default()
         },
     ))
 }
