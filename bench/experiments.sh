@@ -26,10 +26,14 @@ cargo build --release -q -p copyhound
 copyhound=target/release/copyhound
 
 # The manual's pages, not its copies of their sources (_sources/*.txt)
-# nor scripts and style sheets (_static).
-mapfile -t pages < <(find /usr/share/doc/python3*/html -name '*.html' -not -path '*/_*' | sort)
-# The standard library, its own tests left out (many are generated data).
-mapfile -t stdlib < <(find /usr/lib/python3.*/ -maxdepth 1 -name '*.py' | sort)
+# nor scripts and style sheets (_static). Debian links python3.X-dev,
+# -doc and -venv to the same folder: resolved, each page counts once.
+html=$(realpath /usr/share/doc/python3.*/html | sort -u | tail -1)
+mapfile -t pages < <(find "$html/" -name '*.html' -not -path '*/_*' | sort)
+# The standard library's modules and packages, without its tests (much of
+# them generated data) and without installed third-party packages.
+lib=$(find /usr/lib -maxdepth 1 -type d -name 'python3.*' | sort | tail -1)
+mapfile -t stdlib < <(find "$lib" -name '*.py' -not -path '*/test*' -not -path '*-packages/*' | sort)
 texts=()
 for set in pan-even clough-open; do
   if [ -d "$datasets/$set/files" ]; then texts+=("$datasets/$set/files"); fi

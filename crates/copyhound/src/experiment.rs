@@ -34,7 +34,8 @@ pub enum ExperimentCommand {
     Koala(KoalaArgs),
     /// Ganguly–Veda: sketch size against winnowing's fingerprint count on
     /// uniform, low-entropy and crafted input, and the detection rate of
-    /// planted runs against δ and the total size S.
+    /// planted runs against δ and the total size S (`--full`: inputs up to
+    /// 10 million symbols, 1000 planted pairs per row).
     Sketch(SketchArgs),
 }
 
@@ -55,16 +56,13 @@ pub struct DensityArgs {
     seed: u64,
 }
 
-/// The corpus of an experiment and how much of it to read.
+/// How much of a corpus to read, and where the tables go besides stdout.
 #[derive(Debug, Args)]
-pub struct CorpusArgs {
-    /// Files and folders (walked recursively) of the corpus.
-    #[arg(required = true, value_name = "PATHS")]
-    paths: Vec<PathBuf>,
+pub struct BudgetArgs {
     /// Read files in path order until their sizes add up to this many MiB.
     #[arg(long, default_value_t = 8, value_name = "MIB")]
     max_mib: u64,
-    /// Read every file (and run the larger sweeps): no size budget.
+    /// Read every file and run the larger sweeps: no size budget.
     #[arg(long)]
     full: bool,
     /// Also write the tables as JSON to this file.
@@ -72,13 +70,29 @@ pub struct CorpusArgs {
     json: Option<PathBuf>,
 }
 
-impl CorpusArgs {
-    fn load(&self, load: LoadOptions) -> Result<Corpus> {
+impl BudgetArgs {
+    fn load(&self, paths: &[PathBuf], load: LoadOptions) -> Result<Corpus> {
         let options = CorpusOptions {
             load,
             max_bytes: (!self.full).then(|| self.max_mib.saturating_mul(1 << 20)),
         };
-        Ok(Corpus::load(&self.paths, &options)?)
+        Ok(Corpus::load(paths, &options)?)
+    }
+}
+
+/// The corpus of an experiment and how much of it to read.
+#[derive(Debug, Args)]
+pub struct CorpusArgs {
+    /// Files and folders (walked recursively) of the corpus.
+    #[arg(required = true, value_name = "PATHS")]
+    paths: Vec<PathBuf>,
+    #[command(flatten)]
+    budget: BudgetArgs,
+}
+
+impl CorpusArgs {
+    fn load(&self, load: LoadOptions) -> Result<Corpus> {
+        self.budget.load(&self.paths, load)
     }
 }
 
@@ -162,16 +176,10 @@ pub struct SketchArgs {
     /// Files and folders whose documents add a row to the space table.
     #[arg(value_name = "PATHS")]
     paths: Vec<PathBuf>,
-    /// Read at most this many MiB of PATHS.
-    #[arg(long, default_value_t = 8, value_name = "MIB")]
-    max_mib: u64,
-    /// Larger inputs (10 thousand to 10 million symbols, instead of
-    /// `--sizes`) and 1000 planted pairs per row; every file of PATHS.
-    #[arg(long)]
-    full: bool,
-    /// Also write the tables as JSON to this file.
-    #[arg(long, value_name = "FILE")]
-    json: Option<PathBuf>,
+    // `--full` here also means inputs of 10 thousand to 10 million symbols
+    // (instead of `--sizes`) and 1000 planted pairs per row.
+    #[command(flatten)]
+    budget: BudgetArgs,
     /// k-gram length.
     #[arg(short, long, default_value_t = 20)]
     k: usize,
@@ -207,10 +215,10 @@ pub fn run(command: &ExperimentCommand) -> Result<ExitCode> {
             }),
             None,
         ),
-        ExperimentCommand::Gaps(args) => (run_gaps(args)?, args.corpus.json.as_deref()),
-        ExperimentCommand::Zipf(args) => (run_zipf(args)?, args.corpus.json.as_deref()),
-        ExperimentCommand::Koala(args) => (run_koala(args)?, args.corpus.json.as_deref()),
-        ExperimentCommand::Sketch(args) => (run_sketch(args)?, args.json.as_deref()),
+        ExperimentCommand::Gaps(args) => (run_gaps(args)?, args.corpus.budget.json.as_deref()),
+        ExperimentCommand::Zipf(args) => (run_zipf(args)?, args.corpus.budget.json.as_deref()),
+        ExperimentCommand::Koala(args) => (run_koala(args)?, args.corpus.budget.json.as_deref()),
+        ExperimentCommand::Sketch(args) => (run_sketch(args)?, args.budget.json.as_deref()),
     };
     print!("{report}");
     if let Some(path) = json {
@@ -288,13 +296,9 @@ fn run_sketch(args: &SketchArgs) -> Result<Report> {
     let corpus = if args.paths.is_empty() {
         Corpus::default()
     } else {
-        let options = CorpusOptions {
-            load: LoadOptions::default(),
-            max_bytes: (!args.full).then(|| args.max_mib.saturating_mul(1 << 20)),
-        };
-        Corpus::load(&args.paths, &options)?
+        args.budget.load(&args.paths, LoadOptions::default())?
     };
-    let (sizes, trials) = if args.full {
+    let (sizes, trials) = if args.budget.full {
         (vec![10_000, 100_000, 1_000_000, 10_000_000], 1000)
     } else {
         (args.sizes.clone(), args.trials)
