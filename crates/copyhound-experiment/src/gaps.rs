@@ -305,7 +305,7 @@ fn selectors_table(
         100.0 * contenders[2].missed
     ));
     table.note(format!(
-        "Safe 0 mod p: density at least (1 + ln w)/w = {:.6} at the optimal P0 = ln w / w (§3.1.2), against winnowing's 2/(w+1) = {:.6}.",
+        "Safe 0 mod p: (1 + ln w)/w = {:.6} at the optimal P0 = ln w / w (§3.1.2, through (1 - P)^w ~ e^-wP; 'expected' is the exact 1/p + (1 - 1/p)^w), against winnowing's 2/(w+1) = {:.6}.",
         (1.0 + wf.ln()) / wf,
         2.0 / (wf + 1.0)
     ));

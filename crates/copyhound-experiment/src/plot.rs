@@ -98,6 +98,7 @@ impl LogLogPlot {
         let mut chart = ChartBuilder::on(&root)
             .caption(&self.title, ("sans-serif", 20))
             .margin(16)
+            .margin_right(48)
             .x_label_area_size(48)
             .y_label_area_size(72)
             .build_cartesian_2d((x_low..x_high).log_scale(), (y_low..y_high).log_scale())?;
