@@ -96,9 +96,9 @@ impl CorpusArgs {
     }
 }
 
-/// Arguments of `copyhound experiment gaps`.
+/// A corpus read through the front-ends and winnowed, as Figures 3 and 4.
 #[derive(Debug, Args)]
-pub struct GapsArgs {
+pub struct WinnowedCorpusArgs {
     #[command(flatten)]
     corpus: CorpusArgs,
     #[command(flatten)]
@@ -109,36 +109,42 @@ pub struct GapsArgs {
     /// Winnowing window (the paper: 100).
     #[arg(short, long, default_value_t = 100)]
     w: usize,
-    /// Size of the random text measured beside the corpus, in MiB.
-    #[arg(long, default_value_t = 1)]
-    random_mib: usize,
     /// Seed of the hash and of the generated inputs.
     #[arg(long, default_value_t = 2003)]
     seed: u64,
+}
+
+impl WinnowedCorpusArgs {
+    /// The corpus's documents with at least one k-gram.
+    fn load(&self) -> Result<Corpus> {
+        Ok(self
+            .corpus
+            .load(self.front_end.load_options()?)?
+            .require(&self.corpus.paths, self.k.max(1))?)
+    }
+}
+
+/// Arguments of `copyhound experiment gaps`.
+#[derive(Debug, Args)]
+pub struct GapsArgs {
+    #[command(flatten)]
+    winnowed: WinnowedCorpusArgs,
+    /// Size of the random text measured beside the corpus, in MiB.
+    #[arg(long, default_value_t = 1)]
+    random_mib: usize,
 }
 
 /// Arguments of `copyhound experiment zipf`.
 #[derive(Debug, Args)]
 pub struct ZipfArgs {
     #[command(flatten)]
-    corpus: CorpusArgs,
-    #[command(flatten)]
-    front_end: FrontEndArgs,
-    /// k-gram length (the paper: 50).
-    #[arg(short, long, default_value_t = 50)]
-    k: usize,
-    /// Winnowing window (the paper: 100).
-    #[arg(short, long, default_value_t = 100)]
-    w: usize,
+    winnowed: WinnowedCorpusArgs,
     /// Write the log-log plot (the paper's Figure 4) as SVG to this file.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
     /// How many of the most frequent k-grams to list.
     #[arg(long, default_value_t = 8)]
     top: usize,
-    /// Seed of the hash.
-    #[arg(long, default_value_t = 2003)]
-    seed: u64,
 }
 
 /// Arguments of `copyhound experiment koala`.
@@ -215,8 +221,12 @@ pub fn run(command: &ExperimentCommand) -> Result<ExitCode> {
             }),
             None,
         ),
-        ExperimentCommand::Gaps(args) => (run_gaps(args)?, args.corpus.budget.json.as_deref()),
-        ExperimentCommand::Zipf(args) => (run_zipf(args)?, args.corpus.budget.json.as_deref()),
+        ExperimentCommand::Gaps(args) => {
+            (run_gaps(args)?, args.winnowed.corpus.budget.json.as_deref())
+        }
+        ExperimentCommand::Zipf(args) => {
+            (run_zipf(args)?, args.winnowed.corpus.budget.json.as_deref())
+        }
         ExperimentCommand::Koala(args) => (run_koala(args)?, args.corpus.budget.json.as_deref()),
         ExperimentCommand::Sketch(args) => (run_sketch(args)?, args.budget.json.as_deref()),
     };
@@ -228,16 +238,13 @@ pub fn run(command: &ExperimentCommand) -> Result<ExitCode> {
 }
 
 fn run_gaps(args: &GapsArgs) -> Result<Report> {
-    let corpus = args
-        .corpus
-        .load(args.front_end.load_options()?)?
-        .require(&args.corpus.paths, args.k.max(1))?;
+    let winnowed = &args.winnowed;
     Ok(gaps(
-        &corpus,
+        &winnowed.load()?,
         &GapsSettings {
-            k: args.k,
-            w: args.w,
-            seed: args.seed,
+            k: winnowed.k,
+            w: winnowed.w,
+            seed: winnowed.seed,
             random_symbols: args.random_mib << 20,
             ..GapsSettings::default()
         },
@@ -245,16 +252,13 @@ fn run_gaps(args: &GapsArgs) -> Result<Report> {
 }
 
 fn run_zipf(args: &ZipfArgs) -> Result<Report> {
-    let corpus = args
-        .corpus
-        .load(args.front_end.load_options()?)?
-        .require(&args.corpus.paths, args.k.max(1))?;
+    let winnowed = &args.winnowed;
     let outcome = zipf(
-        &corpus,
+        &winnowed.load()?,
         &ZipfSettings {
-            k: args.k,
-            w: args.w,
-            seed: args.seed,
+            k: winnowed.k,
+            w: winnowed.w,
+            seed: winnowed.seed,
             top: args.top,
         },
     );

@@ -121,7 +121,7 @@ pub fn koala(corpus: &Corpus, settings: &KoalaSettings) -> Result<Report, Experi
         .filter(|e| e.text.origin == Origin::Generated)
         .count();
     report.preamble.push(format!(
-        "Collection: {} texts = {} from the corpus + {generated} generated + {planted} planted ({} per relationship); front-end {}, α = {}, seed = {}.",
+        "Collection: {} texts = {} from the corpus + {generated} generated + {planted} planted (up to {} per relationship, from corpus documents of at least 400 words); front-end {}, α = {}, seed = {}.",
         entries.len(),
         entries.len() - generated - planted,
         settings.per_relation,
