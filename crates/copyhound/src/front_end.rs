@@ -41,6 +41,16 @@ pub enum TextModeName {
     Consonants,
 }
 
+impl From<TextModeName> for TextMode {
+    fn from(name: TextModeName) -> Self {
+        match name {
+            TextModeName::Chars => Self::Chars,
+            TextModeName::Words => Self::Words,
+            TextModeName::Consonants => Self::Consonants,
+        }
+    }
+}
+
 /// Front-end options shared by the commands that read documents.
 #[derive(Clone, Debug, Args)]
 pub struct FrontEndArgs {
@@ -78,11 +88,7 @@ impl FrontEndArgs {
                 LevelName::Abstract => Level::Abstract,
                 LevelName::Structure => Level::Structure,
             },
-            text_mode: match self.text_mode {
-                TextModeName::Chars => TextMode::Chars,
-                TextModeName::Words => TextMode::Words,
-                TextModeName::Consonants => TextMode::Consonants,
-            },
+            text_mode: self.text_mode.into(),
             drop_imports: self.drop_imports,
             max_file_mib: self.max_file_mib,
             max_file_memory_mib: self.max_file_memory_mib,

@@ -53,10 +53,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Compare(args) => compare::run(&args),
         Command::Fingerprint(args) => fingerprint::run(&args),
-        Command::Experiment(command) => {
-            experiment::run(&command);
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Experiment(command) => experiment::run(&command),
         Command::Db(command) => db::run(command),
         #[cfg(feature = "serve")]
         Command::Serve(args) => serve::run(args),

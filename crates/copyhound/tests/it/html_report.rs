@@ -10,12 +10,12 @@
 //! `COPYHOUND_REQUIRE_CHROMIUM=1` is set (CI), where that is a failure.
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use std::{env, thread};
 
-use crate::support::{copyhound, temp_dir, write};
+use crate::support::{chromium, copyhound, temp_dir, write};
 
 const ESSAY: &str = "Glaciers shape the land slowly.\n\
     Ice grinds the rock beneath it, plucks boulders from the valley walls\n\
@@ -31,14 +31,6 @@ const RIDGES: &str = "Meltwater then sorts the gravel into long ridges that farm
     Nothing else to add.\n";
 const UNRELATED: &str = "Bread rises because yeast feeds on sugar and releases gas\n\
     that the gluten network traps while the dough is kneaded.\n";
-
-/// `chromium` on the `PATH`, if any.
-fn chromium() -> Option<PathBuf> {
-    let path = env::var_os("PATH")?;
-    env::split_paths(&path)
-        .map(|dir| dir.join("chromium"))
-        .find(|candidate| candidate.is_file())
-}
 
 /// The DOM of `url` after its scripts ran, as headless Chromium prints it.
 fn rendered_dom(browser: &Path, url: &str, profile: &Path) -> String {

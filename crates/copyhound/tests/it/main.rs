@@ -4,6 +4,7 @@
 
 mod compare;
 mod db;
+mod experiment;
 mod fingerprint;
 mod hostile;
 mod html_report;
