@@ -15,9 +15,7 @@ use copyhound_db::{
     SharedPassage, check,
 };
 use copyhound_normalize::budget::{MemoryGate, memory_per_byte};
-use copyhound_normalize::{
-    DocumentKind, LoadOptions, LoadedDocument, TextMode, load_file as load,
-};
+use copyhound_normalize::{DocumentKind, LoadOptions, LoadedDocument, TextMode, load_file as load};
 use copyhound_pipeline::FrontEndChoice;
 use serde::Serialize;
 

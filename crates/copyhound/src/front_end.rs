@@ -10,9 +10,9 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
-use copyhound_normalize::{LoadOptions, TextMode};
 use copyhound_normalize::code::Level;
 use copyhound_normalize::extract::isolated::{IsolatedExtractor, serve_extraction as serve};
+use copyhound_normalize::{LoadOptions, TextMode};
 use copyhound_pipeline::{FrontEnd, FrontEndChoice, PipelineError};
 
 /// How code is normalised (see `copyhound_normalize::code::Level`).
