@@ -5,8 +5,8 @@
 
 use copyhound_report::{
     DocumentReport, FragmentReport, LanguageParameters, Location, PairDetails, PairReport,
-    PairSide, Parameters, PassageReport, Problem, Report, Summary, Tool, UnitOrigin, UnitReport,
-    UnitRole, write_json, write_json_with_details,
+    PairSide, Parameters, PassageReport, Problem, ProblemKind, Report, Summary, Tool, UnitOrigin,
+    UnitReport, UnitRole, write_json, write_json_with_details,
 };
 use proptest::prelude::*;
 
@@ -239,7 +239,19 @@ fn parameters() -> impl Strategy<Value = Parameters> {
 }
 
 fn report() -> impl Strategy<Value = Report> {
-    let problem = (text(), text()).prop_map(|(path, message)| Problem { path, message });
+    let kinds = [
+        ProblemKind::Unreadable,
+        ProblemKind::Skipped,
+        ProblemKind::Empty,
+        ProblemKind::TooShort,
+    ];
+    let problem = (text(), text(), proptest::sample::select(kinds.to_vec())).prop_map(
+        |(path, message, kind)| Problem {
+            path,
+            message,
+            kind,
+        },
+    );
     (
         (text(), text()),
         parameters(),

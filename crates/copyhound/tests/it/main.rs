@@ -8,5 +8,6 @@ mod experiment;
 mod fingerprint;
 mod hostile;
 mod html_report;
+mod inputs;
 mod serve;
 mod support;
