@@ -151,19 +151,6 @@ impl FrontEnd {
         };
         Defaults { k, w, min_passage }
     }
-
-    /// What one symbol of `family` is under this front-end, as reports say
-    /// it: a token of code, or a character, word or consonant of text.
-    pub fn symbol(&self, family: Family) -> &'static str {
-        match family {
-            Family::Code(_) => "token",
-            Family::Text => match self.options.text.mode {
-                TextMode::Chars => "character",
-                TextMode::Words => "word",
-                TextMode::Consonants => "consonant",
-            },
-        }
-    }
 }
 
 /// What a family is compared with unless the user says otherwise.
