@@ -20,8 +20,8 @@ use std::time::{Duration, Instant};
 use std::{env, fs, thread};
 
 use copyhound_report::{
-    HtmlOptions, PairReport, PairSide, Parameters, Problem, Report, SCHEMA_VERSION, Summary, Tool,
-    UnitOrigin, UnitReport, UnitRole, write_html,
+    HtmlOptions, PairReport, PairSide, Parameters, Problem, ProblemKind, Report, SCHEMA_VERSION,
+    Summary, Tool, UnitOrigin, UnitReport, UnitRole, write_html,
 };
 use serde_json::Value;
 use tempfile::TempDir;
@@ -417,10 +417,12 @@ fn problems_are_shown_at_the_top() {
     let mut with_problems = similar_names();
     with_problems.problems = vec![
         Problem {
+            kind: ProblemKind::Unreadable,
             path: "class/scan.pdf".into(),
             message: "class/scan.pdf: skipped: no text could be extracted".into(),
         },
         Problem {
+            kind: ProblemKind::Empty,
             path: "class/empty.py".into(),
             message: "class/empty.py: skipped: empty".into(),
         },
