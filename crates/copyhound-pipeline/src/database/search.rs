@@ -194,6 +194,10 @@ impl SearchResult {
 
 /// Passages as the search JSON names their sides: the query and the
 /// registered document.
+#[expect(
+    clippy::ref_option,
+    reason = "serde's serialize_with passes the field by reference"
+)]
 fn passages_json<S: Serializer>(
     passages: &Option<Vec<LocatedFragment>>,
     serializer: S,
