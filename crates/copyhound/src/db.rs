@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
 use copyhound_db::{DEFAULT_ROTATION_BATCH, Params, SearchOptions, check};
+use copyhound_pipeline::WalkFilter;
 use copyhound_pipeline::database::{AddEvent, AddRequest, DocumentDatabase, SearchRequest};
 
 use crate::front_end::TextModeName;
@@ -19,7 +20,8 @@ use crate::front_end::TextModeName;
 pub enum DbCommand {
     /// Create a database.
     Init(InitArgs),
-    /// Register documents (files, or directories walked recursively).
+    /// Register documents (files, or directories walked recursively; hidden
+    /// files and what `.gitignore` leaves out are skipped, as by `compare`).
     Add(AddArgs),
     /// Search a document: ranked matches with match ratio and hits.
     Search(SearchArgs),
@@ -151,6 +153,13 @@ pub struct AddArgs {
     /// Documents per transaction: each batch is durable when it is reported.
     #[arg(long, default_value_t = 256)]
     batch: usize,
+    /// Do not honour .gitignore and .ignore files.
+    #[arg(long)]
+    no_ignore: bool,
+    /// Follow symbolic links (each real file is registered once). Without
+    /// it, each link is said on stderr and not read.
+    #[arg(long)]
+    follow_links: bool,
 }
 
 /// Arguments of `db search`.
@@ -268,6 +277,11 @@ fn add(args: &AddArgs) -> Result<ExitCode> {
         email: args.email.clone(),
         title: args.title.clone(),
         batch: args.batch,
+        filter: WalkFilter {
+            honour_ignore_files: !args.no_ignore,
+            follow_links: args.follow_links,
+            ..WalkFilter::default()
+        },
     };
     let stdout = io::stdout();
     let mut written = Ok(());
@@ -282,6 +296,7 @@ fn add(args: &AddArgs) -> Result<ExitCode> {
         AddEvent::Warning { path, message } => {
             eprintln!("copyhound: warning: {}: {message}", path.display());
         }
+        AddEvent::WalkProblem { message } => eprintln!("copyhound: warning: {message}"),
         AddEvent::Failed { message } => eprintln!("copyhound: {message}"),
     })?;
     written?;

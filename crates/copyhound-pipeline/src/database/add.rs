@@ -1,5 +1,5 @@
-//! Registering documents: files found by the pipeline's walker, or one
-//! upload.
+//! Registering documents: files found by the pipeline's walker (with the
+//! caller's filter), or one upload.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -7,10 +7,11 @@ use std::sync::Arc;
 use std::sync::mpsc::sync_channel;
 
 use copyhound_db::{DocId, DocumentMeta, DocumentRecord, NewDocument};
+use copyhound_report::ProblemKind;
 use rayon::prelude::*;
 
 use super::{DatabaseError, DocumentDatabase, PreparedDocument};
-use crate::{PipelineError, PlannedFile, WalkFilter, walk};
+use crate::{PlannedFile, WalkFilter, walk};
 
 /// What `db add` registers, and how.
 #[derive(Clone, Debug)]
@@ -26,6 +27,8 @@ pub struct AddRequest {
     /// Documents per transaction: each batch is durable when it is
     /// reported.
     pub batch: usize,
+    /// Which files directories are walked for, and how.
+    pub filter: WalkFilter,
 }
 
 /// What happened to one file, as it happens.
@@ -43,6 +46,13 @@ pub enum AddEvent<'a> {
         /// Its path.
         path: &'a Path,
         /// The remark.
+        message: &'a str,
+    },
+    /// What a walk could not list or did not follow (a link, a second path
+    /// to a file already read), naming it; an unreadable directory also
+    /// counts as failed.
+    WalkProblem {
+        /// The message.
         message: &'a str,
     },
     /// Not registered: why, naming the file.
@@ -78,15 +88,22 @@ impl DocumentDatabase {
         let mut summary = AddSummary::default();
         let mut files = Vec::new();
         for path in &request.paths {
-            match walk(path, &WalkFilter::default(), &|_| ()) {
-                Ok(found) => files.extend(found.into_iter().map(|f: PlannedFile| f.path)),
-                Err(error @ (PipelineError::NoSuchPath(_) | PipelineError::CannotList { .. })) => {
+            match walk(path, &request.filter, &|_| ()) {
+                Ok(walked) => {
+                    for problem in &walked.problems {
+                        summary.failed += usize::from(problem.kind == ProblemKind::Unreadable);
+                        on(AddEvent::WalkProblem {
+                            message: &problem.message,
+                        });
+                    }
+                    files.extend(walked.files.into_iter().map(|f: PlannedFile| f.path));
+                }
+                Err(error) => {
                     summary.failed += 1;
                     on(AddEvent::Failed {
                         message: &error.to_string(),
                     });
                 }
-                Err(other) => unreachable!("the default walk filter has no globs: {other}"),
             }
         }
         let this = &*self;
