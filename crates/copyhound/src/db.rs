@@ -300,11 +300,7 @@ fn add(args: &AddArgs) -> Result<ExitCode> {
         AddEvent::Failed { message } => eprintln!("copyhound: {message}"),
     })?;
     written?;
-    Ok(if summary.failed > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(ExitCode::from(u8::from(summary.failed > 0)))
 }
 
 fn search(args: &SearchArgs) -> Result<ExitCode> {
@@ -381,11 +377,7 @@ fn remove(args: &RemoveArgs) -> Result<ExitCode> {
             missing = true;
         }
     }
-    Ok(if missing {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(ExitCode::from(u8::from(missing)))
 }
 
 fn stats(args: &StatsArgs) -> Result<ExitCode> {
