@@ -18,12 +18,13 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, delete, get, post};
 use axum::{Json, Router};
 use copyhound_db::DocId;
+use copyhound_pipeline::database::SearchResult;
 use tower_http::trace::TraceLayer;
 
 use crate::auth::authorize_write;
 use crate::error::{ApiError, ApiResult};
 use crate::input::Upload;
-use crate::service::{AppState, DocumentOutput, SearchOutput, StatsOutput, is_web_url};
+use crate::service::{AppState, DocumentOutput, StatsOutput, is_web_url};
 use crate::{openapi, web};
 
 /// One route: its method and path (axum syntax, `{id}` for parameters).
@@ -107,15 +108,15 @@ async fn search(
     State(state): State<AppState>,
     headers: HeaderMap,
     upload: Upload,
-) -> ApiResult<Json<SearchOutput>> {
+) -> ApiResult<Json<SearchResult>> {
     let trusted = holds_token(&state, &headers);
-    let mut output = blocking(move || state.search(&upload)).await?;
+    let mut result = blocking(move || state.search(&upload)).await?;
     if !trusted {
-        for found in &mut output.matches {
+        for found in &mut result.matches {
             hide_server_path(&mut found.location);
         }
     }
-    Ok(Json(output))
+    Ok(Json(result))
 }
 
 async fn get_document(

@@ -6,9 +6,8 @@ use axum::http::{Request, StatusCode, header};
 use std::sync::Arc;
 
 use copyhound_db::{Database, DocumentMeta, NewDocument, Params, RotationOptions};
-use copyhound_normalize::load_bytes;
+use copyhound_pipeline::database::DocumentDatabase;
 use copyhound_server::api::routes;
-use copyhound_server::input::load_options;
 use copyhound_server::{ServerConfig, Token, router};
 use serde_json::{Value, json};
 
@@ -484,9 +483,9 @@ fn server_with_registered_file() -> (TestServer, u64, String) {
     let text = synthetic_text(77, 300);
     std::fs::write(&file, &text).unwrap();
     let db = Database::create(&dir.path().join("db"), params()).unwrap();
-    let options = load_options(db.params(), 1 << 20).unwrap();
-    let loaded = load_bytes(&file, text.as_bytes(), &options).unwrap();
-    let print = db.fingerprinter().print(&loaded.doc);
+    let db = DocumentDatabase::new(Arc::new(db)).unwrap();
+    let loaded = db.load_bytes(&file, text.as_bytes()).unwrap();
+    let print = db.prepare(loaded).print;
     let location = file.display().to_string();
     let meta = DocumentMeta {
         title: "thesis".into(),
@@ -494,13 +493,16 @@ fn server_with_registered_file() -> (TestServer, u64, String) {
         email: String::new(),
         size: text.len() as u64,
     };
-    let id = db.add(vec![NewDocument { meta, print }]).unwrap()[0];
+    let id = db
+        .database()
+        .add(vec![NewDocument { meta, print }])
+        .unwrap()[0];
     let config = ServerConfig {
         token: Token::new(TOKEN),
         texts_dir: Some(dir.path().join("texts")),
         ..ServerConfig::default()
     };
-    let app = router(Arc::new(db), config).unwrap();
+    let app = router(Arc::clone(db.database()), config).unwrap();
     (TestServer { app, _dir: dir }, id.into(), location)
 }
 
