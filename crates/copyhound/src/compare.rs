@@ -27,7 +27,7 @@ use clap::Args;
 use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Selector};
 use copyhound_index::{
     BaseCode, CompareOptions, Comparison, DEFAULT_MAX_PAIRS, Document, LineIndex, MaxOccurrences,
-    Role, Unit, compare_with_progress,
+    Role, SCORED_PER_LISTED, Unit, compare_with_progress,
 };
 use copyhound_normalize::{LoadError, LoadOptions, LoadedDocument};
 use copyhound_report::{
@@ -111,8 +111,9 @@ pub struct CompareArgs {
     /// many submissions share counts less; `flat` counts all alike.
     #[arg(long, value_enum, default_value_t = Weighting::Rarity)]
     weighting: Weighting,
-    /// Score at most this many pairs (those sharing most fingerprints) of
-    /// each language.
+    /// List at most this many pairs of each language: the most similar
+    /// (compare says on stderr when it cannot be sure a pair left out is
+    /// less similar).
     #[arg(long, default_value_t = DEFAULT_MAX_PAIRS, value_name = "N")]
     max_pairs: usize,
     /// Rows of the table printed on stdout.
@@ -200,6 +201,9 @@ pub fn run(args: CompareArgs) -> Result<ExitCode> {
         compared.push(compare_family(&args, family, &bar)?);
     }
     bar.finish();
+    for (family, (comparison, _)) in batch.families.iter().zip(&compared) {
+        say_what_is_unlisted(family.family, comparison, args.quiet);
+    }
     let inputs: Vec<ReportInput> = batch
         .families
         .iter()
@@ -280,6 +284,7 @@ fn compare_family(
         max_occurrences: args.max_occurrences.unwrap_or_default(),
         min_shared: args.min_shared,
         max_pairs: args.max_pairs,
+        window_guarantee: family.settings.selector.window_guarantee(),
         min_fragment: args.min_fragment,
         rarity_weighting: args.weighting == Weighting::Rarity,
         ..CompareOptions::new(family.settings.hasher.clone())
@@ -310,6 +315,35 @@ fn compare_family(
         languages: Vec::new(),
     };
     Ok((comparison, parameters))
+}
+
+/// Says on stderr down to what similarity the listing limit listed pairs
+/// (unless `quiet`), and warns when a pair left out could be more similar
+/// than the listed ones.
+fn say_what_is_unlisted(language: &str, comparison: &Comparison, quiet: bool) {
+    let omitted = &comparison.omitted;
+    let percent = |x: f64| format!("{:.1}%", x * 100.0);
+    if let (Some(lowest), false) = (omitted.lowest_listed, quiet) {
+        eprintln!(
+            "copyhound: {language}: listed the {} most similar pairs, down to {}; {} other pairs found are not listed (--max-pairs)",
+            comparison.pairs.len(),
+            percent(lowest),
+            omitted.unlisted,
+        );
+    }
+    if omitted.open > 0 {
+        eprintln!(
+            "copyhound: warning: {language}: up to {} pairs that could be more similar than the last listed (up to {}) were not scored: {SCORED_PER_LISTED} candidates per listed pair are kept for scoring; a higher --max-pairs scores more",
+            omitted.open,
+            percent(omitted.open_bound),
+        );
+    }
+    if let Some(units) = omitted.counted_units.filter(|_| omitted.uncounted_open()) {
+        eprintln!(
+            "copyhound: warning: {language}: pairs sharing only fingerprints found in more than {units} units were not looked for, to bound the work; such a pair could be up to {} similar",
+            percent(omitted.uncounted_bound),
+        );
+    }
 }
 
 /// The loaded, fingerprinted input of a comparison: one batch per
