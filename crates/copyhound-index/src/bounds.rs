@@ -320,7 +320,7 @@ mod tests {
     use crate::prepare::prepare;
     use crate::rarity::unit_weights;
     use crate::{BaseCode, CompareOptions, MaxOccurrences, compare};
-    use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Winnowing};
+    use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Scheme, Winnowing};
     use proptest::prelude::*;
 
     /// A document made of `parts`: `(0, _, len)` is `len` symbols of
@@ -365,14 +365,14 @@ mod tests {
             (rarity, with_base, max_units) in (any::<bool>(), any::<bool>(), prop::option::of(2usize..5)),
         ) {
             let hasher = KGramHasher::new(k, 7);
-            let selector = if robust { Winnowing::robust(w) } else { Winnowing::new(w) };
+            let scheme = Scheme::new(hasher.clone(), if robust { Winnowing::robust(w) } else { Winnowing::new(w) });
             let mut noise = 1;
             let document = |name: &str, symbols: Vec<u32>| {
                 let mut normalized = NormalizedDocument::new();
                 for (i, s) in symbols.into_iter().enumerate() {
                     normalized.push(s, i..i + 1);
                 }
-                Document::fingerprinted(name, normalized, &hasher, &selector)
+                Document::fingerprinted(name, normalized, &scheme)
             };
             let units: Vec<Unit> = units
                 .iter()
@@ -384,15 +384,14 @@ mod tests {
                 .collect();
             let base = if with_base {
                 let template = document("t", symbols(&template, &pools, &mut noise));
-                BaseCode::new(&hasher, [&template.normalized])
+                BaseCode::new(&scheme, [&template.normalized])
             } else {
                 BaseCode::none()
             };
             let options = CompareOptions {
                 max_occurrences: max_units.map_or(MaxOccurrences::Unlimited, MaxOccurrences::Count),
                 rarity_weighting: rarity,
-                window_guarantee: Some(w),
-                ..CompareOptions::new(hasher.clone())
+                ..CompareOptions::new(scheme.clone())
             };
             let result = compare(&units, &base, &options).unwrap();
             // What the comparison worked from, again.
@@ -443,7 +442,7 @@ mod tests {
             (k, w) in (2usize..5).prop_flat_map(|k| (Just(k), 1..k + 6)),
         ) {
             let hasher = KGramHasher::new(k, 3);
-            let selector = Winnowing::robust(w);
+            let scheme = Scheme::new(hasher.clone(), Winnowing::robust(w));
             let units: Vec<Unit> = noise
                 .iter()
                 .enumerate()
@@ -453,18 +452,15 @@ mod tests {
                     for (i, &s) in symbols.iter().enumerate() {
                         normalized.push(s, i..i + 1);
                     }
-                    Unit::new(format!("u{u}"), vec![Document::fingerprinted("d", normalized, &hasher, &selector)])
+                    Unit::new(format!("u{u}"), vec![Document::fingerprinted("d", normalized, &scheme)])
                 })
                 .collect();
             let mut base_doc = NormalizedDocument::new();
             for (i, &s) in template.iter().enumerate() {
                 base_doc.push(s, i..i + 1);
             }
-            let base = BaseCode::new(&hasher, [&base_doc]);
-            let options = CompareOptions {
-                window_guarantee: Some(w),
-                ..CompareOptions::new(hasher.clone())
-            };
+            let base = BaseCode::new(&scheme, [&base_doc]);
+            let options = CompareOptions::new(scheme.clone());
             let result = compare(&units, &base, &options).unwrap();
             let prepared = prepare(&units, &base, &hasher);
             let index = FingerprintIndex::build(&units, &base, usize::MAX);

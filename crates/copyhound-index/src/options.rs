@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use copyhound_fingerprint::KGramHasher;
+use copyhound_fingerprint::Scheme;
 
 use crate::CompareError;
 
@@ -91,9 +91,9 @@ pub const SCORED_PER_LISTED: usize = 4;
 /// Everything a comparison needs besides its input.
 #[derive(Clone, Debug)]
 pub struct CompareOptions {
-    /// The hasher the documents were fingerprinted with: its k is the
+    /// The scheme the documents were fingerprinted with: its k is the
     /// shortest match a fragment may be, and base code is hashed with it.
-    pub hasher: KGramHasher,
+    pub scheme: Scheme,
     /// The common-fingerprint filter.
     pub max_occurrences: MaxOccurrences,
     /// Pairs sharing fewer distinct fingerprints are not listed.
@@ -105,14 +105,16 @@ pub struct CompareOptions {
     /// bounds memory and time whatever the number of units (the
     /// [`crate::Comparison`] says when that left pairs open).
     pub max_pairs: usize,
-    /// The window of the selector's guarantee
+    /// The window of the guarantee of the selector the documents were
+    /// fingerprinted with
     /// ([`copyhound_fingerprint::Selector::window_guarantee`]): with it, a
     /// pair's similarity is bounded before its fragments are found, and
     /// pairs that cannot be listed are not scored. `None`: candidates are
     /// still ranked, but every one kept is scored.
     pub window_guarantee: Option<usize>,
     /// Fragments shorter than this many symbols are neither reported nor
-    /// scored (k is the floor: no fragment is shorter than its k-gram).
+    /// scored (k is the floor: no fragment is shorter than its k-gram; see
+    /// [`shortest_fragment`](Self::shortest_fragment)).
     pub min_fragment: usize,
     /// Weigh each symbol by how rare its fingerprints are in the batch, so
     /// code many units share counts less (see the `rarity` module).
@@ -121,19 +123,25 @@ pub struct CompareOptions {
 
 impl CompareOptions {
     /// Defaults: no occurrence limit, pairs sharing at least one
-    /// fingerprint, at most [`DEFAULT_MAX_PAIRS`] pairs, no window
-    /// guarantee, every fragment of at least k symbols, no rarity
-    /// weighting.
-    pub fn new(hasher: KGramHasher) -> Self {
+    /// fingerprint, at most [`DEFAULT_MAX_PAIRS`] pairs, the window
+    /// guarantee of the scheme's selector, every fragment of at least k
+    /// symbols, no rarity weighting.
+    pub fn new(scheme: Scheme) -> Self {
         Self {
-            hasher,
+            window_guarantee: scheme.selector().window_guarantee(),
+            scheme,
             max_occurrences: MaxOccurrences::Unlimited,
             min_shared: 1,
             max_pairs: DEFAULT_MAX_PAIRS,
-            window_guarantee: None,
             min_fragment: 0,
             rarity_weighting: false,
         }
+    }
+
+    /// The shortest fragment reported and scored, in symbols:
+    /// [`min_fragment`](Self::min_fragment), and never less than k.
+    pub fn shortest_fragment(&self) -> usize {
+        self.min_fragment.max(self.scheme.k())
     }
 }
 

@@ -5,16 +5,16 @@
 // ones full scoring gives it.
 #![allow(clippy::float_cmp)]
 
-use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Selector, Winnowing};
+use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Scheme, Winnowing};
 use copyhound_index::{BaseCode, CompareOptions, Comparison, Document, PairScore, Unit, compare};
 use proptest::prelude::*;
 
-fn document(symbols: &[u32], hasher: &KGramHasher, selector: &dyn Selector) -> Document {
+fn document(symbols: &[u32], scheme: &Scheme) -> Document {
     let mut normalized = NormalizedDocument::new();
     for (i, &s) in symbols.iter().enumerate() {
         normalized.push(s, i..i + 1);
     }
-    Document::fingerprinted("d", normalized, hasher, selector)
+    Document::fingerprinted("d", normalized, scheme)
 }
 
 /// `len` symbols of `alphabet` from a seeded generator.
@@ -30,12 +30,11 @@ fn random(len: usize, alphabet: u32, seed: u64) -> Vec<u32> {
         .collect()
 }
 
-fn options(hasher: &KGramHasher, w: usize, max_pairs: usize, rarity: bool) -> CompareOptions {
+fn options(scheme: &Scheme, max_pairs: usize, rarity: bool) -> CompareOptions {
     CompareOptions {
         max_pairs,
-        window_guarantee: Some(w),
         rarity_weighting: rarity,
-        ..CompareOptions::new(hasher.clone())
+        ..CompareOptions::new(scheme.clone())
     }
 }
 
@@ -50,10 +49,8 @@ fn names(units: &[Unit], pairs: &[PairScore]) -> Vec<(String, String)> {
 /// template and nothing else: far more candidates than the listing limit
 /// keeps for scoring, and every template pair shares more fingerprints
 /// than any copied pair.
-fn short_copies_among_long_files(copies: usize, long: usize) -> (Vec<Unit>, KGramHasher, usize) {
-    let (k, w) = (5, 4);
-    let hasher = KGramHasher::new(k, 1);
-    let selector = Winnowing::robust(w);
+fn short_copies_among_long_files(copies: usize, long: usize) -> (Vec<Unit>, Scheme) {
+    let scheme = Scheme::new(KGramHasher::new(5, 1), Winnowing::robust(4));
     let template = random(400, 60, 1);
     let mut units = Vec::new();
     for i in 0..long {
@@ -61,33 +58,28 @@ fn short_copies_among_long_files(copies: usize, long: usize) -> (Vec<Unit>, KGra
         symbols.extend(random(300, 60, 100 + i as u64));
         units.push(Unit::new(
             format!("long{i:02}"),
-            vec![document(&symbols, &hasher, &selector)],
+            vec![document(&symbols, &scheme)],
         ));
     }
     for i in 0..copies {
         let symbols = random(40, 60, 1000 + i as u64);
         for side in ["x", "y"] {
-            let doc = document(&symbols, &hasher, &selector);
+            let doc = document(&symbols, &scheme);
             units.push(Unit::new(format!("short{i}{side}"), vec![doc]));
         }
     }
-    (units, hasher, w)
+    (units, scheme)
 }
 
 #[test]
 fn short_copies_are_listed_above_long_files_sharing_a_template() {
     let copies = 8;
-    let (units, hasher, w) = short_copies_among_long_files(copies, 30);
+    let (units, scheme) = short_copies_among_long_files(copies, 30);
     let expected: Vec<(String, String)> = (0..copies)
         .map(|i| (format!("short{i}x"), format!("short{i}y")))
         .collect();
     for rarity in [false, true] {
-        let result = compare(
-            &units,
-            &BaseCode::none(),
-            &options(&hasher, w, copies, rarity),
-        )
-        .unwrap();
+        let result = compare(&units, &BaseCode::none(), &options(&scheme, copies, rarity)).unwrap();
         // 435 template pairs and 8 copies, and at most 32 kept for scoring.
         assert_eq!(result.candidate_pairs, 443);
         assert_eq!(names(&units, &result.pairs), expected, "rarity {rarity}");
@@ -96,7 +88,7 @@ fn short_copies_are_listed_above_long_files_sharing_a_template() {
         let full = compare(
             &units,
             &BaseCode::none(),
-            &options(&hasher, w, usize::MAX, rarity),
+            &options(&scheme, usize::MAX, rarity),
         )
         .unwrap();
         let fewest_in_a_template_pair = full.pairs[copies..]
@@ -114,26 +106,20 @@ fn short_copies_are_listed_above_long_files_sharing_a_template() {
 }
 
 /// `count` units of one identical file.
-fn identical_units(count: usize) -> (Vec<Unit>, KGramHasher) {
-    let hasher = KGramHasher::new(4, 5);
-    let selector = Winnowing::robust(3);
+fn identical_units(count: usize) -> (Vec<Unit>, Scheme) {
+    let scheme = Scheme::new(KGramHasher::new(4, 5), Winnowing::robust(3));
     let symbols = random(24, 30, 9);
     let units = (0..count)
-        .map(|i| {
-            Unit::new(
-                format!("copy{i:04}"),
-                vec![document(&symbols, &hasher, &selector)],
-            )
-        })
+        .map(|i| Unit::new(format!("copy{i:04}"), vec![document(&symbols, &scheme)]))
         .collect();
-    (units, hasher)
+    (units, scheme)
 }
 
 #[test]
 fn nine_hundred_identical_files_are_all_paired_at_one() {
-    let (units, hasher) = identical_units(900);
+    let (units, scheme) = identical_units(900);
     let all = 900 * 899 / 2;
-    let result = compare(&units, &BaseCode::none(), &options(&hasher, 3, all, true)).unwrap();
+    let result = compare(&units, &BaseCode::none(), &options(&scheme, all, true)).unwrap();
     assert_eq!(result.candidate_pairs, all);
     assert_eq!(result.pairs.len(), all);
     assert!(result.pairs.iter().all(|p| p.similarity == 1.0));
@@ -143,8 +129,8 @@ fn nine_hundred_identical_files_are_all_paired_at_one() {
 
 #[test]
 fn identical_files_beyond_the_limit_are_left_out_by_name() {
-    let (units, hasher) = identical_units(900);
-    let result = compare(&units, &BaseCode::none(), &options(&hasher, 3, 1000, true)).unwrap();
+    let (units, scheme) = identical_units(900);
+    let result = compare(&units, &BaseCode::none(), &options(&scheme, 1000, true)).unwrap();
     assert_eq!(result.candidate_pairs, 404_550);
     assert_eq!(result.pairs.len(), 1000);
     // Ties go by name: the first unit with 899 others, then the second.
@@ -173,12 +159,7 @@ fn pooled_batch() -> impl Strategy<Value = Vec<Vec<(usize, usize, usize)>>> {
     )
 }
 
-fn pooled_units(
-    parts: &[Vec<(usize, usize, usize)>],
-    seed: u64,
-    hasher: &KGramHasher,
-    selector: &dyn Selector,
-) -> Vec<Unit> {
+fn pooled_units(parts: &[Vec<(usize, usize, usize)>], seed: u64, scheme: &Scheme) -> Vec<Unit> {
     let pools: Vec<Vec<u32>> = (0..3).map(|p| random(80, 6, seed + p)).collect();
     parts
         .iter()
@@ -197,10 +178,7 @@ fn pooled_units(
                     symbols.extend(&source[start..(start + len).min(source.len())]);
                 }
             }
-            Unit::new(
-                format!("u{u:02}"),
-                vec![document(&symbols, hasher, selector)],
-            )
+            Unit::new(format!("u{u:02}"), vec![document(&symbols, scheme)])
         })
         .collect()
 }
@@ -243,17 +221,16 @@ proptest! {
         (k, w) in (2usize..7, 1usize..5),
         (limit, rarity, guarantee, with_base) in (1usize..8, any::<bool>(), any::<bool>(), any::<bool>()),
     ) {
-        let hasher = KGramHasher::new(k, seed);
-        let selector = Winnowing::robust(w);
-        let units = pooled_units(&parts, seed, &hasher, &selector);
+        let scheme = Scheme::new(KGramHasher::new(k, seed), Winnowing::robust(w));
+        let units = pooled_units(&parts, seed, &scheme);
         let base = if with_base {
-            BaseCode::new(&hasher, [&document(&random(30, 6, seed), &hasher, &selector).normalized])
+            BaseCode::new(&scheme, [&document(&random(30, 6, seed), &scheme).normalized])
         } else {
             BaseCode::none()
         };
         let with_limit = |max_pairs| CompareOptions {
             window_guarantee: guarantee.then_some(w),
-            ..options(&hasher, w, max_pairs, rarity)
+            ..options(&scheme, max_pairs, rarity)
         };
         let full = compare(&units, &base, &with_limit(usize::MAX)).unwrap();
         prop_assert!(full.omitted.is_exact());

@@ -6,7 +6,6 @@
 mod common;
 
 use common::Compared;
-use copyhound_fingerprint::KGramHasher;
 use copyhound_index::{BaseCode, CompareOptions, Unit, compare};
 use copyhound_report::{
     MissingPairs, MissingReason, Report, Unlisted, read_json, write_json, write_table,
@@ -24,10 +23,9 @@ const LINES: [&str; 5] = [
     "print(sorted(words, key=len, reverse=True)[:3])\n",
 ];
 
-/// Twelve units sharing lines in different combinations, compared with a
-/// listing limit of `max_pairs`.
-fn compared(max_pairs: usize) -> Compared {
-    let units: Vec<Unit> = (0..12)
+/// Twelve units sharing lines in different combinations.
+fn units() -> Vec<Unit> {
+    (0..12)
         .map(|i: usize| {
             let text: String = LINES
                 .iter()
@@ -39,11 +37,15 @@ fn compared(max_pairs: usize) -> Compared {
             let document = common::document(&format!("{name}/a.py"), &text, K, W, SEED);
             Unit::new(&name, vec![document])
         })
-        .collect();
+        .collect()
+}
+
+/// [`units`] compared with a listing limit of `max_pairs`.
+fn compared(max_pairs: usize) -> Compared {
+    let units = units();
     let options = CompareOptions {
         max_pairs,
-        window_guarantee: Some(W),
-        ..CompareOptions::new(KGramHasher::new(K, SEED))
+        ..CompareOptions::new(common::scheme(K, W, SEED))
     };
     let comparison = compare(&units, &BaseCode::none(), &options).unwrap();
     Compared {
@@ -70,7 +72,11 @@ fn summary_line(report: &Report) -> String {
 
 #[test]
 fn a_report_of_every_pair_says_nothing_is_unlisted() {
-    let report = Report::build(compared(1000).input(None));
+    let units = units();
+    let roots = vec!["subs".to_string(); units.len()];
+    let compared = Compared::new(units, roots, (K, W, SEED), Vec::new());
+    let report = Report::build(compared.input(None));
+    assert_eq!(report.pairs.len(), compared.comparison.candidate_pairs);
     assert_eq!(report.summary.unlisted, None);
     assert!(!text(|out| write_json(&report, out).unwrap()).contains("unlisted"));
 }

@@ -1,0 +1,144 @@
+//! Byte offsets to lines.
+
+use std::ops::Range;
+
+/// The byte offset where each line of a text starts, to turn the byte span
+/// of a symbol into a line number.
+///
+/// Lines end at `\n`; a `\r\n` ending belongs to the line it ends.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LineIndex {
+    /// `starts[i]` is the byte offset of line `i` (0-based); `starts[0] == 0`.
+    starts: Vec<u32>,
+}
+
+impl LineIndex {
+    /// The line starts of `text`.
+    pub fn new(text: &[u8]) -> Self {
+        let mut starts = vec![0];
+        starts.extend(
+            text.iter()
+                .enumerate()
+                .filter(|&(_, &b)| b == b'\n')
+                .map(|(at, _)| at as u32 + 1),
+        );
+        Self { starts }
+    }
+
+    /// Number of lines (a trailing newline opens an empty last line).
+    #[inline]
+    pub fn line_count(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// The 0-based index of the line holding byte `offset`: for sets of
+    /// lines; what users see is [`line_number`](Self::line_number).
+    #[inline]
+    pub fn line_of(&self, offset: u32) -> u32 {
+        (self.starts.partition_point(|&start| start <= offset) - 1) as u32
+    }
+
+    /// [`line_of`](Self::line_of) for each of `offsets`, which usually
+    /// ascend (the symbols of a document): the line is found by stepping
+    /// forward from the previous one, not searched for anew; an offset
+    /// below the previous one is searched for.
+    pub fn lines_of(&self, offsets: impl IntoIterator<Item = u32>) -> impl Iterator<Item = u32> {
+        let mut previous: Option<(u32, usize)> = None;
+        offsets.into_iter().map(move |offset| {
+            let line = match previous {
+                Some((last, mut line)) if offset >= last => {
+                    while self
+                        .starts
+                        .get(line + 1)
+                        .is_some_and(|&next| next <= offset)
+                    {
+                        line += 1;
+                    }
+                    line
+                }
+                _ => self.line_of(offset) as usize,
+            };
+            previous = Some((offset, line));
+            line as u32
+        })
+    }
+
+    /// The 1-based number of the line holding byte `offset`.
+    #[inline]
+    pub fn line_number(&self, offset: usize) -> u32 {
+        self.line_of(offset as u32) + 1
+    }
+
+    /// The lines `bytes` lie on: from the line of its first byte to that
+    /// of its last (of its start when it is empty).
+    #[inline]
+    pub fn line_range(&self, bytes: Range<usize>) -> LineRange {
+        let last_byte = bytes.end.saturating_sub(1).max(bytes.start);
+        LineRange {
+            first: self.line_number(bytes.start),
+            last: self.line_number(last_byte),
+        }
+    }
+}
+
+/// Lines of a text, 1-based and inclusive, as reports show them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct LineRange {
+    /// The first line.
+    pub first: u32,
+    /// The last line, at least `first`.
+    pub last: u32,
+}
+
+impl From<LineRange> for [u32; 2] {
+    /// `[first, last]`, as the JSON reports write it.
+    fn from(range: LineRange) -> Self {
+        [range.first, range.last]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{LineIndex, LineRange};
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn lines_of_agrees_with_line_of(text in "[a\n]{0,60}", offsets in prop::collection::vec(0u32..64, 0..20)) {
+            let lines = LineIndex::new(text.as_bytes());
+            let mut sorted = offsets.clone();
+            sorted.sort_unstable();
+            for order in [offsets, sorted] {
+                let stepped: Vec<u32> = lines.lines_of(order.iter().copied()).collect();
+                let searched: Vec<u32> = order.iter().map(|&o| lines.line_of(o)).collect();
+                prop_assert_eq!(stepped, searched);
+            }
+        }
+    }
+
+    #[test]
+    fn offsets_map_to_their_line() {
+        let lines = LineIndex::new(b"ab\ncd\r\n\nef");
+        assert_eq!(lines.line_count(), 4);
+        assert_eq!(lines.line_of(0), 0);
+        assert_eq!(lines.line_of(2), 0);
+        assert_eq!(lines.line_of(3), 1);
+        assert_eq!(lines.line_of(6), 1);
+        assert_eq!(lines.line_of(7), 2);
+        assert_eq!(lines.line_of(9), 3);
+    }
+
+    #[test]
+    fn numbers_and_ranges_count_from_one() {
+        let lines = LineIndex::new(b"ab\ncd\r\n\nef");
+        assert_eq!(lines.line_number(0), 1);
+        assert_eq!(lines.line_number(9), 4);
+        let range = |first, last| LineRange { first, last };
+        // "cd\r\n" ends with its line's newline: still line 2 alone.
+        assert_eq!(lines.line_range(3..7), range(2, 2));
+        assert_eq!(lines.line_range(1..9), range(1, 4));
+        // An empty range is on the line of its start.
+        assert_eq!(lines.line_range(3..3), range(2, 2));
+        assert_eq!(<[u32; 2]>::from(range(2, 4)), [2, 4]);
+    }
+}

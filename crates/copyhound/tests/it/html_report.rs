@@ -1,0 +1,198 @@
+//! The HTML report in a real browser: `copyhound compare --report` on a
+//! small batch with one copied passage (one word changed inside it, so two
+//! fragments), the page opened in headless Chromium, and the DOM it renders
+//! checked — the pair list has its rows, opening a pair (`#pair=0`) shows
+//! the passage listed and both fragments highlighted in its colour on both
+//! sides with the gap between them, and a page holding fewer pairs than
+//! were found says so.
+//!
+//! Skips with a message when `chromium` is not installed, unless
+//! `COPYHOUND_REQUIRE_CHROMIUM=1` is set (CI), where that is a failure.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+use std::{env, thread};
+
+use crate::support::{copyhound, temp_dir, write};
+
+const ESSAY: &str = "Glaciers shape the land slowly.\n\
+    Ice grinds the rock beneath it, plucks boulders from the valley walls\n\
+    and carries them for miles before dropping them as the climate warms.\n\
+    Meltwater then sorts the gravel into long ridges that farmers still plough around.\n\
+    Café owners in the Alps now watch the ice retreat every summer.\n";
+const COPIED: &str = "My own introduction about mountains.\n\
+    Ice grinds the rock beneath it, plucks boulders from the valley walls\n\
+    and carries them for kilometres before dropping them as the climate warms.\n\
+    Meltwater then sorts the gravel into long ridges that farmers still plough around.\n\
+    That is all I have to say.\n";
+const RIDGES: &str = "Meltwater then sorts the gravel into long ridges that farmers still plough around.\n\
+    Nothing else to add.\n";
+const UNRELATED: &str = "Bread rises because yeast feeds on sugar and releases gas\n\
+    that the gluten network traps while the dough is kneaded.\n";
+
+/// `chromium` on the `PATH`, if any.
+fn chromium() -> Option<PathBuf> {
+    let path = env::var_os("PATH")?;
+    env::split_paths(&path)
+        .map(|dir| dir.join("chromium"))
+        .find(|candidate| candidate.is_file())
+}
+
+/// The DOM of `url` after its scripts ran, as headless Chromium prints it.
+fn rendered_dom(browser: &Path, url: &str, profile: &Path) -> String {
+    let mut child = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--no-first-run",
+            "--disable-component-update",
+            "--disable-sync",
+            "--virtual-time-budget=5000",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg("--dump-dom")
+        .arg(url)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromium starts");
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = thread::spawn(move || {
+        let mut dom = String::new();
+        stdout.read_to_string(&mut dom).map(|_| dom)
+    });
+    // A hung browser must fail the test, not stall the suite.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("chromium did not finish rendering {url}");
+        }
+        thread::sleep(Duration::from_millis(100));
+    };
+    assert!(status.success(), "chromium failed on {url}: {status}");
+    reader.join().unwrap().expect("chromium's output is UTF-8")
+}
+
+#[test]
+fn the_report_renders_in_headless_chromium() {
+    let Some(browser) = chromium() else {
+        assert!(
+            env::var("COPYHOUND_REQUIRE_CHROMIUM").as_deref() != Ok("1"),
+            "chromium is not installed but COPYHOUND_REQUIRE_CHROMIUM=1 (apt-get install chromium)"
+        );
+        eprintln!("skipped: chromium is not installed (apt-get install chromium to run this test)");
+        return;
+    };
+    let dir = temp_dir();
+    let submissions = dir.path().join("submissions");
+    write(&submissions, "ada.txt", ESSAY);
+    write(&submissions, "bob.txt", COPIED);
+    write(&submissions, "cy.txt", UNRELATED);
+    write(&submissions, "dan.txt", RIDGES);
+    let write_report_with = |name: &str, pairs: &str, extra: &[&str]| {
+        let report = dir.path().join(name);
+        copyhound()
+            .args(["compare", "-q", "--report-pairs", pairs])
+            .args(extra)
+            .arg(&submissions)
+            .arg("--report")
+            .arg(&report)
+            .assert()
+            .success();
+        format!("file://{}", report.display())
+    };
+    let write_report = |name: &str, pairs: &str| write_report_with(name, pairs, &[]);
+    let url = write_report("report.html", "all");
+    let profile = dir.path().join("chromium-profile");
+
+    let overview = rendered_dom(&browser, &url, &profile);
+    let rows = overview.matches("<tr data-pair=").count();
+    assert!(rows >= 1, "the pair list has no rows:\n{overview}");
+    let first_row = &overview[overview.find("<tr data-pair=").unwrap()..];
+    let first_row = &first_row[..first_row.find("</tr>").unwrap()];
+    assert!(first_row.contains("ada.txt") && first_row.contains("bob.txt"));
+    assert!(
+        overview.contains("<rect class=\"bar"),
+        "the histogram is drawn"
+    );
+
+    assert!(
+        !overview.contains("<p id=\"capped\" class=\"note\">"),
+        "a page with every pair says none is left out"
+    );
+
+    let pair = rendered_dom(&browser, &format!("{url}#pair=0"), &profile);
+    // The copy is one passage of two fragments, cut by the changed word.
+    let passage_row = pair
+        .find("<tr data-passage=\"0\">")
+        .expect("the passage is listed");
+    let passage_row = &pair[passage_row..];
+    let passage_row = &passage_row[..passage_row.find("</tr>").unwrap()];
+    assert!(
+        passage_row.contains("1–2") && passage_row.contains(":2–4"),
+        "the passage lists its fragments and lines: {passage_row}"
+    );
+    assert!(!pair.contains("<tr data-passage=\"1\">"), "one passage");
+    let side_a = pair.find("id=\"side-a\"").expect("side A is shown");
+    let side_b = pair.find("id=\"side-b\"").expect("side B is shown");
+    let (a, b) = (&pair[side_a..side_b], &pair[side_b..]);
+    for (name, side, changed) in [("A", a, " mil"), ("B", b, " kilometr")] {
+        for fragment in [
+            "<mark class=\"f0\" data-fragment=\"0\" data-passage=\"0\"",
+            "<mark class=\"f0 alt\" data-fragment=\"1\" data-passage=\"0\"",
+        ] {
+            assert!(
+                side.contains(fragment),
+                "side {name} lacks {fragment}:\n{side}"
+            );
+        }
+        assert!(
+            side.contains(&format!(
+                "class=\"gap f0\" data-passage=\"0\" title=\"Passage 1: a gap between its fragments\">{changed}"
+            )),
+            "side {name}: the changed word is the passage's gap:\n{side}"
+        );
+        assert!(side.contains("plucks boulders from the valley walls"));
+        assert!(side.contains("<span class=\"ln\">1</span>"), "line numbers");
+        assert!(
+            side.contains("<span class=\"ln in-passage f0\" data-passage=\"0\">3</span>"),
+            "side {name}: the passage's lines are marked"
+        );
+    }
+
+    let capped = rendered_dom(&browser, &write_report("capped.html", "1"), &profile);
+    let note = capped
+        .find("<p id=\"capped\" class=\"note\">")
+        .map(|at| &capped[at..at + capped[at..].find("</p>").unwrap()])
+        .expect("a page with pairs left out says so");
+    assert!(
+        note.contains("This page shows the 1 most similar of the 3 pairs")
+            && note.contains("--report-pairs all"),
+        "{note}"
+    );
+
+    let unreported = write_report_with("unreported.html", "1", &["--min-passage", "100000"]);
+    fragments_of_no_passage_are_grey(&browser, &unreported, &profile);
+}
+
+/// Fragments of no reported passage are still shown, in grey.
+fn fragments_of_no_passage_are_grey(browser: &Path, url: &str, profile: &Path) {
+    let pair = rendered_dom(browser, &format!("{url}#pair=0"), profile);
+    assert!(
+        !pair.contains("<tr data-passage="),
+        "no passage is reported"
+    );
+    let side_a = &pair[pair.find("id=\"side-a\"").expect("side A is shown")..];
+    assert!(
+        side_a.contains("<mark class=\"stray\" data-fragment=\"0\""),
+        "the fragments are marked as unreported:\n{side_a}"
+    );
+}
