@@ -329,7 +329,7 @@ fn unlisted(omitted: &Omitted) -> Option<Unlisted> {
             up_to_similarity: omitted.uncounted_bound,
         });
     }
-    (omitted.lowest_listed.is_some() || !possibly_missing.is_empty()).then(|| Unlisted {
+    (omitted.lowest_listed.is_some() || !possibly_missing.is_empty()).then_some(Unlisted {
         pairs: omitted.unlisted,
         lowest_listed_similarity: omitted.lowest_listed,
         possibly_missing,
