@@ -2,11 +2,13 @@
 
 mod code {
     pub mod c;
+    pub mod cpp;
     pub mod datasets;
     pub mod detect;
     pub mod fixtures;
     pub mod go;
     pub mod java;
+    pub mod javascript;
     pub mod levels;
     pub mod python;
     pub mod python_generated;

@@ -46,8 +46,8 @@ mod write;
 pub use build::{PairDetails, ReportInput};
 pub use model::{
     DocumentReport, FragmentReport, LanguageParameters, Location, MissingPairs, MissingReason,
-    PairReport, PairSide, Parameters, PassageReport, Problem, Report, SCHEMA_VERSION, Summary,
-    Tool, UnitReport, UnitRole, Unlisted,
+    PairReport, PairSide, Parameters, PassageReport, Problem, ProblemKind, Report, SCHEMA_VERSION,
+    Summary, Tool, UnitReport, UnitRole, Unlisted,
 };
 pub use write::{
     CSV_HEADER, DEFAULT_HTML_MAX_DOCUMENT_BYTES, DEFAULT_HTML_MAX_PAIRS,

@@ -80,6 +80,17 @@ impl Lexer {
         range: std::ops::Range<usize>,
         out: &mut Vec<Token>,
     ) {
+        out.extend(self.tokens(text, range));
+    }
+
+    /// The tokens of `text[range]` one at a time, for a reader that may
+    /// stop and start again elsewhere (after a literal whose end only it
+    /// can find, such as a C++ raw string).
+    pub(crate) fn tokens<'a>(
+        &'a self,
+        text: &'a str,
+        range: std::ops::Range<usize>,
+    ) -> impl Iterator<Item = Token> + 'a {
         let mut cursor = Cursor {
             lexer: self,
             text,
@@ -87,9 +98,7 @@ impl Lexer {
             at: range.start,
             last_was_value: false,
         };
-        while let Some(token) = cursor.next_token() {
-            out.push(token);
-        }
+        std::iter::from_fn(move || cursor.next_token())
     }
 
     /// Removes the tokens of import lines: lines whose first word is one of
@@ -136,6 +145,24 @@ impl Lexer {
             self.keywords.contains(word.to_lowercase().as_str())
         } else {
             self.keywords.contains(word)
+        }
+    }
+}
+
+/// The end of `d(_?d)*` from `at` for digits `d`, or `at` if none starts
+/// there.
+pub(crate) fn digits_len(rest: &[u8], at: usize, digit: fn(&u8) -> bool) -> usize {
+    if !rest.get(at).is_some_and(digit) {
+        return at;
+    }
+    let mut end = at + 1;
+    loop {
+        if rest.get(end).is_some_and(digit) {
+            end += 1;
+        } else if rest.get(end) == Some(&b'_') && rest.get(end + 1).is_some_and(digit) {
+            end += 2;
+        } else {
+            return end;
         }
     }
 }
