@@ -67,8 +67,8 @@ fn share(part: u32, whole: u32) -> f64 {
 /// A scored pair of units.
 ///
 /// It holds only what differs from pair to pair, in `u32` counts as
-/// symbol positions are: a batch scores up to [`crate::DEFAULT_MAX_PAIRS`]
-/// pairs and keeps them all, so their size is most of a small batch's
+/// symbol positions are: a batch lists up to [`crate::DEFAULT_MAX_PAIRS`]
+/// pairs by default and keeps them all, so their size is most of a small batch's
 /// memory traffic. What each side's coverage is measured against is the
 /// unit's, in [`UnitSummary`], and [`Self::coverage_a`] and
 /// [`Self::coverage_b`] put the two together.
@@ -88,7 +88,7 @@ pub struct PairScore {
     /// on each side and as long on both.
     pub total_overlap: u32,
     /// Number of fragments. The fragments themselves are not kept (a batch
-    /// scores up to [`crate::DEFAULT_MAX_PAIRS`] pairs, and their fragments
+    /// lists up to [`crate::DEFAULT_MAX_PAIRS`] pairs, and their fragments
     /// would dwarf the index): [`crate::Comparison::fragments`] recomputes
     /// them for the pairs an output shows.
     pub fragment_count: u32,

@@ -65,9 +65,10 @@ pub struct CompareSettings {
     /// Fingerprints in more units are ignored; in a batch of several
     /// languages, of the units of their language.
     pub max_occurrences: MaxOccurrences,
-    /// Pairs sharing fewer distinct fingerprints are not scored.
+    /// Pairs sharing fewer distinct fingerprints are not listed.
     pub min_shared: usize,
-    /// At most this many pairs of each language are scored.
+    /// At most this many pairs of each language are listed: the most
+    /// similar.
     pub max_pairs: usize,
     /// Shared runs shorter than this many symbols are neither reported nor
     /// scored; k is the floor.

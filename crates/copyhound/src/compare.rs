@@ -16,7 +16,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
-use copyhound_index::{DEFAULT_MAX_PAIRS, MaxOccurrences};
+use copyhound_index::{Comparison, DEFAULT_MAX_PAIRS, MaxOccurrences, SCORED_PER_LISTED};
 use copyhound_pipeline::{
     CompareSettings, GroupPattern, Inputs, PipelineError, UnitMode, WalkFilter, Weighting,
 };
@@ -80,7 +80,7 @@ pub struct CompareArgs {
     /// of the units of their language.
     #[arg(short = 'm', long, value_name = "N|SHARE", value_parser = parse_max_occurrences)]
     max_occurrences: Option<MaxOccurrences>,
-    /// Pairs sharing fewer distinct fingerprints are not scored.
+    /// Pairs sharing fewer distinct fingerprints are not listed.
     #[arg(long, default_value_t = 1, value_name = "N")]
     min_shared: usize,
     /// Shared runs shorter than N symbols (tokens of code, characters of
@@ -106,8 +106,9 @@ pub struct CompareArgs {
     /// many submissions share counts less; `flat` counts all alike.
     #[arg(long, value_enum, default_value_t = WeightingArg::Rarity)]
     weighting: WeightingArg,
-    /// Score at most this many pairs (those sharing most fingerprints) of
-    /// each language.
+    /// List at most this many pairs of each language: the most similar
+    /// (compare says on stderr when it cannot be sure a pair left out is
+    /// less similar).
     #[arg(long, default_value_t = DEFAULT_MAX_PAIRS, value_name = "N")]
     max_pairs: usize,
     /// Rows of the table printed on stdout.
@@ -256,6 +257,9 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
             eprintln!("copyhound: warning: {}", problem.message);
         }
     })?;
+    for family in &outcome.families {
+        say_what_is_unlisted(family.family.name(), &family.comparison, args.quiet);
+    }
     let tool = Tool {
         name: env!("CARGO_PKG_NAME").into(),
         version: env!("CARGO_PKG_VERSION").into(),
@@ -323,6 +327,36 @@ fn exit_status(problems: &[Problem]) -> ExitCode {
         ExitCode::SUCCESS
     }
 }
+
+/// Says on stderr down to what similarity the listing limit listed pairs
+/// (unless `quiet`), and warns when a pair left out could be more similar
+/// than the listed ones.
+fn say_what_is_unlisted(language: &str, comparison: &Comparison, quiet: bool) {
+    let omitted = &comparison.omitted;
+    let percent = |x: f64| format!("{:.1}%", x * 100.0);
+    if let (Some(lowest), false) = (omitted.lowest_listed, quiet) {
+        eprintln!(
+            "copyhound: {language}: listed the {} most similar pairs, down to {}; {} other pairs found are not listed (--max-pairs)",
+            comparison.pairs.len(),
+            percent(lowest),
+            omitted.unlisted,
+        );
+    }
+    if omitted.open > 0 {
+        eprintln!(
+            "copyhound: warning: {language}: up to {} pairs that could be more similar than the last listed (up to {}) were not scored: {SCORED_PER_LISTED} candidates per listed pair are kept for scoring; a higher --max-pairs scores more",
+            omitted.open,
+            percent(omitted.open_bound),
+        );
+    }
+    if let Some(units) = omitted.counted_units.filter(|_| omitted.uncounted_open()) {
+        eprintln!(
+            "copyhound: warning: {language}: pairs sharing only fingerprints found in more than {units} units were not looked for, to bound the work; such a pair could be up to {} similar",
+            percent(omitted.uncounted_bound),
+        );
+    }
+}
+
 
 /// The path that names standard output.
 const STDOUT: &str = "-";

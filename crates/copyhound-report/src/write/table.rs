@@ -101,12 +101,22 @@ pub fn write_table(report: &Report, limit: usize, mut out: impl Write) -> Result
         units = summary.units,
         candidates = summary.candidate_pairs,
     )?;
-    if summary.scored_pairs < summary.candidate_pairs {
-        write!(
-            out,
-            " (only the {} sharing most fingerprints scored)",
-            summary.scored_pairs
-        )?;
+    if let Some(unlisted) = &summary.unlisted {
+        if let Some(lowest) = unlisted.lowest_listed_similarity {
+            write!(
+                out,
+                "; only the most similar are listed (down to {})",
+                percent(lowest)
+            )?;
+        }
+        if let Some(up_to) = unlisted
+            .possibly_missing
+            .iter()
+            .map(|m| m.up_to_similarity)
+            .max_by(f64::total_cmp)
+        {
+            write!(out, "; pairs up to {} may be missing", percent(up_to))?;
+        }
     }
     writeln!(out, ".")?;
     out.flush()?;

@@ -9,5 +9,6 @@ mod fingerprint;
 mod hostile;
 mod html_report;
 mod inputs;
+mod listing;
 mod serve;
 mod support;
