@@ -5,6 +5,7 @@
 
 mod compare;
 mod db;
+mod dedup;
 mod experiment;
 mod fingerprint;
 mod front_end;
@@ -29,6 +30,7 @@ struct Cli {
 enum Command {
     // Boxed: its many options would make every other variant as large.
     Compare(Box<compare::CompareArgs>),
+    Dedup(dedup::DedupArgs),
     /// Print the fingerprints of files.
     Fingerprint(fingerprint::FingerprintArgs),
     /// Reproduce the papers' measurements.
@@ -52,6 +54,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Compare(args) => compare::run(&args),
+        Command::Dedup(args) => dedup::run(&args),
         Command::Fingerprint(args) => fingerprint::run(&args),
         Command::Experiment(command) => experiment::run(&command),
         Command::Db(command) => db::run(command),

@@ -4,6 +4,7 @@
 
 mod compare;
 mod db;
+mod dedup;
 mod experiment;
 mod fingerprint;
 mod hostile;
