@@ -357,7 +357,6 @@ fn say_what_is_unlisted(language: &str, comparison: &Comparison, quiet: bool) {
     }
 }
 
-
 /// The path that names standard output.
 const STDOUT: &str = "-";
 
