@@ -9,5 +9,6 @@ mod code {
     pub mod levels;
     pub mod rename;
     pub mod robust;
+    pub mod statements;
     pub mod support;
 }

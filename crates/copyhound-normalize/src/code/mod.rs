@@ -49,6 +49,7 @@ mod java;
 mod language;
 mod lexer;
 mod specs;
+mod statements;
 mod token;
 #[cfg(feature = "tree-sitter")]
 mod tree;
@@ -56,7 +57,7 @@ mod tree;
 pub use language::Language;
 pub use token::{FIRST_TEXT_SYMBOL, Token, TokenKind, text_symbol, token_symbol};
 
-use crate::NormalizedDocument;
+use crate::{NormalizedDocument, Symbol};
 
 /// How much of each token the symbols keep; see the [module docs](self).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -81,24 +82,61 @@ pub struct CodeOptions {
     /// Drop import, include, using, package and require lines, which are
     /// alike in unrelated programs.
     pub drop_imports: bool,
+    /// Inside function bodies, leave out statements that cannot change
+    /// what the function does: locals nothing reads, assignments to them,
+    /// loops and branches with nothing else inside (Java, C, C++, C#,
+    /// Python; see the `statements` module).
+    pub drop_dead_code: bool,
+    /// Inside function bodies, put statements that do not depend on each
+    /// other in one canonical order, so that swapping them changes nothing
+    /// (same languages). Tokens keep their own spans, which are then no
+    /// longer in increasing order where statements moved.
+    pub canonical_order: bool,
 }
 
 /// Normalises source code in `lang` into symbols with byte spans.
 ///
 /// Never fails: code with syntax errors is still tokenised, and any text
-/// yields a document (an empty one for empty text). Spans are
-/// non-decreasing byte ranges inside `text`.
+/// yields a document (an empty one for empty text). Spans are disjoint,
+/// non-empty byte ranges inside `text`, each a token's own; they are in
+/// increasing order unless `canonical_order` moved statements.
 pub fn normalize_code(lang: Language, text: &str, opts: &CodeOptions) -> NormalizedDocument {
     let tokens = tokenize(lang, text, opts.drop_imports);
     let fold = folds_case(lang);
+    let symbols: Vec<Symbol> = tokens
+        .iter()
+        .map(|token| {
+            let fold = fold.applies_to(token.kind);
+            token_symbol(token.kind, &text[token.range.clone()], opts.level, fold)
+        })
+        .collect();
+    let order = (opts.drop_dead_code || opts.canonical_order)
+        .then(|| {
+            statements::rewrite(
+                lang,
+                text,
+                &tokens,
+                &symbols,
+                opts.drop_dead_code,
+                opts.canonical_order,
+            )
+        })
+        .flatten();
     let mut doc = NormalizedDocument {
         symbols: Vec::with_capacity(tokens.len()),
         spans: Vec::with_capacity(tokens.len()),
     };
-    for token in tokens {
-        let fold = fold.applies_to(token.kind);
-        let symbol = token_symbol(token.kind, &text[token.range.clone()], opts.level, fold);
-        doc.push(symbol, token.range);
+    match order {
+        Some(order) => {
+            for index in order {
+                doc.push(symbols[index], tokens[index].range.clone());
+            }
+        }
+        None => {
+            for (symbol, token) in symbols.into_iter().zip(tokens) {
+                doc.push(symbol, token.range);
+            }
+        }
     }
     doc
 }
