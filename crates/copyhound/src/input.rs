@@ -25,6 +25,29 @@ pub enum LevelName {
     Structure,
 }
 
+/// Whether dead statements of code count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum DeadCode {
+    /// Every statement counts.
+    #[default]
+    Keep,
+    /// Statements that cannot change what their function does (locals
+    /// nothing reads, assignments to them) are left out (Java, C, C++, C#,
+    /// Python).
+    Drop,
+}
+
+/// The order statements of code are compared in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum StatementOrder {
+    /// As written.
+    #[default]
+    Written,
+    /// Statements that do not depend on each other in one canonical order,
+    /// so that swapping them changes nothing (Java, C, C++, C#, Python).
+    Canonical,
+}
+
 /// How text is normalised.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum TextModeName {
@@ -53,6 +76,12 @@ pub struct FrontEndArgs {
     /// Drop import, include and package lines of code.
     #[arg(long)]
     pub drop_imports: bool,
+    /// Whether dead statements inside functions count.
+    #[arg(long, value_enum, default_value_t = DeadCode::default())]
+    pub dead_code: DeadCode,
+    /// The order statements inside functions are compared in.
+    #[arg(long, value_enum, default_value_t = StatementOrder::default())]
+    pub statement_order: StatementOrder,
     /// Refuse files larger than this many MiB.
     #[arg(long, default_value_t = 64, value_name = "MIB")]
     pub max_file_mib: u64,
@@ -93,6 +122,8 @@ impl FrontEndArgs {
             code: CodeOptions {
                 level,
                 drop_imports: self.drop_imports,
+                drop_dead_code: self.dead_code == DeadCode::Drop,
+                canonical_order: self.statement_order == StatementOrder::Canonical,
             },
             max_bytes: self.max_file_mib.saturating_mul(1 << 20),
             ..LoadOptions::default()
