@@ -470,7 +470,7 @@ impl<'a> Walker<'_, 'a> {
                 match word {
                     "new" => after_new = true,
                     "this" | "super" | "self" if source.word(index + 1) == "(" => {
-                        facts.effect = true
+                        facts.effect = true;
                     }
                     "this" | "super" => facts.reads_outside = true,
                     "del" | "import" | "from" | "print" | "exec" | "assert" => facts.effect = true,
@@ -599,12 +599,12 @@ impl<'a> Walker<'_, 'a> {
                     continue;
                 }
                 let dereferenced = at > start && source.word(at - 1) == "*";
-                if let Some(local) = self.resolve(word) {
-                    if (direct && !dereferenced) || !local.parameter {
-                        facts.writes.push(local.id);
-                        facts.mentions.push(local.id);
-                        return;
-                    }
+                if let Some(local) = self.resolve(word)
+                    && ((direct && !dereferenced) || !local.parameter)
+                {
+                    facts.writes.push(local.id);
+                    facts.mentions.push(local.id);
+                    return;
                 }
             }
             break;

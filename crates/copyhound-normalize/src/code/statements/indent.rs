@@ -126,11 +126,12 @@ impl Parser<'_, '_> {
         let line = &self.lines[*at];
         let first = line.tokens.start;
         let word = source.word(first);
-        if depth < MAX_DEPTH && (word == "@" || self.compound_keyword(first)) {
-            if let Some(statement) = self.compound(at, depth) {
-                out.push(statement);
-                return;
-            }
+        if depth < MAX_DEPTH
+            && (word == "@" || self.compound_keyword(first))
+            && let Some(statement) = self.compound(at, depth)
+        {
+            out.push(statement);
+            return;
         }
         *at += 1;
         if depth >= MAX_DEPTH {
@@ -171,8 +172,7 @@ impl Parser<'_, '_> {
         let source = self.source;
         let first = tokens.start;
         let form = match source.word(first) {
-            "pass" if tokens.len() <= 2 => Form::Empty,
-            "..." if tokens.len() <= 2 => Form::Empty,
+            "pass" | "..." if tokens.len() <= 2 => Form::Empty,
             "return" | "raise" | "yield" => Form::Exit,
             "break" | "continue" => Form::LoopExit,
             "global" | "nonlocal" => Form::Label,

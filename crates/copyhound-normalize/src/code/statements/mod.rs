@@ -2,8 +2,8 @@
 //! statements left out and independent statements put in one canonical
 //! order, so that the two cheapest ways to hide a copy — inserting
 //! statements that do nothing, and swapping statements that do not depend
-//! on each other — leave the symbols unchanged (the idea of JPlag's token
-//! sequence normalisation, Sağlam et al., ICSE 2024; done here on tokens).
+//! on each other — leave the symbols unchanged (the idea of Sağlam et al.'s
+//! token sequence normalisation, ICSE 2024, done here on tokens).
 //!
 //! For Java, C, C++, C# (`braces.rs`) and Python (`indent.rs`), the
 //! structure a compiler would see is recovered from the tokens: function

@@ -55,10 +55,20 @@ struct Summary {
     writes: Vec<u32>,
     effect: bool,
     reads_outside: bool,
-    /// Leaves the enclosing statements (`return`, a label inside).
-    barrier: bool,
-    /// An unlabelled `break` or `continue` not inside a loop of its own.
-    loop_exit: bool,
+    /// How control may leave it.
+    exits: Exits,
+}
+
+/// How control may leave a statement other than by its end.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+enum Exits {
+    #[default]
+    Never,
+    /// An unlabelled `break` or `continue` not inside a loop of its own:
+    /// out of the enclosing loop.
+    Loop,
+    /// A `return`, `throw`, `goto`, or a label: nothing may cross it.
+    Anywhere,
 }
 
 impl Emitter<'_, '_> {
@@ -134,7 +144,7 @@ impl Emitter<'_, '_> {
                 Part::Tokens(range) => out.extend(range.clone()),
                 Part::Body(body) if body.function.is_some() => self.function(body, out),
                 Part::Body(body) if statement.form == Form::Declaration => {
-                    self.container(body, out)
+                    self.container(body, out);
                 }
                 Part::Body(body) => self.body(body, out),
             }
@@ -215,8 +225,8 @@ impl Emitter<'_, '_> {
         summary.effect |= facts.effect;
         summary.reads_outside |= facts.reads_outside;
         match statement.form {
-            Form::Exit | Form::Label | Form::Opaque => summary.barrier = true,
-            Form::LoopExit => summary.loop_exit = true,
+            Form::Exit | Form::Label | Form::Opaque => summary.exits = Exits::Anywhere,
+            Form::LoopExit => summary.exits = summary.exits.max(Exits::Loop),
             _ => {}
         }
         let inside_loop = statement.form == Form::Loop;
@@ -233,8 +243,12 @@ impl Emitter<'_, '_> {
                 summary.reads_outside |= nested.reads_outside;
                 // A label inside (a `case`) belongs to its statement; a jump
                 // out of it does not.
-                summary.barrier |= nested.barrier && inner.form != Form::Label;
-                summary.loop_exit |= nested.loop_exit && !inside_loop;
+                let exits = match nested.exits {
+                    Exits::Anywhere if inner.form == Form::Label => Exits::Never,
+                    Exits::Loop if inside_loop => Exits::Never,
+                    exits => exits,
+                };
+                summary.exits = summary.exits.max(exits);
             }
         }
     }
@@ -265,7 +279,7 @@ fn dependencies(summaries: &[Summary]) -> Vec<Vec<usize>> {
     let mut since_barrier: Vec<usize> = Vec::new();
     for (index, summary) in summaries.iter().enumerate() {
         let mut before: Vec<usize> = Vec::new();
-        let barrier = summary.barrier || summary.loop_exit;
+        let barrier = summary.exits != Exits::Never;
         if barrier {
             before.extend_from_slice(&since_barrier);
         }
