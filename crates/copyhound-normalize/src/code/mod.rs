@@ -34,6 +34,14 @@
 //! as in Dolos, cannot), while renaming alone cannot hide a copy (as it
 //! can from a comparison of raw tokens, as in copydetect for JavaScript).
 //!
+//! Two options rewrite the token stream of each function body before it
+//! becomes symbols (Java, C, C++, C# and Python; the `statements` module):
+//! [`CodeOptions::drop_dead_code`] leaves out statements that cannot change
+//! what the function does (a local nothing reads, assignments to it), and
+//! [`CodeOptions::canonical_order`] puts statements that do not depend on
+//! each other in one order, so that inserting dead code or swapping
+//! independent statements leaves the symbols as they were.
+//!
 //! ```
 //! use copyhound_normalize::code::{CodeOptions, Language, normalize_code};
 //!
@@ -42,6 +50,14 @@
 //! let b = normalize_code(Language::C, "int   s=0;", &options);
 //! assert_eq!(a.symbols, b.symbols);
 //! assert_eq!(a.spans[1].range(), 4..9); // "total"
+//!
+//! let dead = CodeOptions { drop_dead_code: true, ..CodeOptions::default() };
+//! let padded = "class A { int f(int p) { int unused = 1; unused++; return p; } }";
+//! let plain = "class A { int f(int p) { return p; } }";
+//! assert_eq!(
+//!     normalize_code(Language::Java, padded, &dead).symbols,
+//!     normalize_code(Language::Java, plain, &dead).symbols,
+//! );
 //! ```
 
 mod c;
