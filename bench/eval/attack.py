@@ -11,7 +11,8 @@ Originals: Java submissions of one task (progpedia19 `human/`), of six
 Codeforces problems (conplag-train-tf, one file per submission) and of
 five introductory tasks (irplag-open's originals and independent
 solutions), and C programs (soco-train-c, those in no labelled copy
-pair); those the attacks' parser cannot read are left out. Each attack
+pair); those the attacks' parser cannot read are left out, and so is
+any that shares half its token 5-grams with one taken before it. Each attack
 (obfuscate.py) turns every original into one copy; a batch is the
 originals and their copies, so its positives are the pairs (original,
 its copy) and every other pair is an unrelated one. The batches are
@@ -50,12 +51,13 @@ import json
 import shutil
 import statistics
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import run
 import score
-from obfuscate import ATTACKS, ParseError, attack, parse
+from obfuscate import ATTACKS, ParseError, attack, lex, parse
 
 OUT = run.OUT / "attack"
 
@@ -99,7 +101,26 @@ def originals(datasets: Path) -> list[Original]:
         for path in sorted((soco / "files").glob("*.c")):
             if path.name not in copied:
                 add(f"soco-{path.stem}", "c", path)
-    return found
+    return distinct(found)
+
+
+def distinct(found: list[Original], limit: float = 0.5) -> list[Original]:
+    """The originals without near-duplicates: each is kept only if it
+    shares less than `limit` of its token 5-grams (names as one token,
+    Jaccard) with every one kept before it. Independent solutions of a
+    tiny task are often near-identical, and an unrelated pair that is
+    one would blur what an attack costs."""
+    kept: list[tuple[Original, set]] = []
+    for original in found:
+        words = ["V" if t.kind == "ident" else t.text for t in lex(original.text)]
+        grams = {tuple(words[i : i + 5]) for i in range(len(words) - 4)}
+        similar = any(
+            other.language == original.language and len(grams & seen) > limit * len(grams | seen)
+            for other, seen in kept
+        )
+        if grams and not similar:
+            kept.append((original, grams))
+    return [original for original, _ in kept]
 
 
 def write_batch(name: str, language: str, chosen: list[Original], steps: list[str], seed: int) -> Path:
@@ -195,11 +216,15 @@ def main(argv: list[str] | None = None) -> int:
             forwarded += ["--label", label, f"--copyhound-args={extra}", "--pairs-only"]
             if args.copyhound:
                 forwarded += ["--copyhound", str(args.copyhound)]
+            started = time.time()
             run.main(forwarded)
+            ran = ["copyhound", "copydetect", "dolos", "sim"] if tools == "all" else tools.split(",")
             for name in args.attacks:
-                for scores_csv in sorted((run.OUT / "eval" / label / name).glob("*.csv")):
-                    tool = scores_csv.stem
-                    if tool.endswith(("-raw", "-files")):
+                for tool in ran:
+                    scores_csv = run.OUT / "eval" / label / name / f"{tool}.csv"
+                    # Only what this run wrote: a tool it skipped may have
+                    # left scores of other batches there.
+                    if not scores_csv.exists() or scores_csv.stat().st_mtime < started:
                         continue
                     shown = f"{tool} {variant}" if variant else tool
                     results.setdefault((language, name), {})[shown] = measure(OUT / language / name, scores_csv)
