@@ -34,16 +34,18 @@
 //! as in Dolos, cannot), while renaming alone cannot hide a copy (as it
 //! can from a comparison of raw tokens, as in copydetect for JavaScript).
 //!
-//! Two options rewrite the token stream of each function body before it
+//! Three options rewrite the token stream of each function body before it
 //! becomes symbols (Java, C, C++, C# and Python; the `statements` module):
-//! [`CodeOptions::drop_dead_code`] leaves out statements that cannot change
-//! what the function does (a local nothing reads, assignments to it), and
-//! [`CodeOptions::canonical_order`] puts statements that do not depend on
-//! each other in one order, so that inserting dead code or swapping
-//! independent statements leaves the symbols as they were.
+//! [`StatementOptions::drop_dead_code`] leaves out statements that cannot
+//! change what the function does (a local nothing reads, assignments to
+//! it), [`StatementOptions::canonical_order`] puts statements that do not
+//! depend on each other in one order, and [`StatementOptions::while_loops`]
+//! reads a counted `for` loop as the `while` loop it equals, so that
+//! inserting dead code, swapping independent statements or rewriting a
+//! loop leaves the symbols as they were.
 //!
 //! ```
-//! use copyhound_normalize::code::{CodeOptions, Language, normalize_code};
+//! use copyhound_normalize::code::{CodeOptions, Language, StatementOptions, normalize_code};
 //!
 //! let options = CodeOptions::default();
 //! let a = normalize_code(Language::C, "int total = 0; // sum", &options);
@@ -51,7 +53,8 @@
 //! assert_eq!(a.symbols, b.symbols);
 //! assert_eq!(a.spans[1].range(), 4..9); // "total"
 //!
-//! let dead = CodeOptions { drop_dead_code: true, ..CodeOptions::default() };
+//! let statements = StatementOptions { drop_dead_code: true, ..StatementOptions::default() };
+//! let dead = CodeOptions { statements, ..CodeOptions::default() };
 //! let padded = "class A { int f(int p) { int unused = 1; unused++; return p; } }";
 //! let plain = "class A { int f(int p) { return p; } }";
 //! assert_eq!(
@@ -98,16 +101,27 @@ pub struct CodeOptions {
     /// Drop import, include, using, package and require lines, which are
     /// alike in unrelated programs.
     pub drop_imports: bool,
-    /// Inside function bodies, leave out statements that cannot change
-    /// what the function does: locals nothing reads, assignments to them,
-    /// loops and branches with nothing else inside (Java, C, C++, C#,
-    /// Python; see the `statements` module).
+    /// How statements inside function bodies are normalised.
+    pub statements: StatementOptions,
+}
+
+/// How the statements inside function bodies are normalised (Java, C, C++,
+/// C#, Python; see the `statements` module). All off by default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StatementOptions {
+    /// Leave out statements that cannot change what the function does:
+    /// locals nothing reads, assignments to them, loops and branches with
+    /// nothing else inside.
     pub drop_dead_code: bool,
-    /// Inside function bodies, put statements that do not depend on each
-    /// other in one canonical order, so that swapping them changes nothing
-    /// (same languages). Tokens keep their own spans, which are then no
-    /// longer in increasing order where statements moved.
+    /// Put statements that do not depend on each other in one canonical
+    /// order, so that swapping them changes nothing. Tokens keep their own
+    /// spans, which are then no longer in increasing order where
+    /// statements moved.
     pub canonical_order: bool,
+    /// Read `for (init; cond; step) body` as `init; while (cond) { body
+    /// step; }` (not Python): the loop's own tokens in that order, its
+    /// `for` with the symbol of `while`.
+    pub while_loops: bool,
 }
 
 /// Normalises source code in `lang` into symbols with byte spans.
@@ -115,28 +129,28 @@ pub struct CodeOptions {
 /// Never fails: code with syntax errors is still tokenised, and any text
 /// yields a document (an empty one for empty text). Spans are disjoint,
 /// non-empty byte ranges inside `text`, each a token's own; they are in
-/// increasing order unless `canonical_order` moved statements.
+/// increasing order unless the statement options moved statements.
 pub fn normalize_code(lang: Language, text: &str, opts: &CodeOptions) -> NormalizedDocument {
     let tokens = tokenize(lang, text, opts.drop_imports);
     let fold = folds_case(lang);
-    let symbols: Vec<Symbol> = tokens
+    let mut symbols: Vec<Symbol> = tokens
         .iter()
         .map(|token| {
             let fold = fold.applies_to(token.kind);
             token_symbol(token.kind, &text[token.range.clone()], opts.level, fold)
         })
         .collect();
-    let order = (opts.drop_dead_code || opts.canonical_order)
-        .then(|| {
-            statements::rewrite(
-                lang,
-                text,
-                &tokens,
-                &symbols,
-                opts.drop_dead_code,
-                opts.canonical_order,
-            )
-        })
+    let wanted = opts.statements;
+    let rewrite = statements::Rewrite {
+        drop_dead_code: wanted.drop_dead_code,
+        canonical_order: wanted.canonical_order,
+        while_loops: wanted
+            .while_loops
+            .then(|| token_symbol(TokenKind::Keyword, "while", opts.level, false)),
+    };
+    let rewrites = wanted != StatementOptions::default();
+    let order = rewrites
+        .then(|| statements::rewrite(lang, text, &tokens, &mut symbols, rewrite))
         .flatten();
     let mut doc = NormalizedDocument {
         symbols: Vec::with_capacity(tokens.len()),

@@ -1,20 +1,25 @@
-//! Statement normalisation (`CodeOptions::drop_dead_code`,
-//! `CodeOptions::canonical_order`): hand-made obfuscated copies, cases of
+//! Statement normalisation (`StatementOptions`: dead code, canonical order,
+//! counted loops as `while` loops): hand-made obfuscated copies, cases of
 //! each rule, property tests on generated functions, and a snapshot of
 //! each normalised fixture.
 
 use std::fmt::Write as _;
 
 use copyhound_normalize::NormalizedDocument;
-use copyhound_normalize::code::{CodeOptions, Language, normalize_code, tokenize};
+use copyhound_normalize::code::{
+    CodeOptions, Language, StatementOptions, normalize_code, tokenize,
+};
 use proptest::prelude::*;
 
 use super::support::fixture;
 
 fn options(dead: bool, order: bool) -> CodeOptions {
     CodeOptions {
-        drop_dead_code: dead,
-        canonical_order: order,
+        statements: StatementOptions {
+            drop_dead_code: dead,
+            canonical_order: order,
+            ..StatementOptions::default()
+        },
         ..CodeOptions::default()
     }
 }
@@ -229,6 +234,12 @@ fn python_and_cpp_follow_the_same_rules() {
         py("    x = 1\n    x += 1\n    return p\n"),
         "def f ( p ) : return p"
     );
+    // What a module binds another module may import: never dead.
+    let module = "LIMIT = 10\nunused = []\nclass A:\n    size = 1\n";
+    assert_eq!(
+        kept(Language::Python, module, true, false),
+        kept(Language::Python, module, false, false)
+    );
     let cpp = |body: &str| {
         kept(
             Language::Cpp,
@@ -259,6 +270,48 @@ fn other_languages_and_code_outside_functions_are_untouched() {
             kept(lang, text, true, true),
             kept(lang, text, false, false),
             "{lang}"
+        );
+    }
+}
+
+#[test]
+fn for_loops_read_as_the_while_loops_they_equal() {
+    let loops = CodeOptions {
+        statements: StatementOptions {
+            while_loops: true,
+            ..StatementOptions::default()
+        },
+        ..CodeOptions::default()
+    };
+    let counted_c = "int f(int n) { int s = 0, i; for (i = 0; i < n; i++) { s += i; } return s; }";
+    let while_c = "int f(int n) { int s = 0, i; i = 0; while (i < n) { s += i; i++; } return s; }";
+    for (lang, counted, rewritten) in [
+        (
+            Language::Java,
+            "class A { int f(int n) { int s = 0; for (int i = 0; i < n; i++) { s += i; } return s; } }",
+            "class A { int f(int n) { int s = 0; int i = 0; while (i < n) { s += i; i++; } return s; } }",
+        ),
+        (Language::C, counted_c, while_c),
+        (Language::Cpp, counted_c, while_c),
+    ] {
+        let doc = normalize_code(lang, counted, &loops);
+        check_spans(lang, counted, &doc);
+        assert_eq!(
+            doc.symbols,
+            normalize_code(lang, rewritten, &loops).symbols,
+            "{lang}"
+        );
+        let plain = |text: &str| normalize_code(lang, text, &CodeOptions::default()).symbols;
+        assert_ne!(plain(counted), plain(rewritten), "{lang}");
+    }
+    // A for-each loop has no `while` form; a `while` loop is as written.
+    for text in [
+        "class A { int f(int[] a) { int s = 0; for (int x : a) { s += x; } return s; } }",
+        "class A { int f(int n) { while (n > 0) { n--; } return n; } }",
+    ] {
+        assert_eq!(
+            normalize_code(Language::Java, text, &loops),
+            normalize_code(Language::Java, text, &CodeOptions::default())
         );
     }
 }
@@ -470,10 +523,17 @@ proptest! {
     #[test]
     fn noise_keeps_spans_honest(text in structured_noise()) {
         for lang in [Language::Java, Language::C, Language::Cpp, Language::CSharp, Language::Python] {
+            let wrapped = format!("class A {{ void f() {{ {text} }} }}\nint g() {{ {text} }}\ndef h():\n    {text}\n");
             for (dead, order) in [(true, false), (false, true), (true, true)] {
                 normalized(lang, &text, dead, order);
-                let wrapped = format!("class A {{ void f() {{ {text} }} }}\nint g() {{ {text} }}\ndef h():\n    {text}\n");
                 normalized(lang, &wrapped, dead, order);
+            }
+            let all = CodeOptions {
+                statements: StatementOptions { while_loops: true, ..options(true, true).statements },
+                ..CodeOptions::default()
+            };
+            for text in [&text, &wrapped] {
+                check_spans(lang, text, &normalize_code(lang, text, &all));
             }
         }
     }

@@ -44,7 +44,10 @@ pub(super) fn function_bodies(source: &Source<'_>, ids: &mut Ids, c_like: bool) 
                 match classify_brace(source, member_start, index) {
                     Brace::Function(parameters) => {
                         let mut body = parser.braced(index, close, 1);
-                        body.function = Some(Function { parameters });
+                        body.function = Some(Function {
+                            parameters,
+                            module: false,
+                        });
                         bodies.push(body);
                         index = close + 1;
                         member_start = index;

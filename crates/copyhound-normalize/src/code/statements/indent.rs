@@ -28,6 +28,7 @@ pub(super) fn module(source: &Source<'_>, ids: &mut Ids) -> Body {
         statements,
         function: Some(Function {
             parameters: Vec::new(),
+            module: true,
         }),
         ..Body::default()
     }
@@ -221,6 +222,7 @@ impl Parser<'_, '_> {
         let mut body = self.clause_body(at, colon, depth);
         body.function = (keyword == "def").then(|| Function {
             parameters: self.parameters(first, colon),
+            module: false,
         });
         parts.push(Part::Body(body));
         // Continuing clauses at the same indent.

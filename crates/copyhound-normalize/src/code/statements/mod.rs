@@ -12,11 +12,17 @@
 //! the identifiers' text, before they become `V`; `rewrite.rs` marks the
 //! live statements and orders each body.
 //!
+//! A third rewrite reads a counted loop `for (init; cond; step) body` as the
+//! `while` loop it equals, `init; while (cond) { body step; }`: its own
+//! tokens in that order, the `for` with the symbol of `while`.
+//!
 //! Tokens keep their own spans: a moved statement's symbols still point at
 //! its own text, so spans stay inside the text and never overlap, but are
 //! no longer in increasing order where statements moved. Code outside
-//! function bodies (declarations, Python's classes) keeps its order, and
-//! other languages pass through unchanged.
+//! function bodies (declarations, class bodies) keeps its order, and other
+//! languages pass through unchanged; Python's top level is ordered as a
+//! function is, but nothing in it is dead, since another module may import
+//! what it binds.
 
 mod braces;
 mod effects;
@@ -29,20 +35,21 @@ use super::token::Token;
 use crate::Symbol;
 
 use effects::{Dialect, Facts};
-use rewrite::{Emitter, Rewrite};
+use rewrite::Emitter;
+pub(crate) use rewrite::Rewrite;
 use syntax::{Ids, Source};
 
 /// The order of the tokens to keep, as indices into `tokens`, with dead
-/// statements left out (if `drop_dead_code`) and independent statements
-/// reordered (if `canonical_order`); `None` for a language the pass does
-/// not read. `symbols[i]` is token `i`'s symbol, which orders statements.
+/// statements left out, independent statements reordered and counted
+/// loops read as `while` loops as `rewrite` asks; `None` for a language
+/// the pass does not read. `symbols[i]` is token `i`'s symbol, which orders
+/// statements; a `for` read as `while` gets `while`'s.
 pub(crate) fn rewrite(
     lang: Language,
     text: &str,
     tokens: &[Token],
-    symbols: &[Symbol],
-    drop_dead_code: bool,
-    canonical_order: bool,
+    symbols: &mut [Symbol],
+    rewrite: Rewrite,
 ) -> Option<Vec<usize>> {
     let dialect = match lang {
         Language::Java => Dialect::Java,
@@ -57,27 +64,13 @@ pub(crate) fn rewrite(
     let mut out = Vec::with_capacity(tokens.len());
     if dialect == Dialect::Python {
         let module = indent::module(&source, &mut ids);
-        let mut emitter = emitter(
-            &source,
-            symbols,
-            dialect,
-            &ids,
-            drop_dead_code,
-            canonical_order,
-        );
+        let mut emitter = emitter(&source, symbols, dialect, &ids, rewrite);
         emitter.function(&module, &mut out);
         return Some(out);
     }
     let c_like = matches!(dialect, Dialect::C | Dialect::Cpp);
     let bodies = braces::function_bodies(&source, &mut ids, c_like);
-    let mut emitter = emitter(
-        &source,
-        symbols,
-        dialect,
-        &ids,
-        drop_dead_code,
-        canonical_order,
-    );
+    let mut emitter = emitter(&source, symbols, dialect, &ids, rewrite);
     let mut next = 0;
     for body in &bodies {
         let (Some(open), Some(close)) = (body.open, body.close) else {
@@ -93,20 +86,16 @@ pub(crate) fn rewrite(
 
 fn emitter<'s, 'a>(
     source: &'s Source<'a>,
-    symbols: &'s [Symbol],
+    symbols: &'s mut [Symbol],
     dialect: Dialect,
     ids: &Ids,
-    drop_dead_code: bool,
-    canonical_order: bool,
+    rewrite: Rewrite,
 ) -> Emitter<'s, 'a> {
     Emitter {
         source,
         symbols,
         dialect,
-        rewrite: Rewrite {
-            drop_dead_code,
-            canonical_order,
-        },
+        rewrite,
         facts: vec![Facts::default(); ids.count()],
         live: vec![false; ids.count()],
     }

@@ -30,15 +30,17 @@ use super::syntax::{Body, Form, Part, Source, Statement};
 
 /// What the rewrite does.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Rewrite {
-    pub(super) drop_dead_code: bool,
-    pub(super) canonical_order: bool,
+pub(crate) struct Rewrite {
+    pub(crate) drop_dead_code: bool,
+    pub(crate) canonical_order: bool,
+    /// The symbol of `while`, if `for` loops are to read as `while` loops.
+    pub(crate) while_loops: Option<Symbol>,
 }
 
 /// Emits rewritten bodies as token indices.
 pub(super) struct Emitter<'s, 'a> {
     pub(super) source: &'s Source<'a>,
-    pub(super) symbols: &'s [Symbol],
+    pub(super) symbols: &'s mut [Symbol],
     pub(super) dialect: Dialect,
     pub(super) rewrite: Rewrite,
     /// Facts by statement id, filled in one function at a time.
@@ -84,7 +86,8 @@ impl Emitter<'_, '_> {
     fn mark_live(&mut self, unit: &Body, variables: usize) {
         let mut statements: Vec<(usize, Option<usize>)> = Vec::new();
         collect(unit, None, &mut statements);
-        if !self.rewrite.drop_dead_code {
+        let module = unit.function.as_ref().is_some_and(|f| f.module);
+        if !self.rewrite.drop_dead_code || module {
             for &(id, _) in &statements {
                 self.live[id] = true;
             }
@@ -139,6 +142,12 @@ impl Emitter<'_, '_> {
 
     /// Appends one statement: its own tokens, its bodies rewritten.
     fn statement(&mut self, statement: &Statement, out: &mut Vec<usize>) {
+        if statement.form == Form::Loop
+            && let Some(while_symbol) = self.rewrite.while_loops
+            && self.for_as_while(statement, while_symbol, out)
+        {
+            return;
+        }
         for part in &statement.parts {
             match part {
                 Part::Tokens(range) => out.extend(range.clone()),
@@ -149,6 +158,70 @@ impl Emitter<'_, '_> {
                 Part::Body(body) => self.body(body, out),
             }
         }
+    }
+
+    /// Appends `for (init; cond; step) body` as `init; while (cond) { body
+    /// step; }` would be, its `for` read as `while` (`symbol`): the same
+    /// tokens in another order, so a loop rewritten either way reads the
+    /// same. False (nothing appended) for any other loop.
+    fn for_as_while(
+        &mut self,
+        statement: &Statement,
+        symbol: Symbol,
+        out: &mut Vec<usize>,
+    ) -> bool {
+        let source = self.source;
+        let [Part::Tokens(header), Part::Body(body)] = statement.parts.as_slice() else {
+            return false;
+        };
+        let (keyword, open) = (header.start, header.start + 1);
+        let close = header.end - 1;
+        if source.word(keyword) != "for"
+            || source.word(open) != "("
+            || source.partner(open) != Some(close)
+        {
+            return false;
+        }
+        let mut separators = Vec::new();
+        let mut at = open + 1;
+        while at < close {
+            match source.word(at) {
+                ";" => separators.push(at),
+                ":" | "in" => return false,
+                _ => {}
+            }
+            at = source
+                .partner(at)
+                .filter(|&p| p > at && p < close)
+                .unwrap_or(at)
+                + 1;
+        }
+        let &[first, second] = separators.as_slice() else {
+            return false;
+        };
+        if first > open + 1 {
+            out.extend(open + 1..=first);
+        }
+        self.symbols[keyword] = symbol;
+        out.push(keyword);
+        out.push(open);
+        out.extend(first + 1..second);
+        out.push(close);
+        out.extend(body.open);
+        let live: Vec<&Statement> = body.statements.iter().filter(|s| self.live[s.id]).collect();
+        if self.rewrite.canonical_order && live.len() > 1 {
+            self.ordered(&live, out);
+        } else {
+            for inner in live {
+                self.statement(inner, out);
+            }
+        }
+        if second + 1 < close {
+            out.extend(second + 1..close);
+            out.push(second);
+        }
+        out.extend(body.close);
+        true
     }
 
     /// Appends a class body (Python): its statements as written, the

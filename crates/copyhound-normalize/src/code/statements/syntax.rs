@@ -70,13 +70,16 @@ pub(super) struct Body {
     pub(super) function: Option<Function>,
 }
 
-/// What a function body declares before its first statement. (Python's
-/// module is a function without parameters: the names a nested `def`
-/// mentions count as read by it.)
+/// What a function body declares before its first statement.
 #[derive(Debug, Default)]
 pub(super) struct Function {
     /// The tokens naming its parameters.
     pub(super) parameters: Vec<usize>,
+    /// Python's module, read as a function without parameters: its
+    /// statements are ordered as a function's are, but none is dead, since
+    /// what a module binds another module may import (as Java's fields and
+    /// C's globals are never dropped).
+    pub(super) module: bool,
 }
 
 impl Statement {
