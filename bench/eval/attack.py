@@ -240,7 +240,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def format_table(results: dict[tuple[str, str], dict[str, dict]]) -> str:
-    tools = sorted({tool for by_tool in results.values() for tool in by_tool}, key=lambda t: (t != "copyhound", t))
+    tools = sorted({tool for by_tool in results.values() for tool in by_tool}, key=lambda t: (not t.startswith("copyhound"), t))
     header = "| language | attack | " + " | ".join(tools) + " |"
     lines = [
         "Each cell: median similarity of the copies / share of copies above the unrelated pairs' 95th percentile / AP.",
@@ -261,12 +261,12 @@ def plot(results: dict[tuple[str, str], dict[str, dict]]) -> str:
     """An SVG line chart per language: each tool's median copy similarity
     (solid) and unrelated 95th percentile (dashed) over levels 1–5."""
     width, height, margin = 420, 300, 45
-    colours = ["#1b6ca8", "#d1495b", "#66a182", "#edae49", "#8e6c8a", "#555555"]
+    colours = ["#1b6ca8", "#d1495b", "#66a182", "#edae49", "#8e6c8a", "#555555", "#e07b39", "#2bb3c0"]
     languages = sorted({language for language, _ in results})
-    tools = sorted({tool for by_tool in results.values() for tool in by_tool}, key=lambda t: (t != "copyhound", t))
+    tools = sorted({tool for by_tool in results.values() for tool in by_tool}, key=lambda t: (not t.startswith("copyhound"), t))
     levels = [f"level-{n}" for n in range(1, 6)]
     svg = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width * max(1, len(languages))}" height="{height + 60}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width * max(1, len(languages))}" height="{height + 25 + 13 * len(tools)}" '
         'font-family="sans-serif" font-size="11">'
     ]
     for panel, language in enumerate(languages):
