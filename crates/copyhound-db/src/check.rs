@@ -6,24 +6,17 @@
 //! in segments) as its record says it stored. Each problem names the file.
 
 use std::collections::{HashMap, HashSet};
-use std::fs;
 use std::path::Path;
 
-use redb::{ReadableDatabase, ReadableTable};
-
 use crate::catalog::{
-    DocId, DocumentRecord, META, META_DOCUMENTS, META_EPOCH, META_NEXT_DOC,
-    META_STAGED_PRINT_BYTES, Manifest, PRINTS, REMOVED, RotationState, STAGED, decode_keys,
+    Catalog, Counter, DocId, DocumentRecord, Manifest, ReadTxn, RotationState,
+    damaged_print_problem, damaged_staged_problem, id_past_next,
 };
-use crate::database::{
-    CATALOG_FILE, DataFile, InCatalog, id_past_next, meta_u64, read_manifest, read_params,
-    read_rotation,
-};
+use crate::directory::{DataFile, Directory};
 use crate::error::{DbError, Result};
+use crate::kept_prints::read_print_file;
+use crate::keys::decode_keys;
 use crate::params::Mode;
-use crate::prints::read_print_file;
-use crate::records::{RECORDS, damaged_block_problem, decode_block};
-use crate::segment::Segment;
 
 /// What `check` found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -51,42 +44,40 @@ impl CheckReport {
 /// at all (no database, unreadable catalogue); damage it finds is listed in
 /// the report.
 pub fn check(dir: &Path) -> Result<CheckReport> {
-    let path = dir.join(CATALOG_FILE);
+    let directory = Directory::new(dir);
+    let path = directory.catalog();
     if !path.is_file() {
         return Err(DbError::NotADatabase {
             path: dir.to_owned(),
         });
     }
     let mut report = CheckReport::default();
-    let mut catalog = redb::Builder::new()
-        .set_concurrency_mode(redb::ConcurrencyMode::MultiWriter)
-        .open(&path)
-        .in_catalog(&path)?;
+    let mut catalog = Catalog::open(path.clone())?;
     match catalog.check_integrity() {
         Ok(true) => {}
         Ok(false) => report.warnings.push(format!(
             "{}: the catalogue was repaired on open",
             path.display()
         )),
-        Err(e) => report.problems.push(DbError::catalog(&path, e).to_string()),
+        Err(e) => report.problems.push(e.to_string()),
     }
-    let params = match read_params(&path, &catalog) {
+    let params = match catalog.params() {
         Ok(params) => params,
         Err(e) => {
             report.problems.push(e.to_string());
             return Ok(report);
         }
     };
-    let txn = catalog.begin_read().in_catalog(&path)?;
-    let meta = txn.open_table(META).in_catalog(&path)?;
-    let manifest = match read_manifest(&path, &meta) {
+    let txn = catalog.read()?;
+    let meta = txn.meta()?;
+    let manifest = match meta.manifest() {
         Ok(m) => m,
         Err(e) => {
             report.problems.push(e.to_string());
             return Ok(report);
         }
     };
-    let rotation = match read_rotation(&path, &meta) {
+    let rotation = match meta.rotation() {
         Ok(rotation) => rotation,
         Err(e) => {
             report.problems.push(e.to_string());
@@ -95,23 +86,15 @@ pub fn check(dir: &Path) -> Result<CheckReport> {
     };
     let records = read_records(&path, &txn, &mut report)?;
     if let Some(rotation) = &rotation {
-        check_rotation(&path, &meta, &manifest, rotation, &records, &mut report)?;
+        check_rotation(&path, &txn, &manifest, rotation, &records, &mut report)?;
     }
     let mut postings_of = staged_postings(&path, &txn, &records, &mut report)?;
     if params.mode == Mode::Koala && params.keep_prints {
-        check_prints(&path, dir, &txn, &manifest, &records, &mut report)?;
+        check_prints(&path, &directory, &txn, &manifest, &records, &mut report)?;
     }
-    let mut removed = HashSet::new();
-    for entry in txn
-        .open_table(REMOVED)
-        .in_catalog(&path)?
-        .iter()
-        .in_catalog(&path)?
-    {
-        removed.insert(entry.in_catalog(&path)?.0.value());
-    }
+    let removed = txn.tombstones()?.ids()?;
     let complete = check_segments(
-        dir,
+        &directory,
         &manifest,
         rotation.as_ref(),
         &records,
@@ -132,35 +115,13 @@ pub fn check(dir: &Path) -> Result<CheckReport> {
         }
     }
     report.documents = records.len() as u64;
-    warn_unlisted(dir, &manifest, &mut report);
-    Ok(report)
-}
-
-/// Warns of segment, print and temporary files that the manifest does not
-/// list.
-fn warn_unlisted(dir: &Path, manifest: &Manifest, report: &mut CheckReport) {
-    let listed: HashSet<String> = manifest
-        .segments
-        .iter()
-        .map(|s| format!("{:012}.seg", s.number))
-        .chain(
-            manifest
-                .print_files
-                .iter()
-                .map(|p| format!("{:012}.prints", p.number)),
-        )
-        .collect();
-    if let Ok(entries) = fs::read_dir(dir) {
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if DataFile::of(&name).is_some() && !listed.contains(&name) {
-                report.warnings.push(format!(
-                    "{}: not in the manifest (left by an interrupted write; removed by the next flush)",
-                    entry.path().display()
-                ));
-            }
-        }
+    for file in directory.unlisted(&manifest) {
+        report.warnings.push(format!(
+            "{}: not in the manifest (left by an interrupted write; removed by the next open or flush)",
+            file.display()
+        ));
     }
+    Ok(report)
 }
 
 /// Reports an unfinished rotation, and checks its state against the
@@ -169,7 +130,7 @@ fn warn_unlisted(dir: &Path, manifest: &Manifest, report: &mut CheckReport) {
 /// since under its own.
 fn check_rotation(
     path: &Path,
-    meta: &redb::ReadOnlyTable<&'static str, &'static [u8]>,
+    txn: &ReadTxn<'_>,
     manifest: &Manifest,
     rotation: &RotationState,
     records: &HashMap<DocId, DocumentRecord>,
@@ -187,13 +148,14 @@ fn check_rotation(
          {end}; the next `db rotate` resumes it"
     ));
     let problems = &mut report.problems;
-    let current = meta_u64(path, meta, META_EPOCH)?;
+    let meta = txn.meta()?;
+    let current = meta.get(Counter::Epoch)?;
     if current != epoch {
         problems.push(format!(
             "{place}: the rotation is to epoch {epoch}, the database is at {current}"
         ));
     }
-    let next_doc = meta_u64(path, meta, META_NEXT_DOC)?;
+    let next_doc = meta.get(Counter::NextDoc)?;
     if cursor > end || end > next_doc {
         problems.push(format!(
             "{place}: the rotation's cursor {cursor} and end {end} are out of order \
@@ -229,49 +191,38 @@ fn check_rotation(
 /// Decodes every document record.
 fn read_records(
     path: &Path,
-    txn: &redb::ReadTransaction,
+    txn: &ReadTxn<'_>,
     report: &mut CheckReport,
 ) -> Result<HashMap<DocId, DocumentRecord>> {
     let mut records = HashMap::new();
-    let meta = txn.open_table(META).in_catalog(path)?;
-    let next_doc = meta_u64(path, &meta, META_NEXT_DOC)?;
+    let meta = txn.meta()?;
+    let next_doc = meta.get(Counter::NextDoc)?;
     // Lookups take the block with the greatest key not above an id, so
     // blocks must not overlap.
     let mut last_id = None;
-    for entry in txn
-        .open_table(RECORDS)
-        .in_catalog(path)?
-        .iter()
-        .in_catalog(path)?
-    {
-        let (key, bytes) = entry.in_catalog(path)?;
-        let key = key.value();
-        match decode_block(key, bytes.value()) {
-            Some(members) => {
-                if last_id.is_some_and(|last| last >= key) {
-                    report.problems.push(format!(
-                        "{}: the record block of documents from {key} on overlaps the one before",
-                        path.display()
-                    ));
-                }
-                if let Some(past) = members.iter().find(|r| u64::from(r.id) >= next_doc) {
-                    report.problems.push(format!(
-                        "{}: {}",
-                        path.display(),
-                        id_past_next(past.id, next_doc)
-                    ));
-                }
-                last_id = members.last().map(|r| r.id).or(last_id);
-                records.extend(members.into_iter().map(|r| (r.id, r)));
+    txn.records()?.for_each_block(|key, block| match block {
+        Ok(members) => {
+            if last_id.is_some_and(|last| last >= key) {
+                report.problems.push(format!(
+                    "{}: the record block of documents from {key} on overlaps the one before",
+                    path.display()
+                ));
             }
-            None => report.problems.push(format!(
-                "{}: {}",
-                path.display(),
-                damaged_block_problem(key)
-            )),
+            if let Some(past) = members.iter().find(|r| u64::from(r.id) >= next_doc) {
+                report.problems.push(format!(
+                    "{}: {}",
+                    path.display(),
+                    id_past_next(past.id, next_doc)
+                ));
+            }
+            last_id = members.last().map(|r| r.id).or(last_id);
+            records.extend(members.into_iter().map(|r| (r.id, r)));
         }
-    }
-    let counted = meta_u64(path, &meta, META_DOCUMENTS)?;
+        Err(problem) => report
+            .problems
+            .push(format!("{}: {problem}", path.display())),
+    })?;
+    let counted = meta.get(Counter::Documents)?;
     if counted != records.len() as u64 {
         report.problems.push(format!(
             "{}: the catalogue counts {counted} documents, its records are {}",
@@ -285,24 +236,18 @@ fn read_records(
 /// Decodes the staging table; returns the staged postings per document.
 fn staged_postings(
     path: &Path,
-    txn: &redb::ReadTransaction,
+    txn: &ReadTxn<'_>,
     records: &HashMap<DocId, DocumentRecord>,
     report: &mut CheckReport,
 ) -> Result<HashMap<DocId, u64>> {
     let mut postings_of = HashMap::new();
-    for entry in txn
-        .open_table(STAGED)
-        .in_catalog(path)?
-        .iter()
-        .in_catalog(path)?
-    {
-        let (id, bytes) = entry.in_catalog(path)?;
-        let id = id.value();
-        match decode_keys(bytes.value()) {
+    txn.staged()?.for_each_encoded(|id, bytes| {
+        match decode_keys(bytes) {
             Some(keys) => *postings_of.entry(id).or_default() += keys.len() as u64,
             None => report.problems.push(format!(
-                "{}: staged postings of document {id} are damaged",
-                path.display()
+                "{}: {}",
+                path.display(),
+                damaged_staged_problem(id)
             )),
         }
         if !records.contains_key(&id) {
@@ -311,7 +256,8 @@ fn staged_postings(
                 path.display()
             ));
         }
-    }
+        Ok(())
+    })?;
     Ok(postings_of)
 }
 
@@ -319,8 +265,8 @@ fn staged_postings(
 /// the record, and checks that each registered document has exactly one.
 fn check_prints(
     path: &Path,
-    dir: &Path,
-    txn: &redb::ReadTransaction,
+    directory: &Directory,
+    txn: &ReadTxn<'_>,
     manifest: &Manifest,
     records: &HashMap<DocId, DocumentRecord>,
     report: &mut CheckReport,
@@ -330,7 +276,7 @@ fn check_prints(
         let place = place.display();
         *prints_of.entry(id).or_default() += 1;
         match (decode_keys(bytes), records.get(&id)) {
-            (None, _) => Some(format!("{place}: the print of document {id} is damaged")),
+            (None, _) => Some(format!("{place}: {}", damaged_print_problem(id))),
             // A cold file keeps the prints of removed documents.
             (Some(_), None) if staged => Some(format!(
                 "{place}: a print of document {id}, which is not registered"
@@ -346,7 +292,7 @@ fn check_prints(
     let mut problems = Vec::new();
     let mut staged_bytes = 0u64;
     for entry in &manifest.print_files {
-        let file = dir.join(format!("{:012}.prints", entry.number));
+        let file = directory.file(DataFile::Prints(entry.number));
         let read = read_print_file(&file, |id, bytes| {
             problems.extend(examine(&file, id, bytes, false));
             Ok(())
@@ -355,21 +301,12 @@ fn check_prints(
             problems.push(e.to_string());
         }
     }
-    for entry in txn
-        .open_table(PRINTS)
-        .in_catalog(path)?
-        .iter()
-        .in_catalog(path)?
-    {
-        let (id, bytes) = entry.in_catalog(path)?;
-        staged_bytes += bytes.value().len() as u64;
-        problems.extend(examine(path, id.value(), bytes.value(), true));
-    }
-    let counted = meta_u64(
-        path,
-        &txn.open_table(META).in_catalog(path)?,
-        META_STAGED_PRINT_BYTES,
-    )?;
+    txn.prints()?.for_each_encoded(|id, bytes| {
+        staged_bytes += bytes.len() as u64;
+        problems.extend(examine(path, id, bytes, true));
+        Ok(())
+    })?;
+    let counted = txn.meta()?.get(Counter::StagedPrintBytes)?;
     if counted != staged_bytes {
         problems.push(format!(
             "{}: the catalogue counts {counted} bytes of staged prints, they are {staged_bytes}",
@@ -383,11 +320,11 @@ fn check_prints(
             1 => {}
             0 => problems.push(format!(
                 "{}: document {id} has no kept print",
-                dir.display()
+                directory.path().display()
             )),
             n => problems.push(format!(
                 "{}: document {id} has {n} kept prints",
-                dir.display()
+                directory.path().display()
             )),
         }
     }
@@ -398,7 +335,7 @@ fn check_prints(
 /// Reads every segment the manifest lists, adding its postings per
 /// document to `postings_of`. Returns whether every segment could be read.
 fn check_segments(
-    dir: &Path,
+    directory: &Directory,
     manifest: &Manifest,
     rotation: Option<&RotationState>,
     records: &HashMap<DocId, DocumentRecord>,
@@ -408,9 +345,9 @@ fn check_segments(
 ) -> bool {
     let mut complete = true;
     for entry in &manifest.segments {
-        let file = dir.join(format!("{:012}.seg", entry.number));
-        let per_doc = match Segment::open(&file).and_then(|s| s.verify().map(|d| (s.postings(), d)))
-        {
+        let file = directory.file(DataFile::Segment(entry.number));
+        let segment = directory.open_segment(entry.number);
+        let per_doc = match segment.and_then(|s| s.verify().map(|d| (s.postings(), d))) {
             Ok((postings, per_doc)) => {
                 if postings != entry.postings {
                     report.problems.push(format!(

@@ -12,15 +12,28 @@
 //!   [`DocumentPrint`] with the database's [`Params`] — Koala's fixed-size
 //!   search set (N = 1000, of which n = 100 are stored) or, in
 //!   [`Mode::Winnow`], every winnowed fingerprint.
-//! - Storage: the catalogue (document records, a crash-safe staging area for
-//!   new postings and prints, tombstones, the manifest) is a redb database;
-//!   postings live in immutable, memory-mapped [`segment`]s, bucketed by
-//!   hash prefix and Rice-coded, which merges combine; the prints kept for
-//!   rotation move at each flush into cold, append-once print files.
-//!   FORMAT.md at the crate root documents the bytes.
+//! - Storage, a module per job (FORMAT.md at the crate root documents the
+//!   bytes and lists the modules):
+//!   - `catalog`: the redb catalogue — document records, a crash-safe
+//!     staging area for new postings and prints, tombstones, the manifest —
+//!     behind typed transactions;
+//!   - `directory`: every file name of a database, files written under a
+//!     temporary name (locked, deleted if the write fails), their
+//!     publication and the cleanup of what a failed or killed write left;
+//!   - [`segment`]: immutable, memory-mapped posting files, bucketed by
+//!     hash prefix and Rice-coded, that check each group of buckets against
+//!     its checksum the first time it is read;
+//!   - `merge_policy`: which segments to merge, from their sizes alone;
+//!   - `view`: the snapshot of segments and catalogue that a search reads;
+//!   - `kept_prints`: the prints kept for rotation, which move at each flush
+//!     into cold, append-once print files;
+//!   - `database`: the façade [`Database`] that wires them.
+//!
+//!   Damage found in any file (a flipped bit in a segment included) is a
+//!   [`DbError::Corrupt`] naming the file, never a changed answer.
 //!
 //! Costs per document, Koala defaults (measured, see the crate's benchmark):
-//! hot postings about 277 bytes (n = 100 keys of 27 bits; Koala used 400);
+//! hot postings about 278 bytes (n = 100 keys of 27 bits; Koala used 400);
 //! the record about 5 to 10 bytes, coded against its neighbours in a block
 //! that fills one redb page. Prints are kept only with [`Params::keep_prints`] (about 2.3 KB
 //! per document at N = 1000, read only by [`Database::rotate`] and `check`);
@@ -55,22 +68,26 @@ mod catalog;
 mod check;
 mod codec;
 mod database;
+mod directory;
 mod error;
+mod fingerprinter;
+mod kept_prints;
+mod keys;
+mod merge_policy;
 mod params;
-mod print;
-mod prints;
-mod records;
 mod rotate;
 mod search;
 pub mod segment;
 mod stats;
+mod view;
 
 pub use catalog::{DocId, DocumentMeta, DocumentRecord};
 pub use check::{CheckReport, check};
-pub use database::{BackgroundMerger, CATALOG_FILE, Database, NewDocument};
+pub use database::{BackgroundMerger, Database, NewDocument};
+pub use directory::CATALOG_FILE;
 pub use error::{DbError, Result};
+pub use fingerprinter::{DocumentPrint, Fingerprinter, SharedPassage};
 pub use params::{Mode, Params};
-pub use print::{DocumentPrint, Fingerprinter, SharedPassage};
 pub use rotate::{DEFAULT_ROTATION_BATCH, Refetch, RotationOptions, RotationReport, Unrotated};
 pub use search::{IgnoredKey, MatchBucket, SearchMatch, SearchOptions, SearchReport};
 pub use stats::{RotationProgress, Stats};

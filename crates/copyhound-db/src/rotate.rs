@@ -27,23 +27,17 @@
 //! epoch, by the next one; the last step drops the old segments whole.
 
 use std::collections::{HashMap, HashSet};
-use std::fs;
 use std::ops::RangeInclusive;
 
-use redb::ReadableDatabase;
-
 use crate::catalog::{
-    DocId, DocumentRecord, META, META_EPOCH, META_NEXT_DOC, META_ROTATION, META_STAGED_DOCS,
-    PRINTS, RotationState, STAGED, encode_keys,
+    Counter, DocId, DocumentRecord, RotationState, damaged_record_problem, id_range,
 };
-use crate::database::{
-    Database, InCatalog, bump_change, damaged_record, keys_of, meta_u64, publish_manifest,
-    put_meta_u64, read_manifest, read_rotation,
-};
+use crate::database::Database;
 use crate::error::{DbError, Result};
+use crate::fingerprinter::DocumentPrint;
+use crate::kept_prints::for_each_print;
+use crate::keys::keys_of;
 use crate::params::Mode;
-use crate::print::DocumentPrint;
-use crate::records::{RECORDS, for_each_record_in, update_records};
 use crate::segment::Segment;
 
 /// Documents per write transaction of a rotation, by default: small enough
@@ -189,12 +183,6 @@ impl Run<'_> {
     }
 }
 
-/// The ids `from..to` (`from < to <= 2^32`) as an inclusive range.
-fn id_range(from: u64, to: u64) -> RangeInclusive<DocId> {
-    let id = |n: u64| DocId::try_from(n).unwrap_or(DocId::MAX);
-    id(from)..=id(to - 1)
-}
-
 impl Database {
     /// Re-selects every stored subset from the kept prints under a new
     /// epoch (Koala §3.3), without reading any document, and rewrites the
@@ -210,7 +198,7 @@ impl Database {
         self.check_rotation_mode()?;
         if !self.keeps_prints() {
             return Err(DbError::NoKeptPrints {
-                path: self.dir.clone(),
+                path: self.dir().to_owned(),
             });
         }
         let mut run = self.start_rotation(options)?;
@@ -218,31 +206,25 @@ impl Database {
             epoch, cursor, end, ..
         } = run.state;
         if cursor < end {
-            let path = &self.catalog_path;
-            let txn = self.catalog.begin_read().in_catalog(path)?;
-            let listed = read_manifest(path, &txn.open_table(META).in_catalog(path)?)?;
+            let txn = self.catalog.read()?;
+            let listed = txn.meta()?.manifest()?;
             let mut registered = HashSet::new();
-            for_each_record_in(
-                path,
-                &txn.open_table(RECORDS).in_catalog(path)?,
-                id_range(cursor, end),
-                |record| {
+            txn.records()?
+                .for_each_in(id_range(cursor, end), |record| {
                     registered.insert(record.id());
                     Ok(())
-                },
-            )?;
-            let staged_prints = txn.open_table(PRINTS).in_catalog(path)?;
+                })?;
             let mut last = None;
-            // Flushes write prints in id order, so the stream is in order
-            // and each batch is complete when the next one starts.
-            self.for_each_print(&listed, &staged_prints, |id, print| {
+            // The prints come in id order, so each batch is complete when
+            // the next one starts.
+            for_each_print(&self.directory, &listed, &txn, |id, print| {
                 // Prints of removed documents stay in their files.
                 if run.stopped || !registered.contains(&id) {
                     return Ok(());
                 }
                 if last.is_some_and(|last| id <= last) {
                     return Err(DbError::corrupt(
-                        self.dir.clone(),
+                        self.dir(),
                         format!("the kept print of document {id} is out of id order"),
                     ));
                 }
@@ -282,36 +264,32 @@ impl Database {
         let RotationState {
             epoch, end, base, ..
         } = run.state;
-        let path = &self.catalog_path;
         let mut next = run.state.cursor;
         'rounds: while next < end {
             let round = id_range(next, end.min(next + ROUND_DOCS as u64));
             next = u64::from(*round.end()) + 1;
-            let txn = self.catalog.begin_read().in_catalog(path)?;
-            let listed = read_manifest(path, &txn.open_table(META).in_catalog(path)?)?;
+            let txn = self.catalog.read()?;
+            let listed = txn.meta()?.manifest()?;
             // Documents not rotated yet have all their postings in the
             // segments from before the rotation.
             let segments = listed
                 .segments
                 .iter()
                 .filter(|entry| entry.number < base)
-                .map(|entry| Segment::open(&self.segment_path(entry.number)))
+                .map(|entry| self.directory.open_segment(entry.number))
                 .collect::<Result<Vec<_>>>()?;
             let mut current = self.current_keys(&segments, round.clone())?;
             let mut batch = Vec::new();
-            for_each_record_in(
-                path,
-                &txn.open_table(RECORDS).in_catalog(path)?,
-                round,
-                |cursor| {
-                    batch.push(
-                        cursor
-                            .record()
-                            .ok_or_else(|| damaged_record(path, cursor.id()))?,
-                    );
-                    Ok(())
-                },
-            )?;
+            let records = txn.records()?;
+            records.for_each_in(round, |cursor| {
+                batch.push(
+                    cursor
+                        .record()
+                        .ok_or_else(|| records.damaged(damaged_record_problem(cursor.id())))?,
+                );
+                Ok(())
+            })?;
+            drop(records);
             drop(txn);
             for fetch in batch.chunks(FETCH_DOCS.min(options.batch_docs.max(1))) {
                 let mut prints = refetch(fetch).into_iter();
@@ -408,29 +386,27 @@ impl Database {
     /// table (so that every posting from before is in a segment below the
     /// base), bumps the epoch and commits the state, in one transaction.
     fn start_rotation<'a>(&'a self, options: &RotationOptions<'a>) -> Result<Run<'a>> {
-        let path = &self.catalog_path;
-        let txn = self.catalog.begin_write().in_catalog(path)?;
-        let existing = read_rotation(path, &txn.open_table(META).in_catalog(path)?)?;
+        let txn = self.catalog.write()?;
+        let existing = txn.meta()?.rotation()?;
         let (state, resumed) = if let Some(state) = existing {
-            txn.abort().in_catalog(path)?;
+            txn.abort()?;
             (state, true)
         } else {
             self.flush_in(&txn)?;
             let state = {
-                let mut meta = txn.open_table(META).in_catalog(path)?;
+                let mut meta = txn.meta()?;
                 let state = RotationState {
-                    epoch: meta_u64(path, &meta, META_EPOCH)? + 1,
+                    epoch: meta.get(Counter::Epoch)? + 1,
                     cursor: 0,
-                    end: meta_u64(path, &meta, META_NEXT_DOC)?,
-                    base: read_manifest(path, &meta)?.next_number,
+                    end: meta.get(Counter::NextDoc)?,
+                    base: meta.manifest()?.next_number,
                 };
-                meta.insert(META_ROTATION, state.encode().as_slice())
-                    .in_catalog(path)?;
-                put_meta_u64(path, &mut meta, META_EPOCH, state.epoch)?;
-                bump_change(path, &mut meta)?;
+                meta.set_rotation(Some(&state))?;
+                meta.set(Counter::Epoch, state.epoch)?;
+                meta.bump_change()?;
                 state
             };
-            txn.commit().in_catalog(path)?;
+            txn.commit()?;
             (state, false)
         };
         Ok(Run {
@@ -453,22 +429,21 @@ impl Database {
     /// Commits one batch: the documents with ids from the cursor to below
     /// `to` get `selected`'s keys staged (and, if rotated, their records'
     /// epoch and stored size), and the cursor moves to `to`. Returns how
-    /// many were rotated. Flushes if the staging table is full.
+    /// many were rotated. First flushes if the staging table is full.
     fn commit_rotation_batch(
         &self,
         state: &mut RotationState,
         to: u64,
         selected: &[Selected],
     ) -> Result<u64> {
-        let path = &self.catalog_path;
-        let txn = self.catalog.begin_write().in_catalog(path)?;
+        self.flush_if_full(self.catalog.read()?.meta()?.get(Counter::StagedDocs)?)?;
+        let txn = self.catalog.write()?;
         let mut rotated = 0;
-        let staged_docs;
         {
-            let mut meta = txn.open_table(META).in_catalog(path)?;
-            if read_rotation(path, &meta)? != Some(*state) {
+            let mut meta = txn.meta()?;
+            if meta.rotation()? != Some(*state) {
                 return Err(DbError::RotationConflict {
-                    path: self.dir.clone(),
+                    path: self.dir().to_owned(),
                 });
             }
             let by_id: HashMap<DocId, &Selected> = selected.iter().map(|s| (s.id, s)).collect();
@@ -477,50 +452,42 @@ impl Database {
             let mut unselected = None;
             if state.cursor < to {
                 let range = id_range(state.cursor, to);
-                let mut records = txn.open_table(RECORDS).in_catalog(path)?;
-                update_records(path, &mut records, *range.start(), *range.end(), |record| {
-                    let Some(chosen) = by_id.get(&record.id) else {
-                        unselected.get_or_insert(record.id);
-                        return;
-                    };
-                    registered.push(*chosen);
-                    if chosen.kept.is_none() {
-                        record.selection = state.epoch;
-                        record.stored = chosen.keys.len() as u32;
-                        rotated += 1;
-                    }
-                })?;
+                txn.records()?
+                    .update(*range.start(), *range.end(), |record| {
+                        let Some(chosen) = by_id.get(&record.id) else {
+                            unselected.get_or_insert(record.id);
+                            return;
+                        };
+                        registered.push(*chosen);
+                        if chosen.kept.is_none() {
+                            record.selection = state.epoch;
+                            record.stored = chosen.keys.len() as u32;
+                            rotated += 1;
+                        }
+                    })?;
             }
             if let Some(id) = unselected {
                 return Err(DbError::corrupt(
-                    path,
+                    self.catalog.path(),
                     format!("document {id} has no kept print to rotate from"),
                 ));
             }
-            let mut staged = txn.open_table(STAGED).in_catalog(path)?;
-            let mut count = meta_u64(path, &meta, META_STAGED_DOCS)?;
+            let mut staged = txn.staged()?;
+            let mut count = meta.get(Counter::StagedDocs)?;
             for chosen in registered {
-                let keys = encode_keys(&chosen.keys);
-                if staged
-                    .insert(chosen.id, keys.as_slice())
-                    .in_catalog(path)?
-                    .is_none()
-                {
+                if !staged.insert(chosen.id, &chosen.keys)? {
                     count += 1;
                 }
             }
-            staged_docs = count;
             state.cursor = to;
-            meta.insert(META_ROTATION, state.encode().as_slice())
-                .in_catalog(path)?;
-            put_meta_u64(path, &mut meta, META_STAGED_DOCS, staged_docs)?;
+            meta.set_rotation(Some(state))?;
+            meta.set(Counter::StagedDocs, count)?;
             // Searchers index the staging table incrementally by id; a new
             // generation makes them read it again.
-            let mut manifest = read_manifest(path, &meta)?;
-            publish_manifest(path, &mut meta, &mut manifest)?;
+            let mut manifest = meta.manifest()?;
+            meta.publish_manifest(&mut manifest)?;
         }
-        txn.commit().in_catalog(path)?;
-        self.flush_if_full(staged_docs)?;
+        txn.commit()?;
         Ok(rotated)
     }
 
@@ -528,29 +495,27 @@ impl Database {
     /// from before it (every posting there is stale or removed) and the
     /// state in one transaction, then flushes and compacts.
     fn finish_rotation(&self, state: RotationState) -> Result<()> {
-        let path = &self.catalog_path;
-        let txn = self.catalog.begin_write().in_catalog(path)?;
-        let old = {
-            let mut meta = txn.open_table(META).in_catalog(path)?;
-            if read_rotation(path, &meta)? != Some(state) {
+        let txn = self.catalog.write()?;
+        let old: Vec<_> = {
+            let mut meta = txn.meta()?;
+            if meta.rotation()? != Some(state) {
                 return Err(DbError::RotationConflict {
-                    path: self.dir.clone(),
+                    path: self.dir().to_owned(),
                 });
             }
-            let mut manifest = read_manifest(path, &meta)?;
+            let mut manifest = meta.manifest()?;
             let (old, new) = manifest
                 .segments
                 .iter()
                 .partition(|entry| entry.number < state.base);
             manifest.segments = new;
-            meta.remove(META_ROTATION).in_catalog(path)?;
-            publish_manifest(path, &mut meta, &mut manifest)?;
+            meta.set_rotation(None)?;
+            meta.publish_manifest(&mut manifest)?;
             old
         };
-        txn.commit().in_catalog(path)?;
-        for entry in old {
-            let _ = fs::remove_file(self.segment_path(entry.number));
-        }
+        txn.commit()?;
+        self.directory
+            .remove_segments(old.iter().map(|entry| entry.number));
         self.flush()?;
         self.compact()?;
         Ok(())

@@ -14,11 +14,11 @@
 use std::collections::HashMap;
 
 use crate::catalog::{DocId, DocumentRecord};
-use crate::database::{Database, InCatalog, keys_of};
+use crate::database::Database;
 use crate::error::Result;
+use crate::fingerprinter::DocumentPrint;
+use crate::keys::keys_of;
 use crate::params::Mode;
-use crate::print::DocumentPrint;
-use crate::records::{RECORDS, read_record};
 
 /// What to return.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -255,15 +255,14 @@ impl Database {
     /// Joins the best `limit` candidates with their records; documents
     /// removed meanwhile drop out.
     fn matches(&self, ranked: &[Scored], limit: usize) -> Result<Vec<SearchMatch>> {
-        let path = &self.catalog_path;
-        let txn = redb::ReadableDatabase::begin_read(&self.catalog).in_catalog(path)?;
-        let records = txn.open_table(RECORDS).in_catalog(path)?;
+        let txn = self.catalog.read()?;
+        let records = txn.records()?;
         let mut out = Vec::with_capacity(limit.min(ranked.len()));
         for candidate in ranked {
             if out.len() == limit {
                 break;
             }
-            let Some(document) = read_record(path, &records, candidate.doc)? else {
+            let Some(document) = records.get(candidate.doc)? else {
                 continue;
             };
             out.push(SearchMatch {

@@ -3,12 +3,8 @@
 
 use std::fs;
 
-use redb::ReadableDatabase;
-
-use crate::catalog::{META, META_DOCUMENTS, META_EPOCH, META_STAGED_PRINT_BYTES, REMOVED, STAGED};
-use crate::database::{
-    CATALOG_FILE, Database, InCatalog, count_table, meta_u64, read_manifest, read_rotation,
-};
+use crate::catalog::Counter;
+use crate::database::Database;
 use crate::error::Result;
 use crate::params::Mode;
 
@@ -56,30 +52,28 @@ pub struct RotationProgress {
 impl Database {
     /// Counts and sizes.
     pub fn stats(&self) -> Result<Stats> {
-        let path = &self.catalog_path;
-        let txn = self.catalog.begin_read().in_catalog(path)?;
-        let meta = txn.open_table(META).in_catalog(path)?;
-        let manifest = read_manifest(path, &meta)?;
+        let txn = self.catalog.read()?;
+        let meta = txn.meta()?;
+        let manifest = meta.manifest()?;
         // Counted in the catalogue, not summed over the prints: `stats` reads
         // no table beyond `meta` and the tables' lengths.
         let print_bytes = manifest.print_files.iter().map(|p| p.bytes).sum::<u64>()
-            + meta_u64(path, &meta, META_STAGED_PRINT_BYTES)?;
-        let catalog = self.dir.join(CATALOG_FILE);
-        let unfinished_rotation = read_rotation(path, &meta)?.map(|r| RotationProgress {
+            + meta.get(Counter::StagedPrintBytes)?;
+        let unfinished_rotation = meta.rotation()?.map(|r| RotationProgress {
             epoch: r.epoch,
             done_below: r.cursor,
             end: r.end,
         });
         Ok(Stats {
             mode: self.params.mode,
-            epoch: meta_u64(path, &meta, META_EPOCH)?,
-            documents: meta_u64(path, &meta, META_DOCUMENTS)?,
-            staged_documents: count_table(path, &txn, STAGED)?,
-            removed_pending: count_table(path, &txn, REMOVED)?,
+            epoch: meta.get(Counter::Epoch)?,
+            documents: meta.get(Counter::Documents)?,
+            staged_documents: txn.staged()?.len()?,
+            removed_pending: txn.tombstones()?.len()?,
             segments: manifest.segments.len(),
             postings: manifest.segments.iter().map(|s| s.postings).sum(),
             segment_bytes: manifest.segments.iter().map(|s| s.bytes).sum(),
-            catalog_bytes: fs::metadata(&catalog).map_or(0, |m| m.len()),
+            catalog_bytes: fs::metadata(self.catalog.path()).map_or(0, |m| m.len()),
             print_bytes,
             unfinished_rotation,
         })

@@ -1,7 +1,9 @@
 //! The fingerprinting engine of copyhound: the keyed rolling hash and every
 //! fingerprint selector of the three papers copyhound is built on.
 //!
-//! The data flow is `symbols → k-gram hashes → selector → fingerprints`:
+//! The data flow is `symbols → k-gram hashes → selector → fingerprints`,
+//! and a [`Scheme`] is one hasher and one selector, the value everyone who
+//! fingerprints documents to compare them shares:
 //!
 //! - [`NormalizedDocument`]: symbols (`u32`) with the byte span each came
 //!   from. The front-ends (crate `copyhound-normalize`) produce it; nothing
@@ -21,6 +23,7 @@
 //!     rare in the document.
 //!   - [`Sketch`] — Ganguly and Veda's two-pass randomised sketch with a
 //!     deterministic space bound.
+//! - [`Scheme`]: a hasher and a selector together.
 //!
 //! ```
 //! use copyhound_fingerprint::{KGramHasher, Selector, Winnowing};
@@ -36,10 +39,12 @@
 
 mod document;
 mod hash;
+mod scheme;
 pub mod select;
 
 pub use document::{NormalizedDocument, Span, Symbol};
 pub use hash::KGramHasher;
+pub use scheme::Scheme;
 pub use select::{
     All, Fingerprint, KGrams, KoalaParams, KoalaSelector, ModP, QueryWinnowing, SafeModP, Selector,
     Sketch, SketchBudget, SketchParams, SketchPlan, Smallest, Winnowing,

@@ -2,7 +2,7 @@
 //! streams where every tenth unit copies large parts of another, timed
 //! end to end (index, candidate pairs, fragments, scores).
 
-use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Winnowing};
+use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Scheme, Winnowing};
 use copyhound_index::{BaseCode, CompareOptions, Document, Unit, compare};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
@@ -22,7 +22,7 @@ impl Rng {
 /// `units` units of `len` symbols over a 60-token alphabet (like code at
 /// the rename level); unit `i` with `i % 10 == 1` copies half of unit
 /// `i - 1`.
-fn batch(units: usize, len: usize, hasher: &KGramHasher) -> Vec<Unit> {
+fn batch(units: usize, len: usize, scheme: &Scheme) -> Vec<Unit> {
     let mut rng = Rng(7);
     let streams: Vec<Vec<u32>> = (0..units)
         .map(|_| (0..len).map(|_| rng.next() % 60).collect())
@@ -40,20 +40,19 @@ fn batch(units: usize, len: usize, hasher: &KGramHasher) -> Vec<Unit> {
             for (at, &s) in symbols.iter().enumerate() {
                 doc.push(s, at * 4..at * 4 + 3);
             }
-            let document =
-                Document::fingerprinted(format!("u{i}.py"), doc, hasher, &Winnowing::robust(10));
+            let document = Document::fingerprinted(format!("u{i}.py"), doc, scheme);
             Unit::new(format!("u{i}"), vec![document])
         })
         .collect()
 }
 
 fn bench_compare(c: &mut Criterion) {
-    let hasher = KGramHasher::new(15, 1);
+    let scheme = Scheme::new(KGramHasher::new(15, 1), Winnowing::robust(10));
     let mut group = c.benchmark_group("compare");
     group.sample_size(10);
     for units in [200, 1000] {
-        let batch = batch(units, 2000, &hasher);
-        let options = CompareOptions::new(hasher.clone());
+        let batch = batch(units, 2000, &scheme);
+        let options = CompareOptions::new(scheme.clone());
         group.throughput(Throughput::Elements(units as u64));
         group.bench_function(format!("{units} units of 2000 tokens"), |b| {
             b.iter(|| compare(&batch, &BaseCode::none(), &options).unwrap());

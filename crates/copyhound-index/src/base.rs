@@ -13,7 +13,7 @@
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Symbol};
+use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Scheme, Symbol};
 
 use crate::bitset::BitSet;
 
@@ -29,14 +29,15 @@ impl BaseCode {
         Self::default()
     }
 
-    /// The k-gram hashes of `documents` under `hasher`.
+    /// Every k-gram hash of `documents` under the hasher of `scheme`, the
+    /// scheme of the comparison (whatever its selector keeps).
     pub fn new<'a>(
-        hasher: &KGramHasher,
+        scheme: &Scheme,
         documents: impl IntoIterator<Item = &'a NormalizedDocument>,
     ) -> Self {
         let mut hashes = HashSet::default();
         for document in documents {
-            hashes.extend(hasher.hashes(&document.symbols));
+            hashes.extend(scheme.hasher().hashes(&document.symbols));
         }
         Self { hashes }
     }
@@ -96,8 +97,7 @@ impl Hasher for PassThrough {
 #[cfg(test)]
 mod tests {
     use super::BaseCode;
-    use copyhound_fingerprint::KGramHasher;
-    use copyhound_fingerprint::NormalizedDocument;
+    use copyhound_fingerprint::{All, KGramHasher, NormalizedDocument, Scheme};
 
     fn doc(symbols: &[u32]) -> NormalizedDocument {
         let mut d = NormalizedDocument::new();
@@ -110,7 +110,8 @@ mod tests {
     #[test]
     fn template_kgrams_are_masked_even_around_edits() {
         let hasher = KGramHasher::new(3, 1);
-        let base = BaseCode::new(&hasher, [&doc(&[1, 2, 3, 4, 5, 6, 7, 8])]);
+        let scheme = Scheme::new(hasher.clone(), All);
+        let base = BaseCode::new(&scheme, [&doc(&[1, 2, 3, 4, 5, 6, 7, 8])]);
         // The template with symbol 5 replaced and a new tail.
         let unit = [1, 2, 3, 4, 50, 6, 7, 8, 9, 9, 9];
         let mask = base.mask(&hasher, &unit).unwrap();

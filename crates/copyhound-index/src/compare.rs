@@ -16,7 +16,7 @@ use crate::{
     BaseCode, CandidatePair, CompareError, CompareOptions, Document, FingerprintIndex, Fragment,
     IndexStats, LineIndex, PairScore, Posting, Unit,
 };
-use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Selector};
+use copyhound_fingerprint::{NormalizedDocument, Scheme};
 
 /// At most this many (a, b) occurrence pairs are formed from one hash that
 /// repeats inside both units; beyond it occurrences are paired by rank
@@ -162,6 +162,10 @@ impl Comparison {
 
 /// Compares every allowed pair of `units` that shares fingerprints, with
 /// the code of `base` excluded.
+///
+/// # Panics
+/// If a document was fingerprinted with a longer k than the scheme of
+/// `options`, which the documents and the base code must share.
 pub fn compare(
     units: &[Unit],
     base: &BaseCode,
@@ -171,26 +175,25 @@ pub fn compare(
 }
 
 /// The exact, maximal fragments two documents share: both fingerprinted
-/// with `hasher` and `selector` and compared as a batch of two units.
+/// with `scheme` and compared as a batch of two units.
 /// Empty when they share nothing. Used to show *where* a database match
 /// lies, once its text is at hand.
 pub fn shared_fragments(
     a: &NormalizedDocument,
     b: &NormalizedDocument,
-    hasher: &KGramHasher,
-    selector: &dyn Selector,
+    scheme: &Scheme,
 ) -> Vec<Fragment> {
     let unit = |name: &str, doc: &NormalizedDocument| {
         Unit::new(
             name,
-            vec![Document::fingerprinted(name, doc.clone(), hasher, selector)],
+            vec![Document::fingerprinted(name, doc.clone(), scheme)],
         )
     };
     let units = [unit("a", a), unit("b", b)];
     compare(
         &units,
         &BaseCode::none(),
-        &CompareOptions::new(hasher.clone()),
+        &CompareOptions::new(scheme.clone()),
     )
     .ok()
     .and_then(|comparison| {
@@ -223,27 +226,20 @@ pub struct LocatedFragment {
 pub fn locate_shared_fragments(
     (a, a_text): (&NormalizedDocument, &str),
     (b, b_text): (&NormalizedDocument, &str),
-    hasher: &KGramHasher,
-    selector: &dyn Selector,
+    scheme: &Scheme,
 ) -> Vec<LocatedFragment> {
     let a_lines = LineIndex::new(a_text.as_bytes());
     let b_lines = LineIndex::new(b_text.as_bytes());
-    let lines = |index: &LineIndex, bytes: &std::ops::Range<usize>| {
-        [
-            index.line_of(bytes.start as u32) + 1,
-            index.line_of(bytes.end.saturating_sub(1) as u32) + 1,
-        ]
-    };
-    let mut located: Vec<LocatedFragment> = shared_fragments(a, b, hasher, selector)
+    let mut located: Vec<LocatedFragment> = shared_fragments(a, b, scheme)
         .iter()
         .map(|f| {
             let in_a = a.byte_range(f.a.start as usize, f.a.len() as usize);
             let in_b = b.byte_range(f.b.start as usize, f.b.len() as usize);
             LocatedFragment {
                 a_bytes: [in_a.start, in_a.end],
-                a_lines: lines(&a_lines, &in_a),
+                a_lines: a_lines.line_range(in_a.clone()).into(),
                 b_bytes: [in_b.start, in_b.end],
-                b_lines: lines(&b_lines, &in_b),
+                b_lines: b_lines.line_range(in_b.clone()).into(),
                 symbols: f.len(),
             }
         })
@@ -253,6 +249,9 @@ pub fn locate_shared_fragments(
 }
 
 /// [`compare`], reporting progress to `progress`.
+///
+/// # Panics
+/// As [`compare`].
 pub fn compare_with_progress(
     units: &[Unit],
     base: &BaseCode,
@@ -262,12 +261,12 @@ pub fn compare_with_progress(
     if u32::try_from(units.len()).is_err() {
         return Err(CompareError::TooManyUnits(units.len()));
     }
-    let k = options.hasher.k();
-    check_fingerprints(units, k)?;
+    let k = options.scheme.k();
+    check_fingerprints(units, k);
     let max_units = options.max_occurrences.validate()?.limit(units.len());
 
     progress.start(Stage::Prepare, units.len() as u64);
-    let prepared = prepare(units, base, &options.hasher);
+    let prepared = prepare(units, base, options.scheme.hasher());
     progress.advance(units.len() as u64);
 
     progress.start(Stage::Index, 1);
@@ -280,7 +279,7 @@ pub fn compare_with_progress(
     let counted = base.is_empty().then_some(&shared_by_many[..]);
     let weights = unit_weights(units, &prepared, k, options.rarity_weighting, counted);
     drop(shared_by_many);
-    let min_fragment = options.min_fragment.max(k);
+    let min_fragment = options.shortest_fragment();
 
     progress.start(Stage::Candidates, 1);
     let rules = PairingRules::new(units);
@@ -323,26 +322,25 @@ pub fn compare_with_progress(
     })
 }
 
-fn check_fingerprints(units: &[Unit], k: usize) -> Result<(), CompareError> {
+/// Every k-gram of a fingerprint lies inside its document, as it does when
+/// the document was fingerprinted with the comparison's scheme: a caller
+/// that mixed schemes is told so here, not by a slice index far away.
+fn check_fingerprints(units: &[Unit], k: usize) {
     for unit in units {
         for document in &unit.documents {
             let len = document.normalized.len();
-            if let Some(f) = document
+            let outside = document
                 .fingerprints
                 .iter()
-                .find(|f| f.pos as usize + k > len)
-            {
-                return Err(CompareError::FingerprintOutOfBounds {
-                    unit: unit.name.clone(),
-                    document: document.name.clone(),
-                    pos: f.pos,
-                    k,
-                    len,
-                });
-            }
+                .find(|f| f.pos as usize + k > len);
+            assert!(
+                outside.is_none(),
+                "document `{}` of unit `{}` was not fingerprinted with the comparison's scheme (k = {k})",
+                document.name,
+                unit.name,
+            );
         }
     }
-    Ok(())
 }
 
 /// Fragments and scores of every candidate pair, those without a fragment

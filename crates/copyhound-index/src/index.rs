@@ -707,7 +707,8 @@ mod tests {
                 template.push(i, i as usize..i as usize + 1);
             }
             let base_hashes = hasher.hashes(&template.symbols);
-            let base = if with_base { BaseCode::new(&hasher, [&template]) } else { BaseCode::none() };
+            let scheme = copyhound_fingerprint::Scheme::new(hasher.clone(), copyhound_fingerprint::All);
+            let base = if with_base { BaseCode::new(&scheme, [&template]) } else { BaseCode::none() };
             let units: Vec<Unit> = units
                 .iter()
                 .enumerate()

@@ -28,24 +28,23 @@
 //! [`compare`] runs it all, in parallel with rayon.
 //!
 //! ```
-//! use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Winnowing};
+//! use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Scheme, Winnowing};
 //! use copyhound_index::{compare, BaseCode, CompareOptions, Document, Unit};
 //!
-//! let hasher = KGramHasher::new(5, 42);
-//! let selector = Winnowing::robust(4);
+//! let scheme = Scheme::new(KGramHasher::new(5, 42), Winnowing::robust(4));
 //! let unit = |name: &str, text: &str| {
 //!     let mut doc = NormalizedDocument::new();
 //!     for (i, b) in text.bytes().enumerate() {
 //!         doc.push(u32::from(b), i..i + 1);
 //!     }
-//!     Unit::new(name, vec![Document::fingerprinted(name, doc, &hasher, &selector)])
+//!     Unit::new(name, vec![Document::fingerprinted(name, doc, &scheme)])
 //! };
 //! let units = [
 //!     unit("alice", "the quick brown fox jumps over the lazy dog"),
 //!     unit("bob", "a quick brown fox jumps over the lazy cat"),
 //!     unit("carol", "completely different words here, nothing shared"),
 //! ];
-//! let result = compare(&units, &BaseCode::none(), &CompareOptions::new(hasher)).unwrap();
+//! let result = compare(&units, &BaseCode::none(), &CompareOptions::new(scheme)).unwrap();
 //! assert_eq!(result.pairs.len(), 1);
 //! let pair = &result.pairs[0];
 //! assert_eq!((pair.a, pair.b), (0, 1));
@@ -61,7 +60,6 @@ mod compare;
 mod error;
 mod fragments;
 mod index;
-mod lines;
 mod options;
 mod passages;
 mod prepare;
@@ -78,9 +76,12 @@ pub use compare::{
 pub use error::CompareError;
 pub use fragments::{Fragment, SymbolRange};
 pub use index::{FingerprintIndex, IndexStats, Posting};
-pub use lines::LineIndex;
 pub use options::{CompareOptions, DEFAULT_MAX_PAIRS, MaxOccurrences};
 pub use passages::{Passage, merge_passages};
 pub use prepare::UnitSummary;
 pub use score::{PairScore, SideCoverage};
 pub use unit::{Document, Role, Unit};
+
+// Crate-wide, so that every module names it alike; users import it from
+// `copyhound-source`.
+pub(crate) use copyhound_source::LineIndex;

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use copyhound_fingerprint::KGramHasher;
+use copyhound_fingerprint::Scheme;
 
 use crate::CompareError;
 
@@ -88,9 +88,9 @@ pub const DEFAULT_MAX_PAIRS: usize = 100_000;
 /// Everything a comparison needs besides its input.
 #[derive(Clone, Debug)]
 pub struct CompareOptions {
-    /// The hasher the documents were fingerprinted with: its k is the
+    /// The scheme the documents were fingerprinted with: its k is the
     /// shortest match a fragment may be, and base code is hashed with it.
-    pub hasher: KGramHasher,
+    pub scheme: Scheme,
     /// The common-fingerprint filter.
     pub max_occurrences: MaxOccurrences,
     /// Pairs sharing fewer distinct fingerprints are not scored.
@@ -99,7 +99,8 @@ pub struct CompareOptions {
     /// are scored, which bounds memory whatever the number of units.
     pub max_pairs: usize,
     /// Fragments shorter than this many symbols are neither reported nor
-    /// scored (k is the floor: no fragment is shorter than its k-gram).
+    /// scored (k is the floor: no fragment is shorter than its k-gram; see
+    /// [`shortest_fragment`](Self::shortest_fragment)).
     pub min_fragment: usize,
     /// Weigh each symbol by how rare its fingerprints are in the batch, so
     /// code many units share counts less (see the `rarity` module).
@@ -117,9 +118,9 @@ impl CompareOptions {
     /// fingerprint, at most [`DEFAULT_MAX_PAIRS`] pairs, every fragment of
     /// at least k symbols, no rarity weighting, only fragments' own symbols
     /// in the similarity.
-    pub fn new(hasher: KGramHasher) -> Self {
+    pub fn new(scheme: Scheme) -> Self {
         Self {
-            hasher,
+            scheme,
             max_occurrences: MaxOccurrences::Unlimited,
             min_shared: 1,
             max_pairs: DEFAULT_MAX_PAIRS,
@@ -127,6 +128,12 @@ impl CompareOptions {
             rarity_weighting: false,
             score_gap: 0,
         }
+    }
+
+    /// The shortest fragment reported and scored, in symbols:
+    /// [`min_fragment`](Self::min_fragment), and never less than k.
+    pub fn shortest_fragment(&self) -> usize {
+        self.min_fragment.max(self.scheme.k())
     }
 }
 

@@ -319,7 +319,7 @@ mod tests {
         ) {
             let k = 3;
             let hasher = copyhound_fingerprint::KGramHasher::new(k, 0);
-            let selector = copyhound_fingerprint::Winnowing::robust(2);
+            let scheme = copyhound_fingerprint::Scheme::new(hasher.clone(), copyhound_fingerprint::Winnowing::robust(2));
             let units: Vec<Unit> = units
                 .iter()
                 .map(|docs| {
@@ -328,7 +328,7 @@ mod tests {
                         for (i, &s) in symbols.iter().enumerate() {
                             normalized.push(s, i..i + 1);
                         }
-                        Document::fingerprinted("d", normalized, &hasher, &selector)
+                        Document::fingerprinted("d", normalized, &scheme)
                     });
                     Unit::new("u", documents.collect())
                 })

@@ -3,7 +3,9 @@
 
 use std::ops::Range;
 
-use copyhound_fingerprint::{Fingerprint, KGramHasher, NormalizedDocument, Selector};
+use copyhound_fingerprint::{Fingerprint, NormalizedDocument, Scheme};
+
+use copyhound_source::LineRange;
 
 use crate::LineIndex;
 
@@ -14,16 +16,17 @@ pub struct Document {
     pub name: String,
     /// The symbols and their byte spans.
     pub normalized: NormalizedDocument,
-    /// The selected fingerprints, in position order, computed with the
-    /// hasher given to the comparison.
-    pub fingerprints: Vec<Fingerprint>,
+    /// The selected fingerprints, in position order, taken with the
+    /// scheme given to the comparison: read them with
+    /// [`fingerprints`](Self::fingerprints).
+    pub(crate) fingerprints: Vec<Fingerprint>,
     /// Line starts of the original text, when lines should be reported.
     pub lines: Option<LineIndex>,
 }
 
 impl Document {
     /// A document with precomputed fingerprints and no line information.
-    pub fn new(
+    pub(crate) fn new(
         name: impl Into<String>,
         normalized: NormalizedDocument,
         fingerprints: Vec<Fingerprint>,
@@ -36,16 +39,21 @@ impl Document {
         }
     }
 
-    /// A document fingerprinted here with `hasher` and `selector`.
+    /// A document fingerprinted with `scheme`, the scheme of the
+    /// comparison it takes part in, with no line information.
     pub fn fingerprinted(
         name: impl Into<String>,
         normalized: NormalizedDocument,
-        hasher: &KGramHasher,
-        selector: &dyn Selector,
+        scheme: &Scheme,
     ) -> Self {
         let mut fingerprints = Vec::new();
-        selector.fingerprint(hasher, &normalized.symbols, &mut fingerprints);
+        scheme.fingerprint(&normalized.symbols, &mut fingerprints);
         Self::new(name, normalized, fingerprints)
+    }
+
+    /// The selected fingerprints, in position order.
+    pub fn fingerprints(&self) -> &[Fingerprint] {
+        &self.fingerprints
     }
 
     /// Adds the line starts of the original text.
@@ -66,16 +74,10 @@ impl Document {
         )
     }
 
-    /// The 1-based first and last line of symbols `symbols`, when lines are
-    /// known.
-    pub fn line_range(&self, symbols: Range<u32>) -> Option<(u32, u32)> {
+    /// The lines of symbols `symbols`, when lines are known.
+    pub fn line_range(&self, symbols: Range<u32>) -> Option<LineRange> {
         let lines = self.lines.as_ref()?;
-        let bytes = self.byte_range(symbols);
-        let last_byte = bytes.end.saturating_sub(1).max(bytes.start);
-        Some((
-            lines.line_of(bytes.start as u32) + 1,
-            lines.line_of(last_byte as u32) + 1,
-        ))
+        Some(lines.line_range(self.byte_range(symbols)))
     }
 }
 

@@ -6,16 +6,23 @@
 
 use std::collections::HashSet;
 
-use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Winnowing};
+use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Scheme, Winnowing};
 use copyhound_index::{
-    BaseCode, CompareOptions, Comparison, Document, Fragment, LineIndex, MaxOccurrences, Passage,
-    Role, Unit, compare, merge_passages,
+    BaseCode, CompareOptions, Comparison, Document, Fragment, MaxOccurrences, Passage, Role, Unit,
+    compare, merge_passages,
 };
+use copyhound_source::LineIndex;
 use proptest::prelude::*;
+
+/// Robust winnowing with window `w` over k-grams of `k` symbols, keyed by
+/// `seed`.
+fn winnowing(k: usize, seed: u64, w: usize) -> Scheme {
+    Scheme::new(KGramHasher::new(k, seed), Winnowing::robust(w))
+}
 
 /// A document whose symbol `i` is byte `i` of a text with a line break
 /// after every 8 symbols.
-fn document(name: &str, symbols: &[u32], hasher: &KGramHasher, w: usize) -> Document {
+fn document(name: &str, symbols: &[u32], scheme: &Scheme) -> Document {
     let mut normalized = NormalizedDocument::new();
     let mut text = Vec::new();
     for (i, &s) in symbols.iter().enumerate() {
@@ -25,32 +32,31 @@ fn document(name: &str, symbols: &[u32], hasher: &KGramHasher, w: usize) -> Docu
         normalized.push(s, text.len()..text.len() + 1);
         text.push(b'x');
     }
-    Document::fingerprinted(name, normalized, hasher, &Winnowing::robust(w))
-        .with_lines(LineIndex::new(&text))
+    Document::fingerprinted(name, normalized, scheme).with_lines(LineIndex::new(&text))
 }
 
-fn unit(name: &str, docs: &[Vec<u32>], hasher: &KGramHasher, w: usize) -> Unit {
+fn unit(name: &str, docs: &[Vec<u32>], scheme: &Scheme) -> Unit {
     let documents = docs
         .iter()
         .enumerate()
-        .map(|(i, d)| document(&format!("{name}/{i}"), d, hasher, w))
+        .map(|(i, d)| document(&format!("{name}/{i}"), d, scheme))
         .collect();
     Unit::new(name, documents)
 }
 
 /// Units `u0`, `u1`… of the documents `docs[0]`, `docs[1]`…
-fn numbered_units(docs: &[Vec<Vec<u32>>], hasher: &KGramHasher, w: usize) -> Vec<Unit> {
+fn numbered_units(docs: &[Vec<Vec<u32>>], scheme: &Scheme) -> Vec<Unit> {
     docs.iter()
         .enumerate()
-        .map(|(i, d)| unit(&format!("u{i}"), d, hasher, w))
+        .map(|(i, d)| unit(&format!("u{i}"), d, scheme))
         .collect()
 }
 
-fn run(units: &[Unit], hasher: &KGramHasher) -> Comparison {
+fn run(units: &[Unit], scheme: &Scheme) -> Comparison {
     compare(
         units,
         &BaseCode::none(),
-        &CompareOptions::new(hasher.clone()),
+        &CompareOptions::new(scheme.clone()),
     )
     .unwrap()
 }
@@ -60,8 +66,8 @@ fn symbols(alphabet: u32, len: std::ops::Range<usize>) -> impl Strategy<Value = 
 }
 
 /// The fragment invariants every result must satisfy.
-fn check_invariants(units: &[Unit], base: &[Vec<u32>], result: &Comparison, hasher: &KGramHasher) {
-    let k = hasher.k();
+fn check_invariants(units: &[Unit], base: &[Vec<u32>], result: &Comparison, scheme: &Scheme) {
+    let (hasher, k) = (scheme.hasher(), scheme.k());
     let base_hashes: HashSet<u64> = base.iter().flat_map(|d| hasher.hashes(d)).collect();
     let is_base = |symbols: &[u32], i: usize| {
         (i.saturating_sub(k - 1)..=i)
@@ -193,9 +199,9 @@ proptest! {
         max_gap in 0u32..40,
         seed: u64,
     ) {
-        let hasher = KGramHasher::new(k, seed);
-        let units = numbered_units(&docs, &hasher, w);
-        let result = run(&units, &hasher);
+        let scheme = winnowing(k, seed, w);
+        let units = numbered_units(&docs, &scheme);
+        let result = run(&units, &scheme);
         for pair in &result.pairs {
             let fragments = result.fragments(&units, pair.a, pair.b);
             check_passages(&fragments, &merge_passages(&fragments, max_gap), max_gap);
@@ -217,14 +223,14 @@ proptest! {
         seed: u64,
         run_symbols in symbols(1000, 80..81),
     ) {
-        let hasher = KGramHasher::new(k, seed);
+        let scheme = winnowing(k, seed, w);
         let run_len = w + k - 1 + extra.min(80 - (w + k - 1));
         let planted = &run_symbols[..run_len];
         let a = [noise.clone(), [prefix_a.as_slice(), planted, &suffix_a].concat()];
         let b = [[prefix_b.as_slice(), planted, &suffix_b].concat(), noise];
-        let units = [unit("a", &a, &hasher, w), unit("b", &b, &hasher, w)];
-        let result = run(&units, &hasher);
-        check_invariants(&units, &[], &result, &hasher);
+        let units = [unit("a", &a, &scheme), unit("b", &b, &scheme)];
+        let result = run(&units, &scheme);
+        check_invariants(&units, &[], &result, &scheme);
         let (start_a, start_b) = (prefix_a.len() as u32, prefix_b.len() as u32);
         let end_a = start_a + run_len as u32;
         let found = result.pairs.iter().flat_map(|p| result.fragments(&units, p.a, p.b)).any(|f| {
@@ -245,17 +251,17 @@ proptest! {
         base in prop::collection::vec(symbols(3, 0..40), 0..2),
         seed: u64,
     ) {
-        let hasher = KGramHasher::new(k, seed);
-        let units = numbered_units(&docs, &hasher, w);
-        let base_code = BaseCode::new(&hasher, base.iter().map(|b| {
+        let scheme = winnowing(k, seed, w);
+        let units = numbered_units(&docs, &scheme);
+        let base_code = BaseCode::new(&scheme, base.iter().map(|b| {
             let mut d = NormalizedDocument::new();
             for (i, &s) in b.iter().enumerate() {
                 d.push(s, i..i + 1);
             }
             d
         }).collect::<Vec<_>>().iter());
-        let result = compare(&units, &base_code, &CompareOptions::new(hasher.clone())).unwrap();
-        check_invariants(&units, &base, &result, &hasher);
+        let result = compare(&units, &base_code, &CompareOptions::new(scheme.clone())).unwrap();
+        check_invariants(&units, &base, &result, &scheme);
     }
 
     /// Identical units are fully covered, however their documents repeat
@@ -269,15 +275,15 @@ proptest! {
         seed: u64,
         rarity_weighting: bool,
     ) {
-        let hasher = KGramHasher::new(k, seed);
+        let scheme = winnowing(k, seed, w);
         let units = [
-            unit("copy", &docs, &hasher, w),
-            unit("original", &docs, &hasher, w),
-            unit("other", &[other], &hasher, w),
+            unit("copy", &docs, &scheme),
+            unit("original", &docs, &scheme),
+            unit("other", &[other], &scheme),
         ];
-        let options = CompareOptions { rarity_weighting, ..CompareOptions::new(hasher.clone()) };
+        let options = CompareOptions { rarity_weighting, ..CompareOptions::new(scheme.clone()) };
         let result = compare(&units, &BaseCode::none(), &options).unwrap();
-        check_invariants(&units, &[], &result, &hasher);
+        check_invariants(&units, &[], &result, &scheme);
         if result.units[0].compared_symbols > 0 {
             let pair = result.pairs.iter().find(|p| (p.a, p.b) == (0, 1)).unwrap();
             prop_assert_eq!(pair.similarity, 1.0);
@@ -295,8 +301,8 @@ proptest! {
         order_seed in any::<prop::sample::Index>(),
         seed: u64,
     ) {
-        let hasher = KGramHasher::new(k, seed);
-        let units = numbered_units(&docs, &hasher, w);
+        let scheme = winnowing(k, seed, w);
+        let units = numbered_units(&docs, &scheme);
         let mut shuffled = units.clone();
         let rotate = order_seed.index(shuffled.len());
         shuffled.rotate_left(rotate);
@@ -307,8 +313,8 @@ proptest! {
                 (units[p.a].name.clone(), units[p.b].name.clone(), p.similarity, result.fragments(units, p.a, p.b))
             }).collect::<Vec<_>>()
         };
-        let first = named(&units, &run(&units, &hasher));
-        let second = named(&shuffled, &run(&shuffled, &hasher));
+        let first = named(&units, &run(&units, &scheme));
+        let second = named(&shuffled, &run(&shuffled, &scheme));
         prop_assert_eq!(first, second);
     }
 }
@@ -328,7 +334,7 @@ fn pair_names(units: &[Unit], result: &Comparison) -> Vec<(String, String)> {
 
 #[test]
 fn template_only_overlap_scores_zero_with_base_code() {
-    let hasher = KGramHasher::new(4, 9);
+    let scheme = winnowing(4, 9, 4);
     let template = seq(0, 60);
     // The template with one symbol edited, plus each student's own code.
     let mut edited = template.clone();
@@ -337,18 +343,16 @@ fn template_only_overlap_scores_zero_with_base_code() {
         unit(
             "alice",
             &[[template.as_slice(), &seq(1000, 50)].concat()],
-            &hasher,
-            4,
+            &scheme,
         ),
         unit(
             "bob",
             &[[edited.as_slice(), &seq(2000, 50)].concat()],
-            &hasher,
-            4,
+            &scheme,
         ),
     ];
     assert_eq!(
-        run(&units, &hasher).pairs.len(),
+        run(&units, &scheme).pairs.len(),
         1,
         "without base code they match"
     );
@@ -356,8 +360,8 @@ fn template_only_overlap_scores_zero_with_base_code() {
     for (i, &s) in template.iter().enumerate() {
         base_doc.push(s, i..i + 1);
     }
-    let base = BaseCode::new(&hasher, [&base_doc]);
-    let result = compare(&units, &base, &CompareOptions::new(hasher.clone())).unwrap();
+    let base = BaseCode::new(&scheme, [&base_doc]);
+    let result = compare(&units, &base, &CompareOptions::new(scheme.clone())).unwrap();
     assert!(result.pairs.is_empty(), "{:?}", result.pairs);
     assert_eq!(result.units[0].compared_symbols, 50);
     assert!(result.index.base_fingerprints > 0);
@@ -365,20 +369,20 @@ fn template_only_overlap_scores_zero_with_base_code() {
 
 #[test]
 fn base_code_is_left_out_of_the_similarity_of_real_copies() {
-    let hasher = KGramHasher::new(4, 9);
+    let scheme = winnowing(4, 9, 4);
     let template = seq(0, 60);
     let own = seq(5000, 40);
     let body = [template.as_slice(), &own].concat();
     let units = [
-        unit("a", std::slice::from_ref(&body), &hasher, 4),
-        unit("b", &[body], &hasher, 4),
+        unit("a", std::slice::from_ref(&body), &scheme),
+        unit("b", &[body], &scheme),
     ];
     let mut base_doc = NormalizedDocument::new();
     for (i, &s) in template.iter().enumerate() {
         base_doc.push(s, i..i + 1);
     }
-    let base = BaseCode::new(&hasher, [&base_doc]);
-    let result = compare(&units, &base, &CompareOptions::new(hasher.clone())).unwrap();
+    let base = BaseCode::new(&scheme, [&base_doc]);
+    let result = compare(&units, &base, &CompareOptions::new(scheme.clone())).unwrap();
     let pair = &result.pairs[0];
     assert_eq!(pair.total_overlap, 40);
     assert_eq!(pair.similarity, 1.0);
@@ -394,23 +398,23 @@ fn units_sharing<'a>(
     count: u32,
     shared: impl Fn(u32) -> &'a [u32],
     own_len: u32,
-    hasher: &KGramHasher,
+    scheme: &Scheme,
 ) -> Vec<Unit> {
     (0..count)
         .map(|i| {
             let own = seq(1000 * (i + 1), own_len);
-            unit(&format!("u{i}"), &[[shared(i), &own].concat()], hasher, 1)
+            unit(&format!("u{i}"), &[[shared(i), &own].concat()], scheme)
         })
         .collect()
 }
 
 #[test]
 fn fingerprints_in_too_many_units_are_ignored() {
-    let hasher = KGramHasher::new(4, 3);
+    let scheme = winnowing(4, 3, 1);
     let common = seq(0, 30);
-    let units = units_sharing(4, |_| common.as_slice(), 30, &hasher);
-    assert_eq!(run(&units, &hasher).pairs.len(), 6);
-    let mut options = CompareOptions::new(hasher.clone());
+    let units = units_sharing(4, |_| common.as_slice(), 30, &scheme);
+    assert_eq!(run(&units, &scheme).pairs.len(), 6);
+    let mut options = CompareOptions::new(scheme.clone());
     options.max_occurrences = MaxOccurrences::Count(3);
     let result = compare(&units, &BaseCode::none(), &options).unwrap();
     assert!(result.pairs.is_empty());
@@ -427,7 +431,7 @@ fn fingerprints_in_too_many_units_are_ignored() {
 
 #[test]
 fn rarity_weighting_counts_code_many_units_share_less() {
-    let hasher = KGramHasher::new(4, 3);
+    let scheme = winnowing(4, 3, 1);
     let common = seq(0, 30);
     let rare = seq(500, 30);
     // u0..u3 share `common`, u4 and u5 share `rare`: as long, as exact, but
@@ -436,12 +440,12 @@ fn rarity_weighting_counts_code_many_units_share_less() {
         6,
         |i| if i < 4 { &common[..] } else { &rare[..] },
         60,
-        &hasher,
+        &scheme,
     );
     let similarity = |rarity_weighting: bool, a: usize, b: usize| {
         let options = CompareOptions {
             rarity_weighting,
-            ..CompareOptions::new(hasher.clone())
+            ..CompareOptions::new(scheme.clone())
         };
         let result = compare(&units, &BaseCode::none(), &options).unwrap();
         let pair = result.pairs.iter().find(|p| (p.a, p.b) == (a, b)).unwrap();
@@ -455,14 +459,14 @@ fn rarity_weighting_counts_code_many_units_share_less() {
 
 #[test]
 fn fragments_shorter_than_the_minimum_are_dropped() {
-    let hasher = KGramHasher::new(4, 5);
+    let scheme = winnowing(4, 5, 2);
     let a = [seq(0, 12), seq(100, 20), seq(1000, 30)].concat();
     let b = [seq(0, 12), seq(200, 20), seq(1000, 30)].concat();
-    let units = [unit("a", &[a], &hasher, 2), unit("b", &[b], &hasher, 2)];
+    let units = [unit("a", &[a], &scheme), unit("b", &[b], &scheme)];
     let lengths = |min_fragment: usize| {
         let options = CompareOptions {
             min_fragment,
-            ..CompareOptions::new(hasher.clone())
+            ..CompareOptions::new(scheme.clone())
         };
         let result = compare(&units, &BaseCode::none(), &options).unwrap();
         result.pairs.first().map(|p| {
@@ -480,15 +484,15 @@ fn fragments_shorter_than_the_minimum_are_dropped() {
 
 #[test]
 fn old_units_are_paired_only_with_new_ones_and_groups_never_internally() {
-    let hasher = KGramHasher::new(4, 3);
+    let scheme = winnowing(4, 3, 4);
     let shared = [seq(0, 40)];
     let units = [
-        unit("2023/a", &shared, &hasher, 4).with_role(Role::Old),
-        unit("2023/b", &shared, &hasher, 4).with_role(Role::Old),
-        unit("team1/x", &shared, &hasher, 4).with_group("team1"),
-        unit("team1/y", &shared, &hasher, 4).with_group("team1"),
+        unit("2023/a", &shared, &scheme).with_role(Role::Old),
+        unit("2023/b", &shared, &scheme).with_role(Role::Old),
+        unit("team1/x", &shared, &scheme).with_group("team1"),
+        unit("team1/y", &shared, &scheme).with_group("team1"),
     ];
-    let names = pair_names(&units, &run(&units, &hasher));
+    let names = pair_names(&units, &run(&units, &scheme));
     let expect = |a: &str, b: &str| (a.to_string(), b.to_string());
     assert_eq!(
         names,
@@ -503,18 +507,17 @@ fn old_units_are_paired_only_with_new_ones_and_groups_never_internally() {
 
 #[test]
 fn a_reordered_copy_is_found_in_pieces() {
-    let hasher = KGramHasher::new(5, 1);
+    let scheme = winnowing(5, 1, 5);
     let (x, y, z) = (seq(0, 40), seq(100, 40), seq(200, 40));
     let units = [
-        unit("orig", &[[x.as_slice(), &y, &z].concat()], &hasher, 5),
+        unit("orig", &[[x.as_slice(), &y, &z].concat()], &scheme),
         unit(
             "moved",
             &[[z.as_slice(), &x, &seq(900, 10), &y].concat()],
-            &hasher,
-            5,
+            &scheme,
         ),
     ];
-    let result = run(&units, &hasher);
+    let result = run(&units, &scheme);
     let pair = &result.pairs[0];
     assert_eq!(units[pair.a].name, "moved");
     // Each moved block is one fragment, ending exactly where the
@@ -528,16 +531,18 @@ fn a_reordered_copy_is_found_in_pieces() {
     assert_eq!(pair.coverage_a(&result.units).compared_symbols, 130);
 }
 
+/// Documents fingerprinted with another k than the comparison's scheme
+/// are a caller's mistake, named at once.
 #[test]
-fn fingerprints_that_do_not_fit_their_document_are_rejected() {
-    let hasher = KGramHasher::new(4, 0);
-    let mut bad = unit("bad", &[seq(0, 10)], &KGramHasher::new(2, 0), 1);
-    bad.documents[0]
-        .fingerprints
-        .push(copyhound_fingerprint::Fingerprint::new(1, 9));
-    let err = compare(&[bad], &BaseCode::none(), &CompareOptions::new(hasher)).unwrap_err();
-    assert!(
-        err.to_string().contains("document `bad/0` of unit `bad`"),
-        "{err}"
+#[should_panic(
+    expected = "document `bad/0` of unit `bad` was not fingerprinted with the comparison's scheme (k = 4)"
+)]
+fn documents_of_another_scheme_are_refused() {
+    let short = winnowing(2, 0, 1);
+    let bad = unit("bad", &[seq(0, 10)], &short);
+    let _ = compare(
+        &[bad],
+        &BaseCode::none(),
+        &CompareOptions::new(winnowing(4, 0, 1)),
     );
 }

@@ -134,7 +134,7 @@ impl Report {
                         .map(|d| DocumentReport {
                             path: d.name.clone(),
                             symbols: d.normalized.len(),
-                            fingerprints: d.fingerprints.len(),
+                            fingerprints: d.fingerprints().len(),
                         })
                         .collect(),
                 })
@@ -304,8 +304,6 @@ fn location(unit: &Unit, range: SymbolRange) -> Location {
         path: document.name.clone(),
         symbols: [range.start, range.end],
         bytes: [bytes.start, bytes.end],
-        lines: document
-            .line_range(range.symbols())
-            .map(|(first, last)| [first, last]),
+        lines: document.line_range(range.symbols()).map(Into::into),
     }
 }

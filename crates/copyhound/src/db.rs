@@ -14,10 +14,10 @@ use copyhound_db::{
     Mode, NewDocument, Params, RotationOptions, SearchMatch, SearchOptions, SearchReport,
     SharedPassage, check,
 };
-use copyhound_normalize::{KindChoice, LoadOptions, LoadedDocument, TextMode, TextOptions};
+use copyhound_normalize::{
+    KindChoice, LoadOptions, LoadedDocument, TextMode, TextOptions, load_file as load,
+};
 use serde::Serialize;
-
-use crate::input::load;
 
 /// The `db` subcommands.
 #[derive(Debug, Subcommand)]

@@ -7,11 +7,11 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use copyhound_fingerprint::Fingerprint;
+use copyhound_pipeline::Family;
+use copyhound_source::LineIndex;
 use serde::Serialize;
 
-use copyhound_index::LineIndex;
-
-use crate::input::{FrontEndArgs, load};
+use crate::front_end::FrontEndArgs;
 use crate::selection::SelectionArgs;
 
 /// Output formats.
@@ -64,12 +64,13 @@ struct FingerprintRecord {
 /// Fingerprints every file; a file that cannot be read is reported and
 /// skipped, and the exit code is 1 if any was.
 pub fn run(args: &FingerprintArgs) -> Result<ExitCode> {
-    let options = args.front_end.load_options()?;
+    let front_end = args.front_end.front_end()?;
+    let selection = args.selection.selection();
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
     let mut failed = false;
     for path in &args.files {
-        let loaded = match load(path, &options) {
+        let loaded = match front_end.load(path) {
             Ok(loaded) => loaded,
             Err(error) => {
                 eprintln!("copyhound: {error}");
@@ -80,12 +81,10 @@ pub fn run(args: &FingerprintArgs) -> Result<ExitCode> {
         for warning in &loaded.warnings {
             eprintln!("copyhound: warning: {}: {warning}", path.display());
         }
-        let kind = args.front_end.symbol_kind(loaded.kind.language().is_some());
-        let resolved = args.selection.resolve(kind);
-        let hasher = args.selection.hasher(resolved);
-        let selector = args.selection.selector(resolved);
+        let resolved = selection.resolve(front_end.defaults(Family::of(loaded.kind)));
+        let scheme = selection.scheme(resolved);
         let mut fingerprints: Vec<Fingerprint> = Vec::new();
-        selector.fingerprint(&hasher, &loaded.doc.symbols, &mut fingerprints);
+        scheme.fingerprint(&loaded.doc.symbols, &mut fingerprints);
 
         let shift = loaded.text_start_in_file.unwrap_or(0);
         let lines = LineIndex::new(loaded.text.as_bytes());
@@ -98,7 +97,7 @@ pub fn run(args: &FingerprintArgs) -> Result<ExitCode> {
                     pos: f.pos,
                     start: bytes.start + shift,
                     end: bytes.end + shift,
-                    line: lines.line_of(bytes.start as u32) as usize + 1,
+                    line: lines.line_number(bytes.start) as usize,
                 }
             })
             .collect();
@@ -108,7 +107,7 @@ pub fn run(args: &FingerprintArgs) -> Result<ExitCode> {
             symbols: loaded.doc.len(),
             k: resolved.k,
             w: resolved.w,
-            selector: selector.name(),
+            selector: scheme.selector().name(),
             fingerprints: records,
         };
         match args.format {

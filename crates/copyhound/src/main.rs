@@ -7,7 +7,7 @@ mod compare;
 mod db;
 mod experiment;
 mod fingerprint;
-mod input;
+mod front_end;
 mod selection;
 #[cfg(feature = "serve")]
 mod serve;
@@ -47,7 +47,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Compare(args) => compare::run(*args),
+        Command::Compare(args) => compare::run(&args),
         Command::Fingerprint(args) => fingerprint::run(&args),
         Command::Experiment(command) => {
             experiment::run(&command);

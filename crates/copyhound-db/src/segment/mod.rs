@@ -9,10 +9,20 @@
 //! ```
 //!
 //! The directory is two-level: a u32 byte offset per group of
-//! [`GROUP_BUCKETS`] buckets, then per bucket its bit offset inside its
+//! `GROUP_BUCKETS` (16) buckets, then per bucket its bit offset inside its
 //! group, in 16 bits (32 if some group is larger than 2^16 bits). That is
 //! 2.25 bytes per bucket instead of a u32 each plus the padding of a
 //! byte-aligned bucket: about 5 bytes per document less at a million.
+//! Between the two levels, a CRC-32 per group (format 3).
+//!
+//! Reads verify: a segment's header and directory are checked when it is
+//! opened, and each group of its data the first time a lookup (or a
+//! merge) reads it, once per open file: a flipped bit makes the reads that
+//! meet it fail with [`crate::DbError::Corrupt`] naming the file, never
+//! changes what they return, and costs a search nothing once its groups
+//! are checked. A one-shot search checks only the groups it reads (about
+//! 2 KB per key), not the whole file. Format 2 segments, which have only
+//! the CRC of the whole data, are checked whole when opened.
 //!
 //! Within a bucket the entries are sorted by document id and then residual;
 //! each is the gap from the previous id, Rice-coded, followed by the raw
@@ -34,10 +44,14 @@ use crate::codec::rice_k_for_mean;
 
 /// First bytes of every segment file.
 pub(crate) const MAGIC: &[u8; 8] = b"CHDBSEG\0";
-/// The segment format this build reads and writes. Version 2: buckets
-/// bit-packed in byte-aligned groups under a two-level directory (version 1
-/// had byte-aligned buckets under u32 offsets).
-pub(crate) const FORMAT_VERSION: u32 = 2;
+/// The segment format this build writes. Version 3 adds a CRC-32 per
+/// group of buckets to the directory; version 2 bit-packed the buckets in
+/// byte-aligned groups under a two-level directory (version 1 had
+/// byte-aligned buckets under u32 offsets).
+pub(crate) const FORMAT_VERSION: u32 = 3;
+/// The oldest segment format this build reads: version 2, whose data is
+/// checked whole when the file is opened.
+pub(crate) const OLDEST_FORMAT_VERSION: u32 = 2;
 /// Buckets per group: the unit of the directory's first level.
 pub(crate) const GROUP_BUCKETS: u64 = 16;
 /// Size of the fixed header.

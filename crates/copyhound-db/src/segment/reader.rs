@@ -1,12 +1,17 @@
-//! Reading a segment through a memory map.
+//! Reading a segment through a memory map, checking each group of its
+//! data the first time it is read.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use memmap2::Mmap;
 
 use super::writer::Header;
-use super::{FORMAT_VERSION, GROUP_BUCKETS, HEADER_LEN, MAGIC, MIN_BUCKET_BITS, SegmentShape};
+use super::{
+    FORMAT_VERSION, GROUP_BUCKETS, HEADER_LEN, MAGIC, MIN_BUCKET_BITS, OLDEST_FORMAT_VERSION,
+    SegmentShape,
+};
 use crate::codec::BitReader;
 use crate::error::{DbError, Result};
 
@@ -16,22 +21,32 @@ pub struct Segment {
     path: PathBuf,
     map: Mmap,
     header: Header,
+    /// One bit per group of buckets whose checksum has been verified; none
+    /// for a format-2 segment, whose data was checked whole on open.
+    checked: Option<Box<[AtomicU64]>>,
 }
 
 impl Segment {
-    /// Maps the file at `path` and checks its header and directory.
+    /// Maps the file at `path` and checks its header and directory (and,
+    /// for a format-2 segment, its whole data).
     pub fn open(path: &Path) -> Result<Self> {
         let file = File::open(path).map_err(|e| DbError::io(path, e))?;
         let map = map_immutable(&file).map_err(|e| DbError::io(path, e))?;
         let header = parse_header(path, &map)?;
+        let groups = header.shape.group_count().div_ceil(64) as usize;
         let segment = Self {
             path: path.to_owned(),
             map,
             header,
+            checked: (header.group_crcs_len() > 0)
+                .then(|| (0..groups).map(|_| AtomicU64::new(0)).collect()),
         };
         let directory = segment.directory_bytes();
         if crc32fast::hash(directory) != header.directory_crc {
             return Err(DbError::corrupt(path, "directory checksum mismatch"));
+        }
+        if segment.checked.is_none() {
+            segment.check_data()?;
         }
         Ok(segment)
     }
@@ -70,28 +85,79 @@ impl Segment {
         &self.map[HEADER_LEN..HEADER_LEN + self.header.data_len as usize]
     }
 
+    /// The little-endian u32 at byte `at` of the directory.
+    fn directory_u32(&self, at: usize) -> u32 {
+        let directory = self.directory_bytes();
+        u32::from_le_bytes(directory[at..at + 4].try_into().expect("4 bytes"))
+    }
+
+    /// Where group `group` starts in the data, in bytes (for the group
+    /// after the last: the data's length).
+    fn group_start(&self, group: u64) -> usize {
+        self.directory_u32(group as usize * 4) as usize
+    }
+
+    /// Where the bucket offsets start in the directory.
+    fn offsets_at(&self) -> usize {
+        (self.header.shape.group_count() + 1) as usize * 4 + self.header.group_crcs_len() as usize
+    }
+
+    /// Checks the whole data against its checksum.
+    fn check_data(&self) -> Result<()> {
+        if crc32fast::hash(self.data()) == self.header.data_crc {
+            Ok(())
+        } else {
+            Err(DbError::corrupt(&self.path, "data checksum mismatch"))
+        }
+    }
+
+    /// Checks group `group` against its checksum, unless done before.
+    fn check_group(&self, group: u64) -> Result<()> {
+        let Some(checked) = &self.checked else {
+            return Ok(());
+        };
+        let (word, bit) = (&checked[(group / 64) as usize], 1u64 << (group % 64));
+        if word.load(Ordering::Relaxed) & bit != 0 {
+            return Ok(());
+        }
+        let (start, end) = (self.group_start(group), self.group_start(group + 1));
+        let crc_at = (self.header.shape.group_count() + 1) as usize * 4 + group as usize * 4;
+        let bytes = self.data().get(start..end).ok_or_else(|| {
+            DbError::corrupt(
+                &self.path,
+                format!("bucket group {group} points outside the data (bytes {start}..{end})"),
+            )
+        })?;
+        if crc32fast::hash(bytes) != self.directory_u32(crc_at) {
+            return Err(DbError::corrupt(
+                &self.path,
+                format!("checksum mismatch in bucket group {group} (data bytes {start}..{end})"),
+            ));
+        }
+        word.fetch_or(bit, Ordering::Relaxed);
+        Ok(())
+    }
+
     /// The bit range of bucket `bucket` within the data: its group's start
     /// plus its offset inside the group, up to the next bucket's offset or,
-    /// for a group's last bucket, the next group's start.
+    /// for a group's last bucket, the next group's start. Checks the group
+    /// first, so that no damaged bit is ever decoded.
     fn bucket_range(&self, bucket: u64) -> Result<(usize, usize)> {
         let directory = self.directory_bytes();
-        let groups = (self.header.shape.group_count() + 1) as usize;
-        let group_start = |g: u64| {
-            let at = g as usize * 4;
-            u32::from_le_bytes(directory[at..at + 4].try_into().expect("4 bytes")) as usize * 8
-        };
+        let offsets_at = self.offsets_at();
         let within = |b: u64| {
             let width = usize::from(self.header.offset_width);
-            let at = groups * 4 + b as usize * width;
+            let at = offsets_at + b as usize * width;
             let mut word = [0u8; 4];
             word[..width].copy_from_slice(&directory[at..at + width]);
             u32::from_le_bytes(word) as usize
         };
         let group = bucket / GROUP_BUCKETS;
-        let base = group_start(group);
+        self.check_group(group)?;
+        let base = self.group_start(group) * 8;
         let start = base + within(bucket);
         let end = if (bucket + 1).is_multiple_of(GROUP_BUCKETS) {
-            group_start(group + 1)
+            self.group_start(group + 1) * 8
         } else {
             base + within(bucket + 1)
         };
@@ -228,9 +294,7 @@ impl Segment {
     /// count. Returns the number of postings per document id seen, as
     /// `(doc, count)` sorted by id.
     pub fn verify(&self) -> Result<Vec<(u32, u32)>> {
-        if crc32fast::hash(self.data()) != self.header.data_crc {
-            return Err(DbError::corrupt(&self.path, "data checksum mismatch"));
-        }
+        self.check_data()?;
         let shape = self.header.shape;
         let mut per_doc = std::collections::BTreeMap::<u32, u32>::new();
         let mut total = 0u64;
@@ -309,7 +373,7 @@ fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header> {
         return Err(DbError::corrupt(path, "header checksum mismatch"));
     }
     let version = u32_at(8);
-    if version != FORMAT_VERSION {
+    if !(OLDEST_FORMAT_VERSION..=FORMAT_VERSION).contains(&version) {
         return Err(DbError::UnsupportedVersion {
             path: path.to_owned(),
             found: version,
@@ -324,6 +388,7 @@ fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header> {
         max_doc: u32_at(28),
     };
     let header = Header {
+        version,
         shape,
         postings: u64_at(16),
         data_len: u64_at(32),

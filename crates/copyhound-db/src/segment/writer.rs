@@ -11,10 +11,11 @@ use super::{
 use crate::codec::BitWriter;
 use crate::error::{DbError, Result};
 
-/// Writes `postings` (any order, duplicates allowed) as a new segment at
-/// `path`, which must not exist yet. The file is synced before returning.
+/// Writes `postings` (any order, duplicates allowed) as a new segment into
+/// `file`, new and empty, at `path`. The file is synced before returning.
 pub(crate) fn write_postings(
     path: &Path,
+    file: File,
     hash_bits: u32,
     postings: &mut [Posting],
 ) -> Result<SegmentSummary> {
@@ -22,7 +23,7 @@ pub(crate) fn write_postings(
     let max_doc = postings.iter().map(|p| p.doc).max().unwrap_or(0);
     let shape = SegmentShape::plan(hash_bits, postings.len() as u64, min_doc, max_doc);
     postings.sort_unstable_by_key(|p| shape.file_order(p));
-    let mut writer = SegmentWriter::create(path, shape)?;
+    let mut writer = SegmentWriter::new(path, file, shape)?;
     writer.push_sorted(postings)?;
     writer.finish()
 }
@@ -36,6 +37,8 @@ pub(crate) struct SegmentWriter {
     groups: Vec<u32>,
     /// `within[b]` is where bucket `b` starts inside its group, in bits.
     within: Vec<u32>,
+    /// The CRC-32 of each group written so far.
+    group_crcs: Vec<u32>,
     /// Buckets below this one have their directory slots set.
     next_bucket: u64,
     data_len: u64,
@@ -46,13 +49,9 @@ pub(crate) struct SegmentWriter {
 }
 
 impl SegmentWriter {
-    /// Creates the file (failing if it exists) and reserves the header.
-    pub(crate) fn create(path: &Path, shape: SegmentShape) -> Result<Self> {
-        let file = File::options()
-            .write(true)
-            .create_new(true)
-            .open(path)
-            .map_err(|e| DbError::io(path, e))?;
+    /// Starts writing `file`, new and empty, at `path`: reserves the
+    /// header.
+    pub(crate) fn new(path: &Path, file: File, shape: SegmentShape) -> Result<Self> {
         let mut file = BufWriter::with_capacity(1 << 20, file);
         file.write_all(&[0; HEADER_LEN])
             .map_err(|e| DbError::io(path, e))?;
@@ -62,6 +61,7 @@ impl SegmentWriter {
             shape,
             groups: vec![0; shape.group_count() as usize + 1],
             within: vec![0; shape.bucket_count() as usize],
+            group_crcs: Vec::with_capacity(shape.group_count() as usize),
             next_bucket: 0,
             data_len: 0,
             data_crc: crc32fast::Hasher::new(),
@@ -95,7 +95,9 @@ impl SegmentWriter {
     fn advance_to(&mut self, bucket: u64) -> Result<()> {
         for b in self.next_bucket..bucket {
             if b.is_multiple_of(GROUP_BUCKETS) {
-                self.close_group()?;
+                if b > 0 {
+                    self.close_group()?;
+                }
                 self.groups[(b / GROUP_BUCKETS) as usize] = self.offset()?;
             }
             self.within[b as usize] =
@@ -112,6 +114,7 @@ impl SegmentWriter {
         self.run.clear();
         self.bits.take_bytes(&mut self.run);
         self.data_crc.update(&self.run);
+        self.group_crcs.push(crc32fast::hash(&self.run));
         self.data_len += self.run.len() as u64;
         self.file
             .write_all(&self.run)
@@ -160,9 +163,14 @@ impl SegmentWriter {
         let io = |e| DbError::io(&self.path, e);
         let wide = self.within.iter().any(|&w| w > u32::from(u16::MAX));
         let width = if wide { 4 } else { 2 };
-        let mut directory_bytes = Vec::with_capacity(groups * 4 + self.within.len() * width);
+        debug_assert_eq!(self.group_crcs.len(), groups - 1);
+        let mut directory_bytes =
+            Vec::with_capacity((groups * 2 - 1) * 4 + self.within.len() * width);
         for &group in &self.groups {
             directory_bytes.extend_from_slice(&group.to_le_bytes());
+        }
+        for &crc in &self.group_crcs {
+            directory_bytes.extend_from_slice(&crc.to_le_bytes());
         }
         for &within in &self.within {
             if wide {
@@ -173,6 +181,7 @@ impl SegmentWriter {
         }
         self.file.write_all(&directory_bytes).map_err(io)?;
         let header = Header {
+            version: FORMAT_VERSION,
             shape: self.shape,
             postings: self.postings,
             data_len: self.data_len,
@@ -200,6 +209,8 @@ impl SegmentWriter {
 /// The fixed header of a segment file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Header {
+    /// The format version: 3, or 2 (read, no longer written).
+    pub version: u32,
     pub shape: SegmentShape,
     pub postings: u64,
     pub data_len: u64,
@@ -210,11 +221,22 @@ pub(crate) struct Header {
 }
 
 impl Header {
-    /// Bytes of the directory: a u32 per group plus one, then an offset of
-    /// `offset_width` bytes per bucket.
+    /// Bytes of the directory: a u32 per group plus one, a CRC-32 per
+    /// group (from format 3 on), then an offset of `offset_width` bytes per
+    /// bucket.
     pub(crate) fn directory_len(&self) -> u64 {
         (self.shape.group_count() + 1) * 4
+            + self.group_crcs_len()
             + self.shape.bucket_count() * u64::from(self.offset_width)
+    }
+
+    /// Bytes of the group checksums in the directory.
+    pub(crate) fn group_crcs_len(&self) -> u64 {
+        if self.version >= 3 {
+            self.shape.group_count() * 4
+        } else {
+            0
+        }
     }
 
     /// The 64 header bytes: fields little-endian, a CRC-32 of the first 60
@@ -222,7 +244,7 @@ impl Header {
     pub(crate) fn encode(&self) -> [u8; HEADER_LEN] {
         let mut bytes = [0u8; HEADER_LEN];
         bytes[0..8].copy_from_slice(MAGIC);
-        bytes[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+        bytes[8..12].copy_from_slice(&self.version.to_le_bytes());
         bytes[12] = self.shape.bucket_bits as u8;
         bytes[13] = self.shape.residual_bits as u8;
         bytes[14] = self.shape.rice_k as u8;

@@ -6,6 +6,7 @@
 #![allow(clippy::float_cmp)]
 
 mod concurrency;
+mod damage;
 mod koala;
 mod passages;
 mod rotation;

@@ -2,9 +2,16 @@
 //! report parameters of a default comparison, and a compared batch with
 //! everything a report of it is built from.
 
-use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Winnowing};
-use copyhound_index::{BaseCode, CompareOptions, Comparison, Document, LineIndex, Unit, compare};
+use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Scheme, Winnowing};
+use copyhound_index::{BaseCode, CompareOptions, Comparison, Document, Unit, compare};
 use copyhound_report::{Parameters, Problem, ReportInput, Tool};
+use copyhound_source::LineIndex;
+
+/// Robust winnowing over `window` k-grams of `k` symbols hashed with
+/// `seed`.
+pub fn scheme(k: usize, window: usize, seed: u64) -> Scheme {
+    Scheme::new(KGramHasher::new(k, seed), Winnowing::robust(window))
+}
 
 /// One symbol per non-whitespace character, lower-cased, spanning its
 /// bytes: a small stand-in for the text front-end that keeps byte ranges
@@ -17,8 +24,7 @@ pub fn document(name: &str, text: &str, k: usize, window: usize, seed: u64) -> D
             normalized.push(symbol, at..at + c.len_utf8());
         }
     }
-    let hasher = KGramHasher::new(k, seed);
-    Document::fingerprinted(name, normalized, &hasher, &Winnowing::robust(window))
+    Document::fingerprinted(name, normalized, &scheme(k, window, seed))
         .with_lines(LineIndex::new(text.as_bytes()))
 }
 
@@ -33,17 +39,17 @@ pub fn tool(name: &str) -> Tool {
 /// The parameters a text comparison with `options` and robust winnowing
 /// over `window` reports.
 pub fn parameters(options: &CompareOptions, window: usize) -> Parameters {
-    let k = options.hasher.k();
+    let k = options.scheme.k();
     Parameters {
         language: Some("text".into()),
         k,
         window,
-        seed: options.hasher.seed(),
+        seed: options.scheme.hasher().seed(),
         selector: "robust-winnow".into(),
         max_occurrences: "unlimited".into(),
         base: vec![],
         min_shared: options.min_shared,
-        min_fragment: options.min_fragment.max(k),
+        min_fragment: options.shortest_fragment(),
         weighting: "flat".into(),
         max_pairs: options.max_pairs,
         merge_gap: 2 * k,
@@ -72,7 +78,7 @@ impl Compared {
         (k, window, seed): (usize, usize, u64),
         problems: Vec<Problem>,
     ) -> Self {
-        let options = CompareOptions::new(KGramHasher::new(k, seed));
+        let options = CompareOptions::new(scheme(k, window, seed));
         let comparison = compare(&units, &BaseCode::none(), &options).unwrap();
         Self {
             units,

@@ -1,16 +1,20 @@
-//! The progress bar on stderr: drawn only on a terminal and without `-q`.
+//! The progress bar on stderr, drawn only on a terminal and without `-q`,
+//! and the warnings of a run, printed as they come.
 
 use std::io::IsTerminal;
 
-use copyhound_index::{Progress, Stage};
+use copyhound_index::Stage as CompareStage;
+use copyhound_pipeline::{Progress, Stage, Warning};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-/// A progress bar that the comparison stages and the loader report to.
+/// A progress bar that a comparison reports to.
 pub struct Bar {
-    bar: ProgressBar,
+    indicator: ProgressBar,
     /// Whether it is drawn: a hidden bar still reads the clock at every
     /// step, and scoring steps once per pair from every thread.
     shown: bool,
+    /// No progress bar, and no front-end remarks on the files read.
+    quiet: bool,
 }
 
 impl Bar {
@@ -22,57 +26,60 @@ impl Bar {
         } else {
             ProgressDrawTarget::hidden()
         };
-        let bar = ProgressBar::with_draw_target(None, target);
-        bar.set_style(
+        let indicator = ProgressBar::with_draw_target(None, target);
+        indicator.set_style(
             ProgressStyle::with_template("{msg:>10} [{bar:40}] {pos}/{len} ({eta})")
                 .expect("the template is valid")
                 .progress_chars("=> "),
         );
-        Self { bar, shown }
-    }
-
-    /// Starts a stage of `total` steps named `name`.
-    pub fn begin(&self, name: &'static str, total: u64) {
-        self.bar.set_message(name);
-        self.bar.set_length(total);
-        self.bar.set_position(0);
-    }
-
-    /// One more step to do, in a stage whose total is not known at its
-    /// start.
-    pub fn found(&self) {
-        if self.shown {
-            self.bar.inc_length(1);
-        }
-    }
-
-    /// One more step done.
-    pub fn step(&self) {
-        if self.shown {
-            self.bar.inc(1);
+        Self {
+            indicator,
+            shown,
+            quiet,
         }
     }
 
     /// Removes the bar.
     pub fn finish(&self) {
-        self.bar.finish_and_clear();
+        self.indicator.finish_and_clear();
     }
 }
 
 impl Progress for Bar {
     fn start(&self, stage: Stage, total: u64) {
         let name = match stage {
-            Stage::Prepare => "preparing",
-            Stage::Index => "indexing",
-            Stage::Candidates => "pairing",
-            Stage::Score => "scoring",
+            Stage::Load => "loading",
+            Stage::Hash => "hashing",
+            Stage::Compare(CompareStage::Prepare) => "preparing",
+            Stage::Compare(CompareStage::Index) => "indexing",
+            Stage::Compare(CompareStage::Candidates) => "pairing",
+            Stage::Compare(CompareStage::Score) => "scoring",
         };
-        self.begin(name, total);
+        self.indicator.set_message(name);
+        self.indicator.set_length(total);
+        self.indicator.set_position(0);
+    }
+
+    fn found(&self) {
+        if self.shown {
+            self.indicator.inc_length(1);
+        }
     }
 
     fn advance(&self, steps: u64) {
         if self.shown {
-            self.bar.inc(steps);
+            self.indicator.inc(steps);
+        }
+    }
+
+    fn warn(&self, warning: Warning<'_>) {
+        match warning {
+            Warning::Read { path, message } if !self.quiet => {
+                eprintln!("copyhound: warning: {}: {message}", path.display());
+            }
+            Warning::Read { .. } => {}
+            // What is left out is said even with -q: the report lists it.
+            Warning::LeftOut(problem) => eprintln!("copyhound: warning: {}", problem.message),
         }
     }
 }

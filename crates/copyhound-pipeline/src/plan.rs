@@ -1,17 +1,20 @@
-//! From command-line paths to planned units: which files, walked with
-//! `.gitignore` and the include/exclude globs honoured, make up each unit.
+//! From paths to planned units: which files, walked with `.gitignore` and
+//! the include/exclude globs honoured, make up each unit, and the name each
+//! unit goes by. This is the walker of copyhound: whatever reads a tree of
+//! submissions or documents walks it here.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
 
-use anyhow::{Context, Result, bail};
-use clap::ValueEnum;
+use copyhound_index::Role;
 use ignore::overrides::{Override, OverrideBuilder};
 use ignore::{WalkBuilder, WalkState};
 
+use crate::PipelineError;
+
 /// What one unit of comparison is.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum UnitMode {
     /// Directories whose files all sit in subdirectories ("a folder of
     /// folders") are split by subdirectory; otherwise every file is a unit.
@@ -25,7 +28,7 @@ pub enum UnitMode {
 }
 
 /// Which files are considered while walking a directory.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct WalkFilter {
     /// Only files matching one of these globs (all files when empty).
     pub include: Vec<String>,
@@ -33,6 +36,64 @@ pub struct WalkFilter {
     pub exclude: Vec<String>,
     /// Whether `.gitignore` and `.ignore` files are honoured.
     pub honour_ignore_files: bool,
+}
+
+impl Default for WalkFilter {
+    /// Every file that `.gitignore` and `.ignore` files do not leave out.
+    fn default() -> Self {
+        Self {
+            include: Vec::new(),
+            exclude: Vec::new(),
+            honour_ignore_files: true,
+        }
+    }
+}
+
+/// What a batch is made of, as given: the paths of the new submissions,
+/// the earlier ones and the base code, and how they are walked.
+#[derive(Clone, Debug, Default)]
+pub struct Inputs {
+    /// Submissions: files, or directories of them.
+    pub new: Vec<PathBuf>,
+    /// Earlier submissions: compared with the new ones, never with each
+    /// other.
+    pub old: Vec<PathBuf>,
+    /// Starter code given to everyone, never counted as shared.
+    pub base: Vec<PathBuf>,
+    /// What one unit is.
+    pub unit: UnitMode,
+    /// Which files are read.
+    pub filter: WalkFilter,
+}
+
+/// The units of a batch and its base files, before anything is read.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Plan {
+    /// The units of the new paths, then those of the old ones, each path's
+    /// in name order; their names are unique.
+    pub units: Vec<PlannedUnit>,
+    /// The files of the base paths.
+    pub base: Vec<PlannedFile>,
+}
+
+impl Inputs {
+    /// The units the new and old paths hold, with unique names, and the
+    /// base files; `found` is called with each file's path as soon as the
+    /// walk finds it (see [`walk`]).
+    pub fn plan(&self, found: &(dyn Fn(&Path) + Sync)) -> Result<Plan, PipelineError> {
+        let mut units = Vec::new();
+        for (paths, role) in [(&self.new, Role::New), (&self.old, Role::Old)] {
+            for path in paths {
+                units.extend(plan_units(path, role, self.unit, &self.filter, found)?);
+            }
+        }
+        make_names_unique(&mut units);
+        let mut base = Vec::new();
+        for path in &self.base {
+            base.extend(walk(path, &self.filter, found)?);
+        }
+        Ok(Plan { units, base })
+    }
 }
 
 /// One file of a planned unit.
@@ -51,18 +112,21 @@ pub struct PlannedUnit {
     pub name: String,
     /// The input path as given.
     pub root: String,
+    /// New or old submission.
+    pub role: Role,
     /// Its files, sorted by name.
     pub files: Vec<PlannedFile>,
 }
 
-/// The units found under `root`; `found` is called with each file's path
-/// as soon as the walk finds it (see [`walk`]).
+/// The units found under `root`, each in `role`; `found` is called with
+/// each file's path as soon as the walk finds it (see [`walk`]).
 pub fn plan_units(
     root: &Path,
+    role: Role,
     mode: UnitMode,
     filter: &WalkFilter,
     found: &(dyn Fn(&Path) + Sync),
-) -> Result<Vec<PlannedUnit>> {
+) -> Result<Vec<PlannedUnit>, PipelineError> {
     let root_name = root.display().to_string();
     let files = walk(root, filter, found)?;
     if root.is_file() {
@@ -72,6 +136,7 @@ pub fn plan_units(
         return Ok(vec![PlannedUnit {
             name: name.clone(),
             root: root_name,
+            role,
             files: vec![PlannedFile {
                 path: root.to_path_buf(),
                 name,
@@ -94,6 +159,7 @@ pub fn plan_units(
             _ => units.push(PlannedUnit {
                 name: unit_name,
                 root: root_name.clone(),
+                role,
                 files: vec![file],
             }),
         }
@@ -111,9 +177,9 @@ pub fn walk(
     root: &Path,
     filter: &WalkFilter,
     found: &(dyn Fn(&Path) + Sync),
-) -> Result<Vec<PlannedFile>> {
+) -> Result<Vec<PlannedFile>, PipelineError> {
     if !root.exists() {
-        bail!("{}: no such file or directory", root.display());
+        return Err(PipelineError::NoSuchPath(root.to_path_buf()));
     }
     let mut walker = WalkBuilder::new(root);
     walker
@@ -152,7 +218,10 @@ pub fn walk(
     // Threads meet errors in any order: report the same one every time.
     errors.sort_by_cached_key(ToString::to_string);
     if let Some(error) = errors.into_iter().next() {
-        return Err(error).with_context(|| format!("{}: cannot list", root.display()));
+        return Err(PipelineError::CannotList {
+            root: root.to_path_buf(),
+            source: error,
+        });
     }
     let mut files = files.into_inner().expect("no walker panics");
     files.sort_by(|a, b| a.name.cmp(&b.name));
@@ -178,19 +247,27 @@ fn planned_file(root: &Path, path: PathBuf) -> PlannedFile {
     PlannedFile { path, name }
 }
 
-fn overrides(root: &Path, filter: &WalkFilter) -> Result<Override> {
+fn overrides(root: &Path, filter: &WalkFilter) -> Result<Override, PipelineError> {
     let mut builder = OverrideBuilder::new(root);
     for glob in &filter.include {
         builder
             .add(glob)
-            .with_context(|| format!("invalid --include glob {glob:?}"))?;
+            .map_err(|source| PipelineError::InvalidGlob {
+                option: "--include",
+                glob: glob.clone(),
+                source,
+            })?;
     }
     for glob in &filter.exclude {
         builder
             .add(&format!("!{glob}"))
-            .with_context(|| format!("invalid --exclude glob {glob:?}"))?;
+            .map_err(|source| PipelineError::InvalidGlob {
+                option: "--exclude",
+                glob: glob.clone(),
+                source,
+            })?;
     }
-    Ok(builder.build()?)
+    builder.build().map_err(PipelineError::Filter)
 }
 
 /// Makes unit names unique across the batch, in place.
@@ -201,7 +278,7 @@ fn overrides(root: &Path, filter: &WalkFilter) -> Result<Override> {
 /// folder that tell them apart, as a prefix: `a/x.py` and `b/x.py`; the
 /// full input path if need be, and `#2`, `#3`… for a path given twice.
 /// Names no other unit shares stay as they are.
-pub fn make_names_unique(units: &mut [&mut PlannedUnit]) {
+pub fn make_names_unique(units: &mut [PlannedUnit]) {
     let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
     for (i, unit) in units.iter().enumerate() {
         by_name.entry(unit.name.clone()).or_default().push(i);
@@ -210,7 +287,7 @@ pub fn make_names_unique(units: &mut [&mut PlannedUnit]) {
     let mut clashes: Vec<Vec<usize>> = by_name.into_values().filter(|v| v.len() > 1).collect();
     clashes.sort();
     for clash in clashes {
-        let contexts: Vec<Vec<String>> = clash.iter().map(|&i| context_of(units[i])).collect();
+        let contexts: Vec<Vec<String>> = clash.iter().map(|&i| context_of(&units[i])).collect();
         let deepest = contexts.iter().map(Vec::len).max().unwrap_or(0);
         let name = units[clash[0]].name.clone();
         let mut chosen: Vec<String> = Vec::new();
@@ -269,13 +346,14 @@ mod tests {
         PlannedUnit {
             name: name.into(),
             root: root.into(),
+            role: Role::New,
             files: Vec::new(),
         }
     }
 
     fn unique(units: &[(&str, &str)]) -> Vec<String> {
         let mut plans: Vec<PlannedUnit> = units.iter().map(|(r, n)| planned(r, n)).collect();
-        make_names_unique(&mut plans.iter_mut().collect::<Vec<_>>());
+        make_names_unique(&mut plans);
         plans.into_iter().map(|p| p.name).collect()
     }
 
@@ -327,10 +405,7 @@ mod tests {
             expected.push(format!("s{i:02}/src/main.py"));
         }
         expected.sort();
-        let filter = WalkFilter {
-            honour_ignore_files: true,
-            ..WalkFilter::default()
-        };
+        let filter = WalkFilter::default();
         let names = |files: Vec<PlannedFile>| files.into_iter().map(|f| f.name).collect::<Vec<_>>();
         let found = Mutex::new(Vec::new());
         let walked = walk(root.path(), &filter, &|path| {

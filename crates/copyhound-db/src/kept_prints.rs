@@ -1,9 +1,10 @@
-//! Cold print files: the search sets of documents whose postings have left
-//! the staging table, kept so that `rotate` can re-select stored subsets
-//! without the documents.
+//! The kept prints (only with `keep_prints`): the search sets of documents,
+//! kept so that `rotate` can re-select stored subsets without the
+//! documents. A document's print is staged in the catalogue with it, and
+//! moves at the next flush into a cold print file.
 //!
 //! A print is the sorted keys of a document's search set, coded as the
-//! staged keys are ([`crate::catalog::encode_keys`]; version 1 held 64-bit
+//! staged keys are ([`crate::keys::encode_keys`]; version 1 held 64-bit
 //! hashes). A print file is written once, at a flush, from the prints
 //! staged in the catalogue, and never rewritten: rotation only reads it. Prints of
 //! removed documents stay in their file until it is dropped (they cost disk
@@ -17,23 +18,24 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-use crate::catalog::DocId;
+use crate::catalog::{DocId, Manifest, ReadTxn, damaged_print_problem};
+use crate::directory::{DataFile, Directory};
 use crate::error::{DbError, Result};
+use crate::keys::decode_keys;
 
 const MAGIC: &[u8; 8] = b"CHDBPRT\0";
 const VERSION: u32 = 2;
 const HEADER_LEN: usize = 16;
 const TRAILER_LEN: usize = 16;
 
-/// Writes `prints` (document id, encoded print) to a new file at `path`
-/// and syncs it. Returns the file size.
-pub(crate) fn write_print_file(path: &Path, prints: &[(DocId, Vec<u8>)]) -> Result<u64> {
+/// Writes `prints` (document id, encoded print) to `file`, new and empty,
+/// at `path`, and syncs it. Returns the file size.
+pub(crate) fn write_print_file(
+    path: &Path,
+    file: File,
+    prints: &[(DocId, Vec<u8>)],
+) -> Result<u64> {
     let io = |e| DbError::io(path, e);
-    let file = File::options()
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .map_err(io)?;
     let mut out = BufWriter::with_capacity(1 << 20, file);
     let mut crc = crc32fast::Hasher::new();
     let mut put = |out: &mut BufWriter<File>, bytes: &[u8]| {
@@ -119,16 +121,41 @@ pub(crate) fn read_print_file(
     Ok(())
 }
 
+/// Calls `visit(id, print keys)` for every kept print: those of the print
+/// files `manifest` lists, then the staged ones of `txn`. Flushes write
+/// prints in id order, so the stream is in id order. Prints of removed
+/// documents are included.
+pub(crate) fn for_each_print(
+    directory: &Directory,
+    manifest: &Manifest,
+    txn: &ReadTxn<'_>,
+    mut visit: impl FnMut(DocId, Vec<u64>) -> Result<()>,
+) -> Result<()> {
+    for entry in &manifest.print_files {
+        let file = directory.file(DataFile::Prints(entry.number));
+        read_print_file(&file, |id, bytes| {
+            let print = decode_keys(bytes)
+                .ok_or_else(|| DbError::corrupt(&file, damaged_print_problem(id)))?;
+            visit(id, print)
+        })?;
+    }
+    txn.prints()?.for_each(0, visit)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn new_file(path: &Path) -> File {
+        File::create_new(path).unwrap()
+    }
 
     #[test]
     fn print_files_round_trip_and_detect_damage() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("1.prints");
         let prints = vec![(3, vec![1, 2, 3]), (9, vec![]), (10, vec![7; 5000])];
-        let size = write_print_file(&path, &prints).unwrap();
+        let size = write_print_file(&path, new_file(&path), &prints).unwrap();
         assert_eq!(size, std::fs::metadata(&path).unwrap().len());
         let mut read = Vec::new();
         read_print_file(&path, |id, print| {
@@ -154,7 +181,7 @@ mod tests {
     fn a_print_file_of_format_1_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("2.prints");
-        write_print_file(&path, &[(1, vec![5; 40])]).unwrap();
+        write_print_file(&path, new_file(&path), &[(1, vec![5; 40])]).unwrap();
         let mut bytes = std::fs::read(&path).unwrap();
         bytes[8..12].copy_from_slice(&1u32.to_le_bytes());
         std::fs::write(&path, &bytes).unwrap();

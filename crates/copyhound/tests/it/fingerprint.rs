@@ -1,27 +1,16 @@
 //! `copyhound fingerprint` and `copyhound experiment` from the outside.
 
-use std::path::Path;
-
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 
-fn copyhound() -> Command {
-    Command::cargo_bin("copyhound").expect("the copyhound binary is built")
-}
-
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> std::path::PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).expect("write fixture");
-    path
-}
+use crate::support::{copyhound, temp_dir, write};
 
 const PROSE: &str =
     "A do run run run, a do run run.\nThe winnowing guarantee: every shared run is found!\n";
 
 #[test]
 fn json_lines_map_every_fingerprint_back_to_its_bytes() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let a = write(dir.path(), "a.txt", PROSE.as_bytes());
     let b = write(dir.path(), "b.txt", b"Another file, another line.\n");
     let output = copyhound()
@@ -77,7 +66,7 @@ fn json_lines_map_every_fingerprint_back_to_its_bytes() {
 
 #[test]
 fn the_text_listing_is_stable() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let a = write(dir.path(), "adorun.txt", b"adorunrunrunadorunrun\n");
     let output = copyhound()
         .current_dir(dir.path())
@@ -91,7 +80,7 @@ fn the_text_listing_is_stable() {
 
 #[test]
 fn full_fingerprinting_keeps_every_kgram() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let a = write(dir.path(), "a.txt", PROSE.as_bytes());
     let output = copyhound()
         .args([
@@ -116,7 +105,7 @@ fn full_fingerprinting_keeps_every_kgram() {
 
 #[test]
 fn every_selector_runs() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let text = (0..400)
         .map(|i| format!("sentence number {i} of a longer text. "))
         .collect::<Vec<_>>()
@@ -152,12 +141,12 @@ fn every_selector_runs() {
 
 #[test]
 fn a_bad_file_is_named_and_the_others_still_run() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let good = write(dir.path(), "good.txt", PROSE.as_bytes());
     let binary = write(
         dir.path(),
         "blob.bin",
-        &[0u8, 159, 146, 150, 0, 1, 2, 3, 0, 0, 7],
+        [0u8, 159, 146, 150, 0, 1, 2, 3, 0, 0, 7],
     );
     let missing = dir.path().join("missing.txt");
     copyhound()
@@ -174,7 +163,7 @@ fn a_bad_file_is_named_and_the_others_still_run() {
 
 #[test]
 fn an_unknown_language_is_refused_with_the_known_ones() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let good = write(dir.path(), "good.txt", PROSE.as_bytes());
     copyhound()
         .args(["fingerprint", "--lang", "klingon"])

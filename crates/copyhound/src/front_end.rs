@@ -1,15 +1,9 @@
-//! Command-line choice of front-end, and loading files through it.
+//! Command-line choice of front-end, for the commands that read documents.
 
-use std::path::Path;
-
-use anyhow::{Result, bail};
 use clap::{Args, ValueEnum};
-use copyhound_normalize::code::{CodeOptions, Language, Level, StatementOptions};
-use copyhound_normalize::{
-    KindChoice, LoadError, LoadOptions, LoadedDocument, TextMode, TextOptions, load_file,
-};
-
-use crate::selection::SymbolKind;
+use copyhound_normalize::TextMode;
+use copyhound_normalize::code::{Level, StatementOptions};
+use copyhound_pipeline::{FrontEnd, FrontEndChoice, PipelineError};
 
 /// How code is normalised (see `copyhound_normalize::code::Level`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -107,63 +101,28 @@ pub struct FrontEndArgs {
 }
 
 impl FrontEndArgs {
-    /// The loader settings these options describe.
-    pub fn load_options(&self) -> Result<LoadOptions> {
-        let kind = match self.lang.as_deref() {
-            None => KindChoice::Auto,
-            Some("text" | "txt") => KindChoice::Text,
-            Some(name) => match Language::from_name(name) {
-                Some(language) => KindChoice::Code(language),
-                None => bail!(
-                    "unknown language {name:?}; known: text, {}",
-                    Language::all()
-                        .iter()
-                        .map(|l| l.name())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
+    /// The front-end these options choose; an unknown language is an error.
+    pub fn front_end(&self) -> Result<FrontEnd, PipelineError> {
+        FrontEnd::new(&FrontEndChoice {
+            lang: self.lang.clone(),
+            level: match self.level {
+                LevelName::Exact => Level::Exact,
+                LevelName::Rename => Level::Rename,
+                LevelName::Abstract => Level::Abstract,
+                LevelName::Structure => Level::Structure,
             },
-        };
-        let level = match self.level {
-            LevelName::Exact => Level::Exact,
-            LevelName::Rename => Level::Rename,
-            LevelName::Abstract => Level::Abstract,
-            LevelName::Structure => Level::Structure,
-        };
-        let mode = match self.text_mode {
-            TextModeName::Chars => TextMode::Chars,
-            TextModeName::Words => TextMode::Words,
-            TextModeName::Consonants => TextMode::Consonants,
-        };
-        Ok(LoadOptions {
-            kind,
-            text: TextOptions::with_mode(mode),
-            code: CodeOptions {
-                level,
-                drop_imports: self.drop_imports,
-                statements: StatementOptions {
-                    drop_dead_code: self.dead_code == DeadCode::Drop,
-                    canonical_order: self.statement_order == StatementOrder::Canonical,
-                    while_loops: self.loops == Loops::While,
-                },
+            text_mode: match self.text_mode {
+                TextModeName::Chars => TextMode::Chars,
+                TextModeName::Words => TextMode::Words,
+                TextModeName::Consonants => TextMode::Consonants,
             },
-            max_bytes: self.max_file_mib.saturating_mul(1 << 20),
-            ..LoadOptions::default()
+            drop_imports: self.drop_imports,
+            statements: StatementOptions {
+                drop_dead_code: self.dead_code == DeadCode::Drop,
+                canonical_order: self.statement_order == StatementOrder::Canonical,
+                while_loops: self.loops == Loops::While,
+            },
+            max_file_mib: self.max_file_mib,
         })
     }
-
-    /// What the symbols of a document are: code tokens, or text in the
-    /// chosen mode.
-    pub fn symbol_kind(&self, is_code: bool) -> SymbolKind {
-        if is_code {
-            SymbolKind::Code
-        } else {
-            SymbolKind::Text(self.text_mode)
-        }
-    }
-}
-
-/// Loads one file; the error already names the file.
-pub fn load(path: &Path, options: &LoadOptions) -> Result<LoadedDocument, LoadError> {
-    load_file(path, options)
 }

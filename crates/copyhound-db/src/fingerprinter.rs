@@ -9,7 +9,8 @@
 //! The same parameters locate the passages a query shares with a match.
 
 use copyhound_fingerprint::{
-    Fingerprint, KGramHasher, KoalaParams, KoalaSelector, NormalizedDocument, Selector, Winnowing,
+    Fingerprint, KGramHasher, KoalaParams, KoalaSelector, NormalizedDocument, Scheme, Selector,
+    Winnowing,
 };
 
 use copyhound_index::locate_shared_fragments;
@@ -64,7 +65,10 @@ pub struct SharedPassage {
 #[derive(Clone, Debug)]
 pub struct Fingerprinter {
     params: Params,
-    hasher: KGramHasher,
+    /// The database's hasher with robust winnowing over its window: the
+    /// selection of winnow mode, and the one that locates matching
+    /// passages in either mode.
+    winnowing: Scheme,
 }
 
 impl Fingerprinter {
@@ -72,14 +76,16 @@ impl Fingerprinter {
     pub fn new(params: &Params) -> Self {
         Self {
             params: params.clone(),
-            hasher: KGramHasher::new(params.k as usize, params.seed),
+            winnowing: Scheme::new(
+                KGramHasher::new(params.k as usize, params.seed),
+                Winnowing::robust(params.window as usize),
+            ),
         }
     }
 
-    /// Robust winnowing over this database's window: the selection of winnow
-    /// mode, and the one that locates matching passages in either mode.
-    fn winnowing(&self) -> Winnowing {
-        Winnowing::robust(self.params.window as usize)
+    /// The keyed hasher of every selection.
+    fn hasher(&self) -> &KGramHasher {
+        self.winnowing.hasher()
     }
 
     /// The passages `query` shares with `registered`, each given as its
@@ -91,7 +97,7 @@ impl Fingerprinter {
         query: (&NormalizedDocument, &str),
         registered: (&NormalizedDocument, &str),
     ) -> Vec<SharedPassage> {
-        locate_shared_fragments(query, registered, &self.hasher, &self.winnowing())
+        locate_shared_fragments(query, registered, &self.winnowing)
             .into_iter()
             .map(|f| SharedPassage {
                 query_bytes: f.a_bytes,
@@ -110,12 +116,9 @@ impl Fingerprinter {
         match self.params.mode {
             Mode::Koala => {
                 self.koala(doc)
-                    .fingerprint(&self.hasher, &doc.symbols, &mut out);
+                    .fingerprint(self.hasher(), &doc.symbols, &mut out);
             }
-            Mode::Winnow => {
-                self.winnowing()
-                    .fingerprint(&self.hasher, &doc.symbols, &mut out);
-            }
+            Mode::Winnow => self.winnowing.fingerprint(&doc.symbols, &mut out),
         }
         out
     }
@@ -127,7 +130,7 @@ impl Fingerprinter {
             Mode::Koala => {
                 let mut hashes = Vec::with_capacity(self.params.search_size as usize);
                 self.koala(doc)
-                    .search_hashes(&self.hasher, &doc.symbols, &mut hashes);
+                    .search_hashes(self.hasher(), &doc.symbols, &mut hashes);
                 DocumentPrint::from_hashes(hashes)
             }
             Mode::Winnow => {

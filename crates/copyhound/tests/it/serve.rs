@@ -1,13 +1,13 @@
 //! `copyhound serve`: refuses what is not a database before listening.
 
-use assert_cmd::Command;
 use predicates::str::contains;
+
+use crate::support::{copyhound, temp_dir};
 
 #[test]
 fn serve_refuses_a_folder_that_is_not_a_database() {
-    let dir = tempfile::tempdir().unwrap();
-    Command::cargo_bin("copyhound")
-        .unwrap()
+    let dir = temp_dir();
+    copyhound()
         .args(["serve", "--listen", "127.0.0.1:0"])
         .arg(dir.path())
         .env_remove("COPYHOUND_TOKEN")
@@ -20,11 +20,10 @@ fn serve_refuses_a_folder_that_is_not_a_database() {
 
 #[test]
 fn serve_refuses_an_empty_token_file() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let token = dir.path().join("token");
     std::fs::write(&token, "\n").unwrap();
-    Command::cargo_bin("copyhound")
-        .unwrap()
+    copyhound()
         .args(["serve", "--listen", "127.0.0.1:0", "--token-file"])
         .arg(&token)
         .arg(dir.path())

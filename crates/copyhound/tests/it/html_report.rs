@@ -13,9 +13,9 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-use std::{env, fs, thread};
+use std::{env, thread};
 
-use tempfile::TempDir;
+use crate::support::{copyhound, temp_dir, write};
 
 const ESSAY: &str = "Glaciers shape the land slowly.\n\
     Ice grinds the rock beneath it, plucks boulders from the valley walls\n\
@@ -91,17 +91,15 @@ fn the_report_renders_in_headless_chromium() {
         eprintln!("skipped: chromium is not installed (apt-get install chromium to run this test)");
         return;
     };
-    let dir = TempDir::new().unwrap();
+    let dir = temp_dir();
     let submissions = dir.path().join("submissions");
-    fs::create_dir(&submissions).unwrap();
-    fs::write(submissions.join("ada.txt"), ESSAY).unwrap();
-    fs::write(submissions.join("bob.txt"), COPIED).unwrap();
-    fs::write(submissions.join("cy.txt"), UNRELATED).unwrap();
-    fs::write(submissions.join("dan.txt"), RIDGES).unwrap();
+    write(&submissions, "ada.txt", ESSAY);
+    write(&submissions, "bob.txt", COPIED);
+    write(&submissions, "cy.txt", UNRELATED);
+    write(&submissions, "dan.txt", RIDGES);
     let write_report_with = |name: &str, pairs: &str, extra: &[&str]| {
         let report = dir.path().join(name);
-        assert_cmd::Command::cargo_bin("copyhound")
-            .unwrap()
+        copyhound()
             .args(["compare", "-q", "--report-pairs", pairs])
             .args(extra)
             .arg(&submissions)

@@ -6,9 +6,10 @@ use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use assert_cmd::cargo::cargo_bin;
 use predicates::prelude::*;
 use serde_json::Value;
+
+use crate::support::{binary, copyhound, temp_dir};
 
 /// Deterministic English-like words: a fixed vocabulary, Zipf-like choice.
 fn words(seed: u64, count: usize) -> String {
@@ -39,12 +40,9 @@ fn step(state: &mut u64) -> u64 {
     (x ^ (x >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd) ^ (x >> 29)
 }
 
-fn copyhound() -> Command {
-    Command::new(cargo_bin("copyhound"))
-}
-
+/// `copyhound db ARGS[0] DB ARGS[1..]`, run to its end.
 fn db(args: &[&str], db: &Path) -> assert_cmd::assert::Assert {
-    let mut command = assert_cmd::Command::cargo_bin("copyhound").unwrap();
+    let mut command = copyhound();
     command.arg("db").arg(args[0]).arg(db).args(&args[1..]);
     command.assert()
 }
@@ -78,7 +76,7 @@ fn search_json(database: &Path, file: &Path) -> Value {
 
 #[test]
 fn init_add_search_remove_rotate_and_check() {
-    let work = tempfile::tempdir().unwrap();
+    let work = temp_dir();
     let database = work.path().join("db");
     let docs = write_documents(&work.path().join("docs"), 1, 5, 1500);
     db(&["init", "--seed", "7"], &database)
@@ -138,7 +136,7 @@ fn init_add_search_remove_rotate_and_check() {
 
 #[test]
 fn rotate_reads_the_files_again_and_lists_those_it_cannot_use() {
-    let work = tempfile::tempdir().unwrap();
+    let work = temp_dir();
     let database = work.path().join("db");
     let docs = write_documents(&work.path().join("docs"), 40, 6, 1500);
     db(&["init", "--seed", "9"], &database).success();
@@ -195,7 +193,7 @@ fn rotate_reads_the_files_again_and_lists_those_it_cannot_use() {
 
 #[test]
 fn winnowing_finds_a_small_part_of_a_large_document() {
-    let work = tempfile::tempdir().unwrap();
+    let work = temp_dir();
     let database = work.path().join("db");
     let large = words(3, 20_000);
     let part: String = large
@@ -228,7 +226,7 @@ fn winnowing_finds_a_small_part_of_a_large_document() {
 
 #[test]
 fn check_names_a_damaged_segment() {
-    let work = tempfile::tempdir().unwrap();
+    let work = temp_dir();
     let database = work.path().join("db");
     write_documents(&work.path().join("docs"), 20, 4, 600);
     db(&["init", "--flush-docs", "2"], &database).success();
@@ -258,7 +256,7 @@ fn check_names_a_damaged_segment() {
 /// searches in other processes run while it writes.
 #[test]
 fn a_killed_writer_loses_no_committed_document() {
-    let work = tempfile::tempdir().unwrap();
+    let work = temp_dir();
     let database = work.path().join("db");
     let docs_dir = work.path().join("docs");
     let docs = write_documents(&docs_dir, 100, 120, 400);
@@ -277,7 +275,7 @@ fn a_killed_writer_loses_no_committed_document() {
     .success();
     let mut committed: Vec<(u32, String)> = Vec::new();
     for (round, kill_after) in [3usize, 11, 26].into_iter().enumerate() {
-        let mut child = copyhound()
+        let mut child = Command::new(binary())
             .args(["db", "add"])
             .arg(&database)
             .arg(&docs_dir)
@@ -333,12 +331,58 @@ fn a_killed_writer_loses_no_committed_document() {
     db(&["check"], &database).success();
 }
 
+/// A `db add` whose flush fails part-way (here: a directory stands where
+/// the first segment goes) has reported every document it registered and
+/// no other, so adding the files it did not report again registers none
+/// of them twice.
+#[test]
+fn a_failed_add_reports_exactly_the_documents_it_registered() {
+    let work = tempfile::tempdir().unwrap();
+    let database = work.path().join("db");
+    let docs_dir = work.path().join("docs");
+    let docs = write_documents(&docs_dir, 900, 6, 300);
+    db(&["init", "--flush-docs", "2"], &database).success();
+    let blocker = database.join("000000000000.seg");
+    std::fs::create_dir(&blocker).unwrap();
+    std::fs::write(blocker.join("in the way"), b"").unwrap();
+    let output = db(
+        &["add", docs_dir.to_str().unwrap(), "--batch", "1"],
+        &database,
+    )
+    .failure()
+    .get_output()
+    .stdout
+    .clone();
+    let reported: Vec<String> = String::from_utf8(output)
+        .unwrap()
+        .lines()
+        .map(|line| line.split_once('\t').unwrap().1.to_owned())
+        .collect();
+    assert!(reported.len() < docs.len(), "{reported:?}");
+    assert_eq!(
+        stats_json(&database)["documents"],
+        reported.len(),
+        "{reported:?}"
+    );
+    std::fs::remove_dir_all(&blocker).unwrap();
+    let rest: Vec<&str> = docs
+        .iter()
+        .map(|p| p.to_str().unwrap())
+        .filter(|p| !reported.iter().any(|r| r == p))
+        .collect();
+    let mut again = vec!["add"];
+    again.extend(&rest);
+    db(&again, &database).success();
+    assert_eq!(stats_json(&database)["documents"], docs.len());
+    db(&["check"], &database).success();
+}
+
 /// `db rotate` killed with SIGKILL between its batches: `db check` reports
 /// the unfinished rotation and passes, every document is found at 100 %
 /// meanwhile, and the next `db rotate` resumes it under the same epoch.
 #[test]
 fn a_killed_rotation_is_reported_by_check_and_resumed() {
-    let work = tempfile::tempdir().unwrap();
+    let work = temp_dir();
     let database = work.path().join("db");
     let docs_dir = work.path().join("docs");
     let docs = write_documents(&docs_dir, 500, 800, 300);
@@ -348,7 +392,7 @@ fn a_killed_rotation_is_reported_by_check_and_resumed() {
     )
     .success();
     db(&["add", docs_dir.to_str().unwrap()], &database).success();
-    let mut child = copyhound()
+    let mut child = Command::new(binary())
         .args(["db", "rotate"])
         .arg(&database)
         .args(["--batch", "1"])

@@ -1,4 +1,6 @@
-//! Byte offsets to line numbers.
+//! Byte offsets to lines.
+
+use std::ops::Range;
 
 /// The byte offset where each line of a text starts, to turn the byte span
 /// of a symbol into a line number.
@@ -24,11 +26,14 @@ impl LineIndex {
     }
 
     /// Number of lines (a trailing newline opens an empty last line).
+    #[inline]
     pub fn line_count(&self) -> usize {
         self.starts.len()
     }
 
-    /// The 0-based line holding byte `offset`.
+    /// The 0-based index of the line holding byte `offset`: for sets of
+    /// lines; what users see is [`line_number`](Self::line_number).
+    #[inline]
     pub fn line_of(&self, offset: u32) -> u32 {
         (self.starts.partition_point(|&start| start <= offset) - 1) as u32
     }
@@ -57,11 +62,44 @@ impl LineIndex {
             line as u32
         })
     }
+
+    /// The 1-based number of the line holding byte `offset`.
+    #[inline]
+    pub fn line_number(&self, offset: usize) -> u32 {
+        self.line_of(offset as u32) + 1
+    }
+
+    /// The lines `bytes` lie on: from the line of its first byte to that
+    /// of its last (of its start when it is empty).
+    #[inline]
+    pub fn line_range(&self, bytes: Range<usize>) -> LineRange {
+        let last_byte = bytes.end.saturating_sub(1).max(bytes.start);
+        LineRange {
+            first: self.line_number(bytes.start),
+            last: self.line_number(last_byte),
+        }
+    }
+}
+
+/// Lines of a text, 1-based and inclusive, as reports show them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct LineRange {
+    /// The first line.
+    pub first: u32,
+    /// The last line, at least `first`.
+    pub last: u32,
+}
+
+impl From<LineRange> for [u32; 2] {
+    /// `[first, last]`, as the JSON reports write it.
+    fn from(range: LineRange) -> Self {
+        [range.first, range.last]
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::LineIndex;
+    use super::{LineIndex, LineRange};
     use proptest::prelude::*;
 
     proptest! {
@@ -88,5 +126,19 @@ mod tests {
         assert_eq!(lines.line_of(6), 1);
         assert_eq!(lines.line_of(7), 2);
         assert_eq!(lines.line_of(9), 3);
+    }
+
+    #[test]
+    fn numbers_and_ranges_count_from_one() {
+        let lines = LineIndex::new(b"ab\ncd\r\n\nef");
+        assert_eq!(lines.line_number(0), 1);
+        assert_eq!(lines.line_number(9), 4);
+        let range = |first, last| LineRange { first, last };
+        // "cd\r\n" ends with its line's newline: still line 2 alone.
+        assert_eq!(lines.line_range(3..7), range(2, 2));
+        assert_eq!(lines.line_range(1..9), range(1, 4));
+        // An empty range is on the line of its start.
+        assert_eq!(lines.line_range(3..3), range(2, 2));
+        assert_eq!(<[u32; 2]>::from(range(2, 4)), [2, 4]);
     }
 }

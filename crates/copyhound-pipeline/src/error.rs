@@ -1,0 +1,86 @@
+//! Why a batch comparison could not run. The messages are written for the
+//! person who ran it, and name the command-line option a setting came from.
+//!
+//! A file that cannot be read never stops a run: it is a problem of the
+//! report ([`crate::Outcome::problems`]); these errors are about the batch
+//! as a whole.
+
+use std::path::PathBuf;
+
+use copyhound_index::CompareError;
+use copyhound_normalize::LoadError;
+
+/// Why a batch comparison could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum PipelineError {
+    /// An input path does not exist.
+    #[error("{}: no such file or directory", .0.display())]
+    NoSuchPath(PathBuf),
+    /// An input directory could not be listed.
+    #[error("{}: cannot list", root.display())]
+    CannotList {
+        /// The input path.
+        root: PathBuf,
+        /// What the walk met.
+        source: ignore::Error,
+    },
+    /// An include or exclude glob does not parse.
+    #[error("invalid {option} glob {glob:?}")]
+    InvalidGlob {
+        /// `--include` or `--exclude`.
+        option: &'static str,
+        /// The glob as given.
+        glob: String,
+        /// Why it does not parse.
+        source: ignore::Error,
+    },
+    /// The include and exclude globs together cannot be used.
+    #[error(transparent)]
+    Filter(ignore::Error),
+    /// `--lang` names no front-end.
+    #[error("unknown language {name:?}; known: text, {known}")]
+    UnknownLanguage {
+        /// The name as given.
+        name: String,
+        /// The languages there are, comma-separated.
+        known: String,
+    },
+    /// The `--group` pattern is not a regular expression.
+    #[error("invalid --group pattern")]
+    InvalidGroup(#[source] regex::Error),
+    /// No file of the batch could be read.
+    #[error("nothing to compare: no readable file in {paths}")]
+    NoReadableFile {
+        /// The new paths, comma-separated.
+        paths: String,
+        /// Why each file that was found could not be read.
+        load_errors: Vec<LoadError>,
+    },
+    /// No language has two units, one of them new.
+    #[error(
+        "nothing to compare in {paths} ({families}): each language is compared on its own and needs two units, at least one new (check the paths, --include/--exclude and .gitignore, or use --lang to read every file as one language)"
+    )]
+    NothingComparable {
+        /// The new paths, comma-separated.
+        paths: String,
+        /// The units and new units of each language.
+        families: String,
+        /// Why each file that could not be read could not.
+        load_errors: Vec<LoadError>,
+    },
+    /// The comparison refused its settings.
+    #[error(transparent)]
+    Compare(#[from] CompareError),
+}
+
+impl PipelineError {
+    /// The files that could not be read, when that is why there was
+    /// nothing to compare: worth showing with the error.
+    pub fn load_errors(&self) -> &[LoadError] {
+        match self {
+            Self::NoReadableFile { load_errors, .. }
+            | Self::NothingComparable { load_errors, .. } => load_errors,
+            _ => &[],
+        }
+    }
+}

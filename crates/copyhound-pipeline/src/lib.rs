@@ -1,0 +1,63 @@
+//! A copyhound batch comparison end to end, as the command line runs it and
+//! as anything else that compares a batch should: no command-line parsing
+//! and no terminal output here.
+//!
+//! The data flows one way:
+//!
+//! 1. [`Inputs`] → [`Plan`] (module `plan`): the paths of the new and old
+//!    submissions and of the base code are walked (`.gitignore` honoured or
+//!    not, include/exclude globs) into planned units with unique names.
+//! 2. [`FrontEnd`]: the front-end chosen once ([`FrontEndChoice`]) loads
+//!    every file as soon as the walk finds it. Each file falls in a
+//!    [`Family`] (its language, or text), each unit in the family of most
+//!    of its files, and each family has its measured [`Defaults`].
+//! 3. [`CompareSettings`]: the settings, each checked when it is made; with
+//!    a family's defaults they give its [`Scheme`](copyhound_fingerprint::Scheme)
+//!    ([`Selection`]), its comparison options and its report parameters.
+//! 4. [`run`]: the families with two units, one of them new, are
+//!    fingerprinted and compared one at a time with `copyhound-index`,
+//!    reporting to a [`Progress`]; what is left out becomes a problem.
+//! 5. [`Outcome`]: each family's comparison, the problems, and the report
+//!    model (`copyhound-report`) the outputs are written from.
+//!
+//! ```
+//! use copyhound_pipeline::{CompareSettings, Inputs, run};
+//! use copyhound_report::Tool;
+//!
+//! let dir = tempfile::tempdir().unwrap();
+//! let text = "Rivers carve valleys over thousands of years, carrying sediment \
+//!     from the mountains down to the plains where it settles.";
+//! std::fs::write(dir.path().join("a.txt"), text).unwrap();
+//! std::fs::write(dir.path().join("b.txt"), text).unwrap();
+//! let inputs = Inputs {
+//!     new: vec![dir.path().to_path_buf()],
+//!     ..Inputs::default()
+//! };
+//! let outcome = run(&inputs, &CompareSettings::default(), &()).unwrap();
+//! let tool = Tool { name: "example".into(), version: "1".into() };
+//! let report = outcome.report(&tool, None);
+//! assert_eq!(report.pairs.len(), 1);
+//! assert_eq!(report.pairs[0].similarity, 1.0);
+//! ```
+#![deny(missing_docs)]
+
+mod error;
+mod families;
+mod front_end;
+mod load;
+mod plan;
+mod progress;
+mod run;
+mod selection;
+mod settings;
+
+pub use error::PipelineError;
+pub use front_end::{Defaults, Family, FrontEnd, FrontEndChoice};
+pub use plan::{
+    Inputs, Plan, PlannedFile, PlannedUnit, UnitMode, WalkFilter, make_names_unique, plan_units,
+    walk,
+};
+pub use progress::{Progress, Stage, Warning};
+pub use run::{FamilyComparison, Outcome, run};
+pub use selection::{Resolved, Selection, SelectorName};
+pub use settings::{CompareSettings, GroupPattern, Weighting};

@@ -1,0 +1,133 @@
+//! Reading a batch: the inputs are planned and every file is loaded on
+//! rayon's threads as soon as the walk finds it, so that reading and
+//! tokenising fill the walk's idle moments instead of waiting for its end.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use copyhound_index::Role;
+use copyhound_normalize::{LoadError, LoadedDocument};
+
+use crate::progress::{Progress, Stage};
+use crate::{Family, FrontEnd, Inputs, PipelineError, PlannedFile};
+
+/// One file of the batch and what loading it gave.
+pub(crate) struct LoadedFile {
+    pub file: PlannedFile,
+    pub loaded: Result<LoadedDocument, LoadError>,
+}
+
+/// A unit whose files were loaded.
+pub(crate) struct LoadedUnit {
+    pub name: String,
+    /// The input path it came from, as given.
+    pub root: String,
+    pub role: Role,
+    /// The family of most of its loaded files (ties: the first by name);
+    /// `None` when none of them loaded.
+    pub family: Option<Family>,
+    pub files: Vec<LoadedFile>,
+}
+
+impl LoadedUnit {
+    fn new(name: String, root: String, role: Role, files: Vec<LoadedFile>) -> Self {
+        let mut counts: BTreeMap<Family, usize> = BTreeMap::new();
+        for file in &files {
+            if let Ok(document) = &file.loaded {
+                *counts.entry(Family::of(document.kind)).or_default() += 1;
+            }
+        }
+        let most = counts.values().copied().max();
+        let family = counts
+            .into_iter()
+            .find(|&(_, n)| Some(n) == most)
+            .map(|(family, _)| family);
+        Self {
+            name,
+            root,
+            role,
+            family,
+            files,
+        }
+    }
+
+    /// The file of a one-file unit, or the folder of a multi-file one.
+    pub fn path(&self) -> PathBuf {
+        match self.files.as_slice() {
+            [only] => only.file.path.clone(),
+            // Its name may carry a prefix (see `make_names_unique`), its
+            // files' names never do.
+            files => {
+                let first = files.first().map_or("", |f| f.file.name.as_str());
+                Path::new(&self.root).join(first.split('/').next().unwrap_or_default())
+            }
+        }
+    }
+}
+
+/// The units and base files of a batch, loaded.
+pub(crate) struct LoadedBatch {
+    pub units: Vec<LoadedUnit>,
+    pub base: Vec<LoadedFile>,
+}
+
+impl LoadedBatch {
+    /// Why each file that could not be read could not, units first.
+    pub fn into_load_errors(self) -> Vec<LoadError> {
+        self.units
+            .into_iter()
+            .flat_map(|unit| unit.files)
+            .chain(self.base)
+            .filter_map(|file| file.loaded.err())
+            .collect()
+    }
+}
+
+/// Plans `inputs` and loads each file with `front_end`.
+pub(crate) fn load_batch(
+    inputs: &Inputs,
+    front_end: &FrontEnd,
+    progress: &dyn Progress,
+) -> Result<LoadedBatch, PipelineError> {
+    progress.start(Stage::Load, 0);
+    let loaded = Mutex::new(Vec::new());
+    let plan = rayon::in_place_scope(|scope| {
+        let loaded = &loaded;
+        inputs.plan(&|path: &Path| {
+            progress.found();
+            let path = path.to_path_buf();
+            scope.spawn(move |_| {
+                let result = front_end.load(&path);
+                progress.advance(1);
+                loaded
+                    .lock()
+                    .expect("no loader panics")
+                    .push((path, result));
+            });
+        })
+    })?;
+    // Loads come back in the order they ended; a file listed twice was
+    // loaded twice.
+    let mut by_path: HashMap<PathBuf, Vec<Result<LoadedDocument, LoadError>>> = HashMap::new();
+    for (path, result) in loaded.into_inner().expect("no loader panics") {
+        by_path.entry(path).or_default().push(result);
+    }
+    let mut take = |file: PlannedFile| {
+        let loaded = by_path
+            .get_mut(&file.path)
+            .and_then(Vec::pop)
+            .expect("every listed file is loaded");
+        LoadedFile { file, loaded }
+    };
+    let units = plan
+        .units
+        .into_iter()
+        .map(|unit| {
+            let files = unit.files.into_iter().map(&mut take).collect();
+            LoadedUnit::new(unit.name, unit.root, unit.role, files)
+        })
+        .collect();
+    let base = plan.base.into_iter().map(take).collect();
+    Ok(LoadedBatch { units, base })
+}

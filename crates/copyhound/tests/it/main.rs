@@ -1,0 +1,10 @@
+//! The `copyhound` command line from the outside, as one test binary: one
+//! module per command, and a harness ([`support`]) that runs the built
+//! binary on files written to a temporary folder.
+
+mod compare;
+mod db;
+mod fingerprint;
+mod html_report;
+mod serve;
+mod support;
