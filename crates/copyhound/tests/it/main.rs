@@ -6,5 +6,6 @@ mod compare;
 mod db;
 mod fingerprint;
 mod html_report;
+mod obfuscation;
 mod serve;
 mod support;
