@@ -1,8 +1,8 @@
-//! Throughput of the code front-ends, in symbols per second: two
-//! tree-sitter languages (Python, JavaScript), the own lexers of Java and
-//! C, two table-lexer languages (Pascal, Lua), each over about 200 KB of
-//! generated source; then the tokens of Java and C from their lexers and
-//! from the grammars they replaced (`java_tokens`, `c_tokens`).
+//! Throughput of the code front-ends, in symbols per second: the own
+//! lexers (C, Java, Python, …), two table-lexer languages (Pascal, Lua),
+//! each over about 200 KB of generated source; then the tokens of each
+//! language with its own lexer, from that lexer and from its grammar
+//! (`java_tokens`, `c_tokens`, `python_tokens`, …).
 
 use std::hint::black_box;
 
@@ -25,6 +25,9 @@ fn unit(lang: Language) -> &'static str {
         }
         Language::JavaScript => {
             "// sum of squares\nfunction sum{n}(xs) {\n  let total = 0;\n  for (let i = 0; i < xs.length; i++) {\n    if (xs[i] % 2 === 0) { total += xs[i] * xs[i]; } else { total -= 3; }\n  }\n  console.log(`total ${total}`);\n  return total;\n}\n"
+        }
+        Language::Go => {
+            "// sum of squares\nfunc sum{n}(xs []int) int {\n\ttotal := 0\n\tfor i := 0; i < len(xs); i++ {\n\t\tif xs[i]%2 == 0 {\n\t\t\ttotal += xs[i] * xs[i]\n\t\t} else {\n\t\t\ttotal -= 3\n\t\t}\n\t}\n\tfmt.Printf(\"total %d\\n\", total)\n\treturn total\n}\n\n"
         }
         Language::Pascal => {
             "{ sum of squares }\nfunction Sum{n}(const xs: array of Integer): LongInt;\nvar i: Integer; total: LongInt;\nbegin\n  total := 0;\n  for i := 0 to High(xs) do\n    if xs[i] mod 2 = 0 then total := total + xs[i] * xs[i]\n    else total := total - 3;\n  WriteLn('total ', total);\n  Sum{n} := total;\nend;\n"
@@ -54,6 +57,7 @@ fn frontends(c: &mut Criterion) {
         Language::C,
         Language::Java,
         Language::Python,
+        Language::Go,
         Language::JavaScript,
         Language::Pascal,
         Language::Lua,
@@ -69,9 +73,14 @@ fn frontends(c: &mut Criterion) {
 }
 
 /// Tokens of the languages read by their own lexer, from that lexer and
-/// from the grammar it replaced (`java_tokens`, `c_tokens`).
+/// from the grammar (`java_tokens`, `c_tokens`, `python_tokens`, …).
 fn lexer_and_grammar(c: &mut Criterion) {
-    for (lang, name) in [(Language::Java, "java_tokens"), (Language::C, "c_tokens")] {
+    for (lang, name) in [
+        (Language::Java, "java_tokens"),
+        (Language::C, "c_tokens"),
+        (Language::Python, "python_tokens"),
+        (Language::Go, "go_tokens"),
+    ] {
         let mut group = c.benchmark_group(name);
         group.sample_size(10);
         let text = source(lang, 200_000);

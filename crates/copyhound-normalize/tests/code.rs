@@ -5,8 +5,12 @@ mod code {
     pub mod datasets;
     pub mod detect;
     pub mod fixtures;
+    pub mod go;
     pub mod java;
     pub mod levels;
+    pub mod python;
+    pub mod python_generated;
+    pub mod real_files;
     pub mod rename;
     pub mod robust;
     pub mod statements;

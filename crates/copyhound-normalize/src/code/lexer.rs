@@ -140,6 +140,15 @@ impl Lexer {
     }
 }
 
+/// The opening bracket that `close` (`)`, `]` or `}`) closes.
+pub(crate) fn opening_bracket(close: u8) -> u8 {
+    match close {
+        b')' => b'(',
+        b']' => b'[',
+        _ => b'{',
+    }
+}
+
 /// FNV-1a (the step token symbols use) for the keyword set: every word of the source is looked up, and
 /// the default hasher (`SipHash`, made to resist chosen keys, which a fixed
 /// keyword table need not) cost more than lexing the word.

@@ -1,16 +1,21 @@
 //! The source-code front-end: program text to a stream of token symbols
 //! that ignores whitespace, comments and (by default) identifier names.
 //!
-//! Three tokenisers share one token model ([`Token`], [`TokenKind`]):
+//! Three kinds of tokeniser share one token model ([`Token`], [`TokenKind`]):
 //!
 //! - tree-sitter grammars (one Cargo feature each, `lang-go`, `lang-cpp`,
-//!   …, all on by default) for C++, C#, Kotlin, Scala, Python,
-//!   JavaScript, TypeScript/TSX, Go, Rust, PHP, Ruby, Haskell and Bash;
-//! - for Java and C, the table lexer with a few passes that give the
-//!   tokens the grammar gave, at a fraction of the cost (see `java.rs` and
-//!   `c.rs`; the grammars stay behind the `lang-java` and `lang-c`
-//!   features as the reference their tests compare with, through
-//!   [`tokenize_with_grammar`]);
+//!   …, all on by default) for C++, C#, Kotlin, Scala, JavaScript,
+//!   TypeScript/TSX, Rust, PHP, Ruby, Haskell and Bash;
+//! - own lexers for Java, C, Python and Go, which give the tokens their
+//!   grammar gives, at a fraction of the cost ([`tokenize_with_own_lexer`]):
+//!   for Java and C the table lexer with a few passes (`java.rs`, `c.rs`),
+//!   for Python and Go scanners of their own (`python/`, `go.rs`). Java's
+//!   and C's grammars stay behind the `lang-java` and `lang-c` features
+//!   only as the reference their tests compare with, through
+//!   [`tokenize_with_grammar`]. Python's and Go's stay in the default
+//!   build: where their lexer sees a syntax error (an unclosed string or
+//!   bracket, a `:` missing after `if x`) it leaves the file to the
+//!   grammar, whose error recovery no local rule predicts;
 //! - a table-driven lexer for the long tail (Lisp, Scheme, OCaml/ML,
 //!   Pascal, Fortran, Ada, Perl, Matlab, Prolog, Verilog, VHDL, SQL, R,
 //!   Lua, Swift, Elixir, Elm, Groovy, Modelica, MIPS and x86 assembly,
@@ -64,9 +69,11 @@
 //! ```
 
 mod c;
+mod go;
 mod java;
 mod language;
 mod lexer;
+mod python;
 mod specs;
 mod statements;
 mod token;
@@ -174,13 +181,29 @@ pub fn normalize_code(lang: Language, text: &str, opts: &CodeOptions) -> Normali
 /// The tokens of `text` in `lang`, in order, comments and whitespace left
 /// out (and import lines too, if `drop_imports`).
 pub fn tokenize(lang: Language, text: &str, drop_imports: bool) -> Vec<Token> {
-    match lang {
-        Language::C => return c::tokenize(text, drop_imports),
-        Language::Java => return java::tokenize(text, drop_imports),
-        _ => {}
+    if let Some(tokens) = tokenize_with_own_lexer(lang, text, drop_imports) {
+        return tokens;
     }
     tokenize_with_grammar(lang, text, drop_imports)
         .unwrap_or_else(|| tokenize_with_table(lang, text, drop_imports))
+}
+
+/// The tokens of `text` read by `lang`'s own lexer alone, or `None` if
+/// `lang` has none or its lexer leaves this text to the grammar (Python's
+/// does where the grammar would find a syntax error). [`tokenize`] tries
+/// this first; tests compare it with [`tokenize_with_grammar`].
+pub fn tokenize_with_own_lexer(
+    lang: Language,
+    text: &str,
+    drop_imports: bool,
+) -> Option<Vec<Token>> {
+    match lang {
+        Language::C => Some(c::tokenize(text, drop_imports)),
+        Language::Java => Some(java::tokenize(text, drop_imports)),
+        Language::Python => python::tokenize(text, drop_imports),
+        Language::Go => go::tokenize(text, drop_imports),
+        _ => None,
+    }
 }
 
 /// The tokens of `text` read through `lang`'s tree-sitter grammar, or
@@ -217,13 +240,22 @@ pub fn tokenize_with_table(lang: Language, text: &str, drop_imports: bool) -> Ve
 pub fn uses_grammar(lang: Language) -> bool {
     #[cfg(feature = "tree-sitter")]
     {
-        !matches!(lang, Language::Java | Language::C) && tree::has_grammar(lang)
+        !has_own_lexer(lang) && tree::has_grammar(lang)
     }
     #[cfg(not(feature = "tree-sitter"))]
     {
         let _ = lang;
         false
     }
+}
+
+/// Whether `lang` is read by its own lexer, which gives its grammar's
+/// tokens (Python's hands the files it cannot be sure of to the grammar).
+fn has_own_lexer(lang: Language) -> bool {
+    matches!(
+        lang,
+        Language::Java | Language::C | Language::Python | Language::Go
+    )
 }
 
 /// Keeps the promise of non-decreasing spans even if a grammar ever

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use copyhound_normalize::NormalizedDocument;
 use copyhound_normalize::code::{
     CodeOptions, Language, Token, normalize_code, tokenize, tokenize_with_grammar,
+    tokenize_with_own_lexer,
 };
 
 use super::datasets::{datasets_dir, files_under};
@@ -106,13 +107,28 @@ pub fn first_difference(text: &str, lexer: &[Token], grammar: &[Token]) -> Optio
     ))
 }
 
-/// Asserts that [`tokenize`] reads `text` in `lang` as the grammar does.
+/// Asserts that `lang`'s own lexer reads `text` itself (leaves it not to
+/// the grammar) and as the grammar does.
 pub fn assert_same_as_grammar(lang: Language, text: &str, drop_imports: bool) {
-    let lexer = tokenize(lang, text, drop_imports);
+    let lexer = tokenize_with_own_lexer(lang, text, drop_imports)
+        .unwrap_or_else(|| panic!("{text}\nthe {lang} lexer left this to the grammar"));
     let grammar = grammar_tokens(lang, text, drop_imports);
     if let Some(difference) = first_difference(text, &lexer, &grammar) {
         panic!("{text}\n{difference}");
     }
+}
+
+/// Asserts that `lang`'s own lexer leaves `text` to the grammar, and that
+/// [`tokenize`] then gives the grammar's tokens.
+pub fn assert_left_to_grammar(lang: Language, text: &str) {
+    assert!(
+        tokenize_with_own_lexer(lang, text, false).is_none(),
+        "{text}\nthe {lang} lexer read this itself"
+    );
+    assert_eq!(
+        tokenize(lang, text, false),
+        grammar_tokens(lang, text, false)
+    );
 }
 
 /// The files with extension `ext` in the data sets' `files/` folders;
