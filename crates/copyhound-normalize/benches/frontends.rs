@@ -80,6 +80,7 @@ fn lexer_and_grammar(c: &mut Criterion) {
         (Language::C, "c_tokens"),
         (Language::Python, "python_tokens"),
         (Language::Go, "go_tokens"),
+        (Language::JavaScript, "javascript_tokens"),
     ] {
         let mut group = c.benchmark_group(name);
         group.sample_size(10);

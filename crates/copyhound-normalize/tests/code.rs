@@ -7,6 +7,7 @@ mod code {
     pub mod fixtures;
     pub mod go;
     pub mod java;
+    pub mod javascript;
     pub mod levels;
     pub mod python;
     pub mod python_generated;

@@ -30,7 +30,7 @@
 
 use unicode_ident::{is_xid_continue, is_xid_start};
 
-use super::lexer::opening_bracket;
+use super::lexer::{digits_len, opening_bracket};
 use super::token::{Token, TokenKind};
 
 /// The tokens of Go `text`, as the grammar and the tree walker give them,
@@ -344,24 +344,6 @@ fn number_len(rest: &[u8]) -> usize {
         longest + 1
     } else {
         int.max(float)
-    }
-}
-
-/// The end of `d(_?d)*` from `at` for digits `d`, or `at` if none starts
-/// there.
-fn digits_len(rest: &[u8], at: usize, digit: fn(&u8) -> bool) -> usize {
-    if !rest.get(at).is_some_and(digit) {
-        return at;
-    }
-    let mut end = at + 1;
-    loop {
-        if rest.get(end).is_some_and(digit) {
-            end += 1;
-        } else if rest.get(end) == Some(&b'_') && rest.get(end + 1).is_some_and(digit) {
-            end += 2;
-        } else {
-            return end;
-        }
     }
 }
 

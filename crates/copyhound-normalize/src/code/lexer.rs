@@ -140,6 +140,24 @@ impl Lexer {
     }
 }
 
+/// The end of `d(_?d)*` from `at` for digits `d`, or `at` if none starts
+/// there.
+pub(crate) fn digits_len(rest: &[u8], at: usize, digit: fn(&u8) -> bool) -> usize {
+    if !rest.get(at).is_some_and(digit) {
+        return at;
+    }
+    let mut end = at + 1;
+    loop {
+        if rest.get(end).is_some_and(digit) {
+            end += 1;
+        } else if rest.get(end) == Some(&b'_') && rest.get(end + 1).is_some_and(digit) {
+            end += 2;
+        } else {
+            return end;
+        }
+    }
+}
+
 /// The opening bracket that `close` (`)`, `]` or `}`) closes.
 pub(crate) fn opening_bracket(close: u8) -> u8 {
     match close {

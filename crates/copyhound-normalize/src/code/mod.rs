@@ -4,18 +4,22 @@
 //! Three kinds of tokeniser share one token model ([`Token`], [`TokenKind`]):
 //!
 //! - tree-sitter grammars (one Cargo feature each, `lang-go`, `lang-cpp`,
-//!   …, all on by default) for C++, C#, Kotlin, Scala, JavaScript,
-//!   TypeScript/TSX, Rust, PHP, Ruby, Haskell and Bash;
-//! - own lexers for Java, C, Python and Go, which give the tokens their
-//!   grammar gives, at a fraction of the cost ([`tokenize_with_own_lexer`]):
-//!   for Java and C the table lexer with a few passes (`java.rs`, `c.rs`),
-//!   for Python and Go scanners of their own (`python/`, `go.rs`). Java's
-//!   and C's grammars stay behind the `lang-java` and `lang-c` features
-//!   only as the reference their tests compare with, through
-//!   [`tokenize_with_grammar`]. Python's and Go's stay in the default
-//!   build: where their lexer sees a syntax error (an unclosed string or
-//!   bracket, a `:` missing after `if x`) it leaves the file to the
-//!   grammar, whose error recovery no local rule predicts;
+//!   …, all on by default) for C++, C#, Kotlin, Scala, TypeScript/TSX,
+//!   Rust, PHP, Ruby, Haskell and Bash;
+//! - own lexers for Java, C, Python, Go and JavaScript, which give the
+//!   tokens their grammar gives, at a fraction of the cost
+//!   ([`tokenize_with_own_lexer`]): for Java and C the table lexer with a
+//!   few passes (`java.rs`, `c.rs`), for Python, Go and JavaScript
+//!   scanners of their own (`python/`, `go.rs`, `javascript/`). Java's and
+//!   C's grammars stay behind the `lang-java` and `lang-c` features only
+//!   as the reference their tests compare with, through
+//!   [`tokenize_with_grammar`]. Python's, Go's and JavaScript's stay in
+//!   the default build: where their lexer sees a syntax error (an unclosed
+//!   string or bracket, a `:` missing after `if x`) it leaves the file to
+//!   the grammar, whose error recovery no local rule predicts; the
+//!   JavaScript lexer also leaves to it what it cannot tell from the
+//!   tokens around (JSX, `await (…)` that is neither plainly a call nor
+//!   plainly awaited);
 //! - a table-driven lexer for the long tail (Lisp, Scheme, OCaml/ML,
 //!   Pascal, Fortran, Ada, Perl, Matlab, Prolog, Verilog, VHDL, SQL, R,
 //!   Lua, Swift, Elixir, Elm, Groovy, Modelica, MIPS and x86 assembly,
@@ -71,6 +75,7 @@
 mod c;
 mod go;
 mod java;
+mod javascript;
 mod language;
 mod lexer;
 mod python;
@@ -189,9 +194,10 @@ pub fn tokenize(lang: Language, text: &str, drop_imports: bool) -> Vec<Token> {
 }
 
 /// The tokens of `text` read by `lang`'s own lexer alone, or `None` if
-/// `lang` has none or its lexer leaves this text to the grammar (Python's
-/// does where the grammar would find a syntax error). [`tokenize`] tries
-/// this first; tests compare it with [`tokenize_with_grammar`].
+/// `lang` has none or its lexer leaves this text to the grammar (Python's,
+/// Go's and JavaScript's do where the grammar would find a syntax error).
+/// [`tokenize`] tries this first; tests compare it with
+/// [`tokenize_with_grammar`].
 pub fn tokenize_with_own_lexer(
     lang: Language,
     text: &str,
@@ -202,6 +208,7 @@ pub fn tokenize_with_own_lexer(
         Language::Java => Some(java::tokenize(text, drop_imports)),
         Language::Python => python::tokenize(text, drop_imports),
         Language::Go => go::tokenize(text, drop_imports),
+        Language::JavaScript => javascript::tokenize(text, drop_imports),
         _ => None,
     }
 }
@@ -250,11 +257,12 @@ pub fn uses_grammar(lang: Language) -> bool {
 }
 
 /// Whether `lang` is read by its own lexer, which gives its grammar's
-/// tokens (Python's hands the files it cannot be sure of to the grammar).
+/// tokens (Python's, Go's and JavaScript's hand the files they cannot be
+/// sure of to the grammar).
 fn has_own_lexer(lang: Language) -> bool {
     matches!(
         lang,
-        Language::Java | Language::C | Language::Python | Language::Go
+        Language::Java | Language::C | Language::Python | Language::Go | Language::JavaScript
     )
 }
 

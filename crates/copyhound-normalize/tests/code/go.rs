@@ -94,7 +94,7 @@ fn the_go_sources_read_as_the_grammar_reads_them() {
         return;
     };
     let files = source_files(&dir, &[".go"], &[]);
-    assert_files_read_as_grammar(Language::Go, &dir.display().to_string(), &files);
+    assert_files_read_as_grammar(Language::Go, &dir.display().to_string(), &files, false);
 }
 
 mod generated {

@@ -168,5 +168,5 @@ fn the_python_library_reads_as_the_grammar_reads_it() {
         return;
     };
     let files = source_files(&dir, &[".py"], &["site-packages", "dist-packages"]);
-    assert_files_read_as_grammar(Language::Python, &dir.display().to_string(), &files);
+    assert_files_read_as_grammar(Language::Python, &dir.display().to_string(), &files, false);
 }
