@@ -2,6 +2,7 @@
 
 mod code {
     pub mod c;
+    pub mod cpp;
     pub mod datasets;
     pub mod detect;
     pub mod fixtures;

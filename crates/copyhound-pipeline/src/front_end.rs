@@ -106,6 +106,19 @@ impl FrontEnd {
         load_file(path, &self.options)
     }
 
+    /// What one symbol of `family` is under this front-end: `token`,
+    /// `character`, `word` or `consonant`.
+    pub fn symbol(&self, family: Family) -> &'static str {
+        match family {
+            Family::Code(_) => "token",
+            Family::Text => match self.options.text.mode {
+                TextMode::Chars => "character",
+                TextMode::Words => "word",
+                TextMode::Consonants => "consonant",
+            },
+        }
+    }
+
     /// The measured defaults of `family` under this front-end. Each is
     /// measured on the labelled data sets (docs/EVALUATION.md, "Defaults"):
     /// - code, k = 10, w = 3: any shared run of 12 tokens is found; every

@@ -4,9 +4,11 @@
 //!
 //! The data flows one way:
 //!
-//! 1. [`Inputs`] → [`Plan`] (module `plan`): the paths of the new and old
-//!    submissions and of the base code are walked (`.gitignore` honoured or
-//!    not, include/exclude globs) into planned units with unique names.
+//! 1. [`Inputs`] → [`Plan`] (modules `walk` and `plan`): the paths of the
+//!    new and old submissions and of the base code are walked
+//!    (`.gitignore` honoured or not, include/exclude globs, symbolic links
+//!    followed or not) into planned units with unique names; what the
+//!    walk could not list or follow becomes a problem.
 //! 2. [`FrontEnd`]: the front-end chosen once ([`FrontEndChoice`]) loads
 //!    every file as soon as the walk finds it. Each file falls in a
 //!    [`Family`] (its language, or text), each unit in the family of most
@@ -50,14 +52,13 @@ mod progress;
 mod run;
 mod selection;
 mod settings;
+mod walk;
 
 pub use error::PipelineError;
 pub use front_end::{Defaults, Family, FrontEnd, FrontEndChoice};
-pub use plan::{
-    Inputs, Plan, PlannedFile, PlannedUnit, UnitMode, WalkFilter, make_names_unique, plan_units,
-    walk,
-};
+pub use plan::{Inputs, Plan, PlannedUnit, PlannedUnits, UnitMode, make_names_unique, plan_units};
 pub use progress::{Progress, Stage, Warning};
 pub use run::{FamilyComparison, Outcome, run};
 pub use selection::{Resolved, Selection, SelectorName};
 pub use settings::{CompareSettings, GroupPattern, Weighting};
+pub use walk::{PlannedFile, WalkFilter, Walked, walk};

@@ -46,7 +46,8 @@ mod write;
 pub use build::{PairDetails, ReportInput};
 pub use model::{
     DocumentReport, FragmentReport, LanguageParameters, Location, PairReport, PairSide, Parameters,
-    PassageReport, Problem, Report, SCHEMA_VERSION, Summary, Tool, UnitReport, UnitRole,
+    PassageReport, Problem, ProblemKind, Report, SCHEMA_VERSION, Summary, Tool, UnitReport,
+    UnitRole,
 };
 pub use write::{
     CSV_HEADER, DEFAULT_HTML_MAX_DOCUMENT_BYTES, DEFAULT_HTML_MAX_PAIRS,

@@ -315,11 +315,47 @@ pub struct Location {
     pub lines: Option<[u32; 2]>,
 }
 
-/// Input that could not be compared.
+/// Input that was not compared, or not as a whole.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Problem {
-    /// The file or directory.
+    /// The file, unit or directory.
     pub path: String,
-    /// What went wrong.
+    /// What went wrong, starting with the path.
     pub message: String,
+    /// What kind of problem it is. Reports written before it existed are
+    /// read as `unreadable`.
+    #[serde(default)]
+    pub kind: ProblemKind,
+}
+
+/// What kind of problem a [`Problem`] is: whether some input could not be
+/// read at all, or was read and left out or found too small to check.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProblemKind {
+    /// A file that could not be read, decoded or extracted, a directory
+    /// that could not be listed, an archive entry refused.
+    #[default]
+    Unreadable,
+    /// Read, but left out: another language than its unit, no other unit
+    /// of its language, a symbolic link not followed.
+    Skipped,
+    /// A file that is empty or gives no symbols.
+    Empty,
+    /// A unit with fewer symbols than the shortest shared run that is
+    /// sure to be found (w + k − 1), or with no fingerprint: a copy of it
+    /// may go unseen.
+    TooShort,
+}
+
+impl ProblemKind {
+    /// The kind as the JSON report writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Unreadable => "unreadable",
+            Self::Skipped => "skipped",
+            Self::Empty => "empty",
+            Self::TooShort => "too_short",
+        }
+    }
 }

@@ -5,8 +5,8 @@
 
 use copyhound_report::{
     DocumentReport, FragmentReport, LanguageParameters, Location, PairDetails, PairReport,
-    PairSide, Parameters, PassageReport, Problem, Report, Summary, Tool, UnitReport, UnitRole,
-    write_json, write_json_with_details,
+    PairSide, Parameters, PassageReport, Problem, ProblemKind, Report, Summary, Tool, UnitReport,
+    UnitRole, write_json, write_json_with_details,
 };
 use proptest::prelude::*;
 
@@ -227,7 +227,19 @@ fn parameters() -> impl Strategy<Value = Parameters> {
 }
 
 fn report() -> impl Strategy<Value = Report> {
-    let problem = (text(), text()).prop_map(|(path, message)| Problem { path, message });
+    let kinds = [
+        ProblemKind::Unreadable,
+        ProblemKind::Skipped,
+        ProblemKind::Empty,
+        ProblemKind::TooShort,
+    ];
+    let problem = (text(), text(), proptest::sample::select(kinds.to_vec())).prop_map(
+        |(path, message, kind)| Problem {
+            path,
+            message,
+            kind,
+        },
+    );
     (
         (text(), text()),
         parameters(),

@@ -6,8 +6,8 @@ mod common;
 use common::Compared;
 use copyhound_index::{Document, Role, Unit};
 use copyhound_report::{
-    PairDetails, Problem, Report, ReportError, SCHEMA_VERSION, UnitRole, read_json, write_csv,
-    write_csv_of, write_json, write_json_with_details, write_table,
+    PairDetails, Problem, ProblemKind, Report, ReportError, SCHEMA_VERSION, UnitRole, read_json,
+    write_csv, write_csv_of, write_json, write_json_with_details, write_table,
 };
 
 const K: usize = 8;
@@ -42,6 +42,7 @@ fn named_fixture([alice, bob, carol, dave]: [&str; 4]) -> Compared {
     let problems = vec![Problem {
         path: "subs/erin/notes.bin".into(),
         message: "not UTF-8 text".into(),
+        kind: ProblemKind::Unreadable,
     }];
     Compared::new(units, roots, (K, W, SEED), problems)
 }

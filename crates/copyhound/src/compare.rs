@@ -22,8 +22,8 @@ use copyhound_pipeline::{
     CompareSettings, GroupPattern, Inputs, PipelineError, UnitMode, WalkFilter, Weighting,
 };
 use copyhound_report::{
-    DEFAULT_HTML_MAX_PAIRS, DEFAULT_JSON_DETAILED_PAIRS, HtmlOptions, Tool, write_csv_of,
-    write_html, write_json_with_details, write_table,
+    DEFAULT_HTML_MAX_PAIRS, DEFAULT_JSON_DETAILED_PAIRS, HtmlOptions, Problem, ProblemKind, Tool,
+    write_csv_of, write_html, write_json_with_details, write_table,
 };
 
 use crate::front_end::FrontEndArgs;
@@ -32,7 +32,13 @@ use progress::Bar;
 
 /// Arguments of `copyhound compare`.
 #[derive(Debug, Args)]
-#[command(about = "Find the pairs of submissions that share code or text")]
+#[command(
+    about = "Find the pairs of submissions that share code or text",
+    after_help = "Exit status: 0 when every input was read (empty, too short and skipped input is \
+                  listed as a problem and leaves it 0); 1 when some file could not be read, decoded \
+                  or extracted, or a folder could not be listed (the rest is compared and reported); \
+                  2 when nothing usable remained or the command could not run."
+)]
 pub struct CompareArgs {
     /// Submissions: files, or directories of them. A unit is named by its
     /// path relative to the PATH it came from; units that would share a
@@ -59,6 +65,12 @@ pub struct CompareArgs {
     /// Do not honour .gitignore and .ignore files.
     #[arg(long)]
     no_ignore: bool,
+    /// Follow symbolic links (each real file and folder is read once, by
+    /// the first path to it in name order). Without it, each link is
+    /// listed as a problem and not read: a link in a submission may point
+    /// anywhere.
+    #[arg(long)]
+    follow_links: bool,
     /// A regular expression over unit paths; units with the same match
     /// (its first capture group, if it has one) are by the same author or
     /// team and are never paired.
@@ -129,7 +141,7 @@ pub struct CompareArgs {
     /// says when it leaves pairs out. Large values make a large page.
     #[arg(long, default_value_t = DEFAULT_HTML_MAX_PAIRS, value_name = "N|all", value_parser = parse_pair_count::<1>)]
     report_pairs: usize,
-    /// No progress bar.
+    /// No progress bar (warnings are still printed).
     #[arg(short, long)]
     quiet: bool,
     #[command(flatten)]
@@ -170,8 +182,10 @@ pub enum WeightingArg {
 /// What one unit of comparison is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum UnitArg {
-    /// Directories whose files all sit in subdirectories ("a folder of
-    /// folders") are split by subdirectory; otherwise every file is a unit.
+    /// A directory whose folders outnumber the files beside it ("a
+    /// folder of folders", perhaps with a stray `notes.txt`) is split by
+    /// folder, each stray file a unit of its own; otherwise every file is a
+    /// unit. A mixed or nested layout is warned about.
     #[default]
     Auto,
     /// Every file is a unit.
@@ -197,6 +211,7 @@ impl CompareArgs {
                 include: self.include.clone(),
                 exclude: self.exclude.clone(),
                 honour_ignore_files: !self.no_ignore,
+                follow_links: self.follow_links,
             },
         }
     }
@@ -231,8 +246,8 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
     let outcome = copyhound_pipeline::run(&args.inputs(), &settings, &bar);
     bar.finish();
     let outcome = outcome.inspect_err(|error| {
-        for load_error in error.load_errors() {
-            eprintln!("copyhound: warning: {load_error}");
+        for problem in error.problems() {
+            eprintln!("copyhound: warning: {}", problem.message);
         }
     })?;
     let tool = Tool {
@@ -279,10 +294,22 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
     // The process ends next, and the OS takes its memory back at once:
     // freeing the units, the index and every pair's paths one allocation
     // at a time cost a small batch as much as writing its CSV.
+    let status = exit_status(&outcome.problems);
     std::mem::forget(details);
     std::mem::forget(report);
     std::mem::forget(outcome);
-    Ok(ExitCode::SUCCESS)
+    Ok(status)
+}
+
+/// 1 when some input could not be read (a file not read, decoded or
+/// extracted, a folder not listed), 0 otherwise: empty, too short and
+/// skipped input is listed in the report and leaves the status 0.
+fn exit_status(problems: &[Problem]) -> ExitCode {
+    if problems.iter().any(|p| p.kind == ProblemKind::Unreadable) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 fn write_to(

@@ -17,6 +17,8 @@ use copyhound_db::{
 use copyhound_normalize::{
     KindChoice, LoadOptions, LoadedDocument, TextMode, TextOptions, load_file as load,
 };
+use copyhound_pipeline::{WalkFilter, walk};
+use copyhound_report::ProblemKind;
 use serde::Serialize;
 
 /// The `db` subcommands.
@@ -24,7 +26,8 @@ use serde::Serialize;
 pub enum DbCommand {
     /// Create a database.
     Init(InitArgs),
-    /// Register documents (files, or directories walked recursively).
+    /// Register documents (files, or directories walked recursively; hidden
+    /// files and what `.gitignore` leaves out are skipped, as by `compare`).
     Add(AddArgs),
     /// Search a document: ranked matches with match ratio and hits.
     Search(SearchArgs),
@@ -166,6 +169,13 @@ pub struct AddArgs {
     /// Documents per transaction: each batch is durable when it is reported.
     #[arg(long, default_value_t = 256)]
     batch: usize,
+    /// Do not honour .gitignore and .ignore files.
+    #[arg(long)]
+    no_ignore: bool,
+    /// Follow symbolic links (each real file is registered once). Without
+    /// it, each link is said on stderr and not read.
+    #[arg(long)]
+    follow_links: bool,
 }
 
 /// Arguments of `db search`.
@@ -291,31 +301,41 @@ fn load_options(params: &Params) -> Result<LoadOptions> {
     })
 }
 
-/// Files under `paths`, directories walked recursively in name order.
-fn collect_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+/// Files under `paths`, directories walked in name order by the walker of
+/// `compare` (hidden files and what `.gitignore` leaves out skipped, links
+/// not followed unless asked). What the walk could not list or did not
+/// follow is said on stderr; the result tells whether something could not
+/// be read.
+fn collect_files(args: &AddArgs) -> (Vec<PathBuf>, bool) {
+    let filter = WalkFilter {
+        honour_ignore_files: !args.no_ignore,
+        follow_links: args.follow_links,
+        ..WalkFilter::default()
+    };
     let mut files = Vec::new();
-    let mut pending: Vec<PathBuf> = paths.iter().rev().cloned().collect();
-    while let Some(path) = pending.pop() {
-        if path.is_dir() {
-            let mut entries: Vec<PathBuf> = fs::read_dir(&path)
-                .with_context(|| format!("reading directory {}", path.display()))?
-                .map(|e| e.map(|e| e.path()))
-                .collect::<io::Result<_>>()
-                .with_context(|| format!("reading directory {}", path.display()))?;
-            entries.sort();
-            pending.extend(entries.into_iter().rev());
-        } else {
-            files.push(path);
+    let mut failed = false;
+    for path in &args.paths {
+        match walk(path, &filter, &|_| ()) {
+            Ok(walked) => {
+                for problem in walked.problems {
+                    eprintln!("copyhound: warning: {}", problem.message);
+                    failed |= problem.kind == ProblemKind::Unreadable;
+                }
+                files.extend(walked.files.into_iter().map(|file| file.path));
+            }
+            Err(error) => {
+                eprintln!("copyhound: {error}");
+                failed = true;
+            }
         }
     }
-    Ok(files)
+    (files, failed)
 }
 
 fn add(args: &AddArgs) -> Result<ExitCode> {
     let mut db = Database::open(&args.db)?;
     let options = load_options(db.params())?;
-    let files = collect_files(&args.paths)?;
-    let mut failed = false;
+    let (files, mut failed) = collect_files(args);
     let stdout = io::stdout();
     // Loading, normalising and selecting the next batch (on every core)
     // overlaps with committing this one: a producer thread prepares batches

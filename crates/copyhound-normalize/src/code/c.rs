@@ -55,14 +55,55 @@ use super::token::{Token, TokenKind};
 pub(crate) fn tokenize(text: &str, drop_imports: bool) -> Vec<Token> {
     let mut tokens = Vec::with_capacity(text.len() / 4);
     lexer(Language::C).tokenize_into(text, 0..text.len(), &mut tokens);
+    read(text, &tokens, &C_DIALECT, &[], drop_imports).0
+}
+
+/// What the readers of C and of C++ (`cpp.rs`, which hands its tokens to
+/// this pass) differ in.
+pub(super) struct Dialect {
+    /// Whose table lexer reads again what the pass splits.
+    pub(super) lang: Language,
+    /// The length of the grammar's number literal at the start of bytes.
+    pub(super) number_len: fn(&[u8]) -> usize,
+    /// Whether a word right after a number is a token of its own, a
+    /// user-defined literal's suffix (C++: `1.5_km`), which the walker
+    /// reads as a keyword.
+    pub(super) literal_suffixes: bool,
+    /// Whether words are classed here by the C lists below; C++ classes
+    /// its words before.
+    pub(super) c_words: bool,
+}
+
+const C_DIALECT: Dialect = Dialect {
+    lang: Language::C,
+    number_len,
+    literal_suffixes: false,
+    c_words: true,
+};
+
+/// Reads the table lexer's `tokens` of `text` as the grammar of `dialect`
+/// does: directives, numbers and their signs, literal prefixes, words.
+/// `value_closers`: the starts of the `>` tokens that close template
+/// arguments (sorted), after which a sign is an operator. Also returns
+/// the bytes of the `#include` lines dropped.
+pub(super) fn read(
+    text: &str,
+    tokens: &[Token],
+    dialect: &Dialect,
+    value_closers: &[usize],
+    drop_imports: bool,
+) -> (Vec<Token>, Vec<Range<usize>>) {
     let mut reader = Reader {
         text,
-        tokens: &tokens,
+        tokens,
+        dialect,
+        value_closers,
         out: Vec::with_capacity(tokens.len()),
+        dropped_includes: Vec::new(),
         code_start: 0,
     };
     reader.read(drop_imports);
-    reader.out
+    (reader.out, reader.dropped_includes)
 }
 
 /// Words the lexer's table reserves but the grammar reads as names: the
@@ -152,7 +193,7 @@ enum TypeGroup {
 const VALUE_WORDS: &[&str] = &["NULL", "nullptr", "true", "false", "TRUE", "FALSE"];
 
 /// The grammar's primitive types, and the words it reads as one.
-const PRIMITIVE_TYPES: &[&str] = &[
+pub(super) const PRIMITIVE_TYPES: &[&str] = &[
     "bool",
     "char",
     "int",
@@ -204,7 +245,11 @@ enum Directive {
 struct Reader<'a> {
     text: &'a str,
     tokens: &'a [Token],
+    dialect: &'a Dialect,
+    value_closers: &'a [usize],
     out: Vec<Token>,
+    /// The bytes of the `#include` lines dropped.
+    dropped_includes: Vec<Range<usize>>,
     /// Where in `out` the code since the last directive starts: what came
     /// before (a macro's raw body) is no context for the tokens after.
     code_start: usize,
@@ -233,15 +278,7 @@ impl Reader<'_> {
     /// One past the last token of the line on which the token at `first`
     /// stands, lines joined by `\`.
     fn line_end(&self, first: usize) -> usize {
-        let mut index = first + 1;
-        while index < self.tokens.len() {
-            let gap = &self.text[self.tokens[index - 1].range.end..self.tokens[index].range.start];
-            if gap.contains('\n') && self.word(index - 1) != "\\" {
-                break;
-            }
-            index += 1;
-        }
-        index
+        line_end(self.text, self.tokens, first)
     }
 
     /// Skips the line continuations at `index`, which the grammar reads as
@@ -298,6 +335,9 @@ impl Reader<'_> {
             return self.raw_text(first + 1, end);
         }
         if kind == Directive::Include && drop_imports {
+            let start = self.tokens[hash].range.start;
+            self.dropped_includes
+                .push(start..self.tokens[end - 1].range.end);
             return end;
         }
         self.out.push(Token {
@@ -429,6 +469,7 @@ impl Reader<'_> {
                 if word.len() > 1
                     && word.starts_with(['-', '+', '&', '*', '!', '~'])
                     && !matches!(word, "++" | "--")
+                    && !self.trailing_return(word)
                     && self.expects_operand() =>
             {
                 // Only a unary operator is valid here: the grammar reads the
@@ -444,13 +485,14 @@ impl Reader<'_> {
                     }
                     _ => (token.range.end, index + 1),
                 };
-                lexer(Language::C).tokenize_into(self.text, start + 1..end, &mut self.out);
+                lexer(self.dialect.lang).tokenize_into(self.text, start + 1..end, &mut self.out);
                 return after;
             }
             TokenKind::Number => return self.number(index, token.range.start),
             TokenKind::Keyword
                 if PRIMITIVE_TYPES.contains(&word)
                     && self.word(index + 1) == ")"
+                    && (self.dialect.lang != Language::Cpp || self.word(index + 2) == "{")
                     && index >= 2
                     && self.word(index - 1) == "("
                     && PRIMITIVE_TYPES.contains(&self.word(index - 2)) =>
@@ -466,13 +508,18 @@ impl Reader<'_> {
             _ => {}
         }
         let mut token = token.clone();
-        let field = self
-            .context()
-            .last()
-            .is_some_and(|last| matches!(&self.text[last.range.clone()], "->" | "."));
-        if field && token.kind == TokenKind::Keyword {
-            // Only a field name may follow: `p->NULL` names a field.
+        let field = self.context().last().is_some_and(|last| {
+            let last_word = &self.text[last.range.clone()];
+            last_word == "." || (last_word == "->" && !self.after_trailing_return())
+        });
+        if field && token.kind == TokenKind::Keyword && !matches!(word, "template" | "operator") {
+            // Only a field name may follow: `p->NULL` names a field (but
+            // C++'s `x.template f<T>()`, `x.operator=(y)`).
             token.kind = TokenKind::Identifier;
+        } else if !self.dialect.c_words {
+            if token.kind == TokenKind::Identifier && condition && word == "defined" {
+                token.kind = TokenKind::Keyword;
+            }
         } else if token.kind == TokenKind::Keyword && NAMES.contains(&word) {
             token.kind = TokenKind::Identifier;
         } else if token.kind == TokenKind::Identifier
@@ -492,18 +539,36 @@ impl Reader<'_> {
     /// one token), the rest of that token is lexed anew.
     fn number(&mut self, index: usize, start: usize) -> usize {
         let digits = self.tokens[index].range.start;
-        let end = digits + number_len(&self.text.as_bytes()[digits..]);
+        let bytes = self.text.as_bytes();
+        let mut end = digits + (self.dialect.number_len)(&bytes[digits..]);
         self.out.push(Token {
             kind: TokenKind::Number,
             range: start..end,
         });
+        if self.dialect.literal_suffixes
+            && bytes
+                .get(end)
+                .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_')
+        {
+            let suffix = end;
+            while bytes
+                .get(end)
+                .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
+            {
+                end += 1;
+            }
+            self.out.push(Token {
+                kind: TokenKind::Keyword,
+                range: suffix..end,
+            });
+        }
         let mut after = index;
         while after < self.tokens.len() && self.tokens[after].range.end <= end {
             after += 1;
         }
         if let Some(split) = self.tokens.get(after).filter(|t| t.range.start < end) {
             let rest = end..split.range.end;
-            lexer(Language::C).tokenize_into(self.text, rest, &mut self.out);
+            lexer(self.dialect.lang).tokenize_into(self.text, rest, &mut self.out);
             after += 1;
         }
         after
@@ -526,7 +591,7 @@ impl Reader<'_> {
         self.context().last().is_some_and(|token| {
             let word = &self.text[token.range.clone()];
             match token.kind {
-                TokenKind::Operator => !matches!(word, "++" | "--"),
+                TokenKind::Operator => !matches!(word, "++" | "--") && !self.closes_template(token),
                 TokenKind::Punctuation => {
                     matches!(word, "(" | "[" | "," | ";" | "{" | "}")
                         || self.closes_type() == Some(TypeGroup::Cast)
@@ -545,7 +610,7 @@ impl Reader<'_> {
             return None;
         }
         let (mut words, mut names, mut type_word) = (0, 0, false);
-        let mut ends_in_pointer = false;
+        let (mut ends_in_pointer, mut qualified) = (false, false);
         // A cast's type is a few words; the look stops after 16 tokens.
         for (index, token) in before.iter().rev().enumerate().take(16) {
             let word = &self.text[token.range.clone()];
@@ -560,7 +625,11 @@ impl Reader<'_> {
                     }
                     return if before_word == "sizeof" && type_word {
                         Some(TypeGroup::SizeofType)
-                    } else if type_word || (ends_in_pointer && names == words) {
+                    } else if type_word
+                        || (ends_in_pointer && names == words)
+                        || (qualified && names == words)
+                    {
+                        // C++'s `(std::size_t)-1` is a cast too.
                         Some(TypeGroup::Cast)
                     } else if words == 1 && names == 1 && !matches!(before_word, ")" | "]") {
                         Some(TypeGroup::Name)
@@ -569,6 +638,7 @@ impl Reader<'_> {
                     };
                 }
                 "*" => ends_in_pointer |= words == 0,
+                "::" if self.dialect.lang == Language::Cpp => qualified = true,
                 _ if token.kind == TokenKind::Identifier => {
                     words += 1;
                     names += 1;
@@ -596,6 +666,31 @@ impl Reader<'_> {
         }
     }
 
+    /// Whether `word` is C++'s `->` after a `)` (or `const`, `mutable`, …):
+    /// a trailing return type
+    /// (`[](int x) -> bool`), not an operator where an operand belongs.
+    fn trailing_return(&self, word: &str) -> bool {
+        word == "->"
+            && self.dialect.lang == Language::Cpp
+            && self
+                .context()
+                .last()
+                .is_some_and(|last| ends_declarator(&self.text[last.range.clone()]))
+    }
+
+    /// Whether the last token pushed is C++'s `->` after a `)`.
+    fn after_trailing_return(&self) -> bool {
+        let context = self.context();
+        self.dialect.lang == Language::Cpp
+            && context.len() >= 2
+            && ends_declarator(&self.text[context[context.len() - 2].range.clone()])
+    }
+
+    /// Whether `token` is a `>` that closes template arguments.
+    fn closes_template(&self, token: &Token) -> bool {
+        self.value_closers.binary_search(&token.range.start).is_ok()
+    }
+
     /// Whether the last token pushed ends an operand, after which `-1` is
     /// a subtraction.
     fn last_is_value(&self) -> bool {
@@ -609,17 +704,39 @@ impl Reader<'_> {
                     matches!(word, ")" | "]")
                 }
                 TokenKind::Keyword => VALUE_WORDS.contains(&word),
-                TokenKind::Operator => false,
+                TokenKind::Operator => self.closes_template(token),
             }
         })
     }
+}
+
+/// Whether a C++ `->` after `word` starts a trailing return type: after
+/// a function's or lambda's `)` or a qualifier of it.
+fn ends_declarator(word: &str) -> bool {
+    matches!(word, ")" | "mutable" | "const" | "noexcept" | "volatile")
+}
+
+/// One past the last of `tokens` on the line on which the token at
+/// `first` stands, lines joined by `\`.
+pub(super) fn line_end(text: &str, tokens: &[Token], first: usize) -> usize {
+    let mut index = first + 1;
+    while index < tokens.len() {
+        let gap = &text[tokens[index - 1].range.end..tokens[index].range.start];
+        let continued =
+            &text[tokens[index - 1].range.clone()] == "\\" && gap.matches('\n').count() == 1;
+        if gap.contains('\n') && !continued {
+            break;
+        }
+        index += 1;
+    }
+    index
 }
 
 /// The length of the grammar's number literal at the start of `bytes`
 /// (a digit, or `.` and a digit): its longest match of digits with `'`
 /// separators, radix prefix, fraction (hex digits after the point),
 /// exponent and suffix letters.
-fn number_len(bytes: &[u8]) -> usize {
+pub(super) fn number_len(bytes: &[u8]) -> usize {
     let is_hex = |b: u8| b.is_ascii_hexdigit();
     let is_decimal = |b: u8| b.is_ascii_digit();
     let digits = |at: usize, digit: &dyn Fn(u8) -> bool| {

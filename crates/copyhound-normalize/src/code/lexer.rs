@@ -80,6 +80,17 @@ impl Lexer {
         range: std::ops::Range<usize>,
         out: &mut Vec<Token>,
     ) {
+        out.extend(self.tokens(text, range));
+    }
+
+    /// The tokens of `text[range]` one at a time, for a reader that may
+    /// stop and start again elsewhere (after a literal whose end only it
+    /// can find, such as a C++ raw string).
+    pub(crate) fn tokens<'a>(
+        &'a self,
+        text: &'a str,
+        range: std::ops::Range<usize>,
+    ) -> impl Iterator<Item = Token> + 'a {
         let mut cursor = Cursor {
             lexer: self,
             text,
@@ -87,9 +98,7 @@ impl Lexer {
             at: range.start,
             last_was_value: false,
         };
-        while let Some(token) = cursor.next_token() {
-            out.push(token);
-        }
+        std::iter::from_fn(move || cursor.next_token())
     }
 
     /// Removes the tokens of import lines: lines whose first word is one of

@@ -51,6 +51,8 @@ fn grammar_finds_error(lang: Language, text: &str) -> bool {
         Language::Python => tree_sitter_python::LANGUAGE.into(),
         Language::Go => tree_sitter_go::LANGUAGE.into(),
         Language::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
+        Language::Cpp => tree_sitter_cpp::LANGUAGE.into(),
+        Language::CSharp => tree_sitter_c_sharp::LANGUAGE.into(),
         _ => unreachable!("no real-file test for {lang}"),
     };
     let mut parser = tree_sitter::Parser::new();

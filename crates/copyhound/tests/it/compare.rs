@@ -679,7 +679,7 @@ fn an_unreadable_file_is_reported_and_the_rest_compared() {
         .arg("--json")
         .arg(&json)
         .assert()
-        .success()
+        .code(1)
         .stderr(predicate::str::contains("c.txt").and(predicate::str::contains("binary")))
         .stdout(predicate::str::contains("a.txt"));
     let report = json_report(&json);

@@ -447,3 +447,32 @@ fn stats_json(database: &Path) -> Value {
     let stats = db(&["stats", "--json"], database).success();
     serde_json::from_slice(&stats.get_output().stdout).unwrap()
 }
+
+/// `db add` walks with the walker of `compare`: two links back to the
+/// folder end the walk with each real file registered once (each link
+/// said on stderr), with `--follow-links` too.
+#[cfg(unix)]
+#[test]
+fn add_survives_link_loops_and_registers_each_file_once() {
+    let work = tempfile::tempdir().unwrap();
+    let database = work.path().join("db");
+    let docs_dir = work.path().join("docs");
+    let docs = write_documents(&docs_dir, 700, 3, 200);
+    std::os::unix::fs::symlink(".", docs_dir.join("l1")).unwrap();
+    std::os::unix::fs::symlink(".", docs_dir.join("l2")).unwrap();
+    db(&["init"], &database).success();
+    let added = |extra: &[&str]| {
+        let mut args = vec!["add", docs_dir.to_str().unwrap()];
+        args.extend(extra);
+        let output = db(&args, &database)
+            .success()
+            .stderr(predicates::str::contains("l1").and(predicates::str::contains("l2")))
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(output).unwrap().lines().count()
+    };
+    assert_eq!(added(&[]), docs.len());
+    assert_eq!(added(&["--follow-links"]), docs.len());
+    assert_eq!(stats_json(&database)["documents"], 2 * docs.len());
+}

@@ -6,6 +6,7 @@ mod compare;
 mod db;
 mod fingerprint;
 mod html_report;
+mod inputs;
 mod obfuscation;
 mod serve;
 mod support;
