@@ -12,12 +12,13 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, delete, get, post};
 use axum::{Json, Router};
 use copyhound_db::DocId;
+use copyhound_pipeline::database::SearchResult;
 use tower_http::trace::TraceLayer;
 
 use crate::auth::authorize_write;
 use crate::error::{ApiError, ApiResult};
 use crate::input::Upload;
-use crate::service::{AppState, DocumentOutput, SearchOutput, StatsOutput};
+use crate::service::{AppState, DocumentOutput, StatsOutput};
 use crate::{openapi, web};
 
 /// One route: its method and path (axum syntax, `{id}` for parameters).
@@ -97,7 +98,7 @@ async fn add_document(
     Ok((StatusCode::CREATED, Json(added)))
 }
 
-async fn search(State(state): State<AppState>, upload: Upload) -> ApiResult<Json<SearchOutput>> {
+async fn search(State(state): State<AppState>, upload: Upload) -> ApiResult<Json<SearchResult>> {
     blocking(move || state.search(&upload)).await.map(Json)
 }
 

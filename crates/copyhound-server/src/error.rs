@@ -7,6 +7,7 @@
 use axum::Json;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use copyhound_pipeline::database::DatabaseError;
 use serde::Serialize;
 
 /// Why a request failed.
@@ -108,6 +109,18 @@ impl IntoResponse for ApiError {
                 .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
         }
         response
+    }
+}
+
+impl From<DatabaseError> for ApiError {
+    fn from(error: DatabaseError) -> Self {
+        match error {
+            DatabaseError::Db(error) => ApiError::Database(error),
+            DatabaseError::NoFingerprint { .. } => ApiError::Unprocessable(error.to_string()),
+            DatabaseError::UnknownFrontEnd(_)
+            | DatabaseError::Vanished(_)
+            | DatabaseError::Io(_) => ApiError::Internal(error.to_string()),
+        }
     }
 }
 

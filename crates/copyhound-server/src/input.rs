@@ -4,7 +4,7 @@
 //! Both forms carry the same optional fields — `title`, `url`, `email` for
 //! registering, `limit`, `min_hits`, `fragments`, `include_text` for
 //! searching. The bytes then go through the database's front-end
-//! (`copyhound_normalize::load_bytes`), which recognises PDF, DOCX and HTML
+//! (`DocumentDatabase::load_bytes`), which recognises PDF, DOCX and HTML
 //! by content and refuses binary or undecodable data.
 
 use std::path::Path;
@@ -12,10 +12,9 @@ use std::path::Path;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Multipart, Request};
 use axum::http::{StatusCode, header};
-use copyhound_db::{Params, SearchOptions};
-use copyhound_normalize::{
-    KindChoice, LoadError, LoadOptions, LoadedDocument, TextMode, TextOptions, load_bytes,
-};
+use copyhound_db::SearchOptions;
+use copyhound_normalize::{LoadError, LoadedDocument};
+use copyhound_pipeline::database::DocumentDatabase;
 use serde::Deserialize;
 
 use crate::AppState;
@@ -193,25 +192,8 @@ fn parse_number<T: std::str::FromStr>(name: &str, text: &str) -> Result<T, ApiEr
         .map_err(|_| ApiError::BadRequest(format!("form field `{name}` is not a number: {text:?}")))
 }
 
-/// How documents are loaded for a database: its stored text front-end,
-/// never as code, within the upload limit.
-pub fn load_options(params: &Params, max_bytes: usize) -> Result<LoadOptions, String> {
-    let mode = TextMode::from_name(&params.front_end).ok_or_else(|| {
-        format!(
-            "the database uses an unknown front-end {:?}",
-            params.front_end
-        )
-    })?;
-    Ok(LoadOptions {
-        kind: KindChoice::Text,
-        text: TextOptions::with_mode(mode),
-        max_bytes: max_bytes as u64,
-        ..LoadOptions::default()
-    })
-}
-
 /// Loads an upload through the front-end; refuses empty documents.
-pub fn load(upload: &Upload, options: &LoadOptions) -> Result<LoadedDocument, ApiError> {
+pub fn load(upload: &Upload, db: &DocumentDatabase) -> Result<LoadedDocument, ApiError> {
     if upload.bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(ApiError::BadRequest(format!(
             "{}: the document is empty",
@@ -221,13 +203,14 @@ pub fn load(upload: &Upload, options: &LoadOptions) -> Result<LoadedDocument, Ap
     let name = Path::new(&upload.name)
         .file_name()
         .map_or_else(|| Path::new(PASTED_NAME), Path::new);
-    load_bytes(name, &upload.bytes, options).map_err(|error| match error {
-        LoadError::TooLarge { limit, .. } => ApiError::TooLarge {
-            limit: limit as usize,
-        },
-        LoadError::Binary { .. } | LoadError::Undecodable { .. } | LoadError::Extract { .. } => {
-            ApiError::Unprocessable(error.to_string())
-        }
-        other => ApiError::Internal(other.to_string()),
-    })
+    db.load_bytes(name, &upload.bytes)
+        .map_err(|error| match error {
+            LoadError::TooLarge { limit, .. } => ApiError::TooLarge {
+                limit: limit as usize,
+            },
+            LoadError::Binary { .. }
+            | LoadError::Undecodable { .. }
+            | LoadError::Extract { .. } => ApiError::Unprocessable(error.to_string()),
+            other => ApiError::Internal(other.to_string()),
+        })
 }

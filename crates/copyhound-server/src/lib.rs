@@ -12,7 +12,10 @@
 //!   every error is JSON with a 4xx code for bad input ([`error`]).
 //! - Database calls block, so they run on tokio's blocking pool
 //!   ([`service`]); searches go on while documents are added (the database
-//!   serialises writes and gives searches a snapshot).
+//!   serialises writes and gives searches a snapshot). Loading, adding,
+//!   searching and stats go through the pipeline's database layer
+//!   (`copyhound_pipeline::database`), as `copyhound db` does: a search
+//!   answers with the same JSON from both.
 //! - Auditing ([`audit`], Koala §3.3): per-document search counters, kept
 //!   in the database in batches, and a warning in the log when one document
 //!   is searched unusually often.
@@ -22,11 +25,9 @@ pub mod api;
 pub mod audit;
 pub mod auth;
 pub mod error;
-pub mod fragments;
 pub mod input;
 pub mod openapi;
 pub mod service;
-pub mod texts;
 pub mod web;
 
 use std::future::Future;

@@ -10,12 +10,11 @@
 mod output;
 mod progress;
 
-use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use copyhound_index::{DEFAULT_MAX_PAIRS, MaxOccurrences};
 use copyhound_pipeline::{
@@ -120,8 +119,10 @@ pub struct CompareArgs {
     /// Rows of the table printed on stdout.
     #[arg(long, default_value_t = 20, value_name = "N")]
     top: usize,
-    /// Write the report as JSON to FILE: every pair with its scores, and
-    /// the fragments and passages of the `--json-details` most similar.
+    /// Write the report as JSON to FILE (`-`: standard output, which then
+    /// carries only it; the table goes to stderr): every pair with its
+    /// scores, and the fragments and passages of the `--json-details` most
+    /// similar.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
     /// Pairs the JSON report lists with their fragments and passages (the
@@ -130,7 +131,8 @@ pub struct CompareArgs {
     /// gigabytes.
     #[arg(long, default_value_t = DEFAULT_JSON_DETAILED_PAIRS, value_name = "N|all", value_parser = parse_pair_count::<0>)]
     json_details: usize,
-    /// Write one row per pair as CSV to FILE.
+    /// Write one row per pair as CSV to FILE (`-`: standard output, which
+    /// then carries only it; the table goes to stderr).
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
     /// Write a self-contained HTML page to FILE: pair list, histogram,
@@ -196,6 +198,14 @@ pub enum UnitArg {
 }
 
 impl CompareArgs {
+    /// How many reports are written to standard output (`-`).
+    fn reports_on_stdout(&self) -> usize {
+        [&self.json, &self.csv, &self.report]
+            .into_iter()
+            .filter(|path| path.as_deref() == Some(Path::new(STDOUT)))
+            .count()
+    }
+
     /// The batch the paths and the walking options name.
     fn inputs(&self) -> Inputs {
         Inputs {
@@ -241,6 +251,9 @@ impl CompareArgs {
 
 /// Runs `copyhound compare`.
 pub fn run(args: &CompareArgs) -> Result<ExitCode> {
+    if args.reports_on_stdout() > 1 {
+        bail!("only one of --json, --csv and --report can write to standard output (-)");
+    }
     let settings = args.settings()?;
     let bar = Bar::new(args.quiet);
     let outcome = copyhound_pipeline::run(&args.inputs(), &settings, &bar);
@@ -290,7 +303,13 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
         let source = |unit, document| outcome.document_text(&report, unit, document);
         write_to(path, |out| write_html(&report, source, &html_options, out))?;
     }
-    write_table(&report, args.top, io::stdout().lock()).context("cannot write to stdout")?;
+    // A report on standard output is all it carries; the table goes to
+    // stderr then.
+    if args.reports_on_stdout() > 0 {
+        write_table(&report, args.top, io::stderr().lock()).context("cannot write to stderr")?;
+    } else {
+        write_table(&report, args.top, io::stdout().lock()).context("cannot write to stdout")?;
+    }
     // The process ends next, and the OS takes its memory back at once:
     // freeing the units, the index and every pair's paths one allocation
     // at a time cost a small batch as much as writing its CSV.
@@ -312,10 +331,19 @@ fn exit_status(problems: &[Problem]) -> ExitCode {
     }
 }
 
+/// The path that names standard output.
+const STDOUT: &str = "-";
+
+/// Writes a report to `path`, or to standard output when it is `-`.
 fn write_to(
     path: &Path,
-    write: impl FnOnce(&mut BufWriter<File>) -> Result<(), copyhound_report::ReportError>,
+    write: impl FnOnce(&mut dyn Write) -> Result<(), copyhound_report::ReportError>,
 ) -> Result<()> {
+    if path == Path::new(STDOUT) {
+        let mut out = BufWriter::new(io::stdout().lock());
+        write(&mut out).context("cannot write the report to stdout")?;
+        return out.flush().context("cannot write the report to stdout");
+    }
     let file =
         output::create(path).with_context(|| format!("{}: cannot create", path.display()))?;
     let mut out = BufWriter::new(file);
