@@ -95,6 +95,9 @@ struct Detail {
     prepared: Vec<PreparedUnit>,
     k: usize,
     min_fragment: usize,
+    /// Gaps up to this many symbols between a chain's fragments count in
+    /// the similarity.
+    score_gap: u32,
 }
 
 impl Detail {
@@ -314,6 +317,7 @@ pub fn compare_with_progress(
         prepared,
         k,
         min_fragment,
+        score_gap: options.score_gap,
     };
     progress.start(Stage::Score, candidates.pairs.len() as u64);
     let mut listing = Listing::new(options.max_pairs, options.min_shared, order);
@@ -421,6 +425,10 @@ fn score_candidates(
                     (first, other)
                 };
                 let fragments = detail.fragments_of_matches(units, a, b, scratch);
+                if detail.score_gap > 0 {
+                    // Chains are read in the order of the first side.
+                    fragments.sort_unstable();
+                }
                 progress.advance(1);
                 let (a, b) = (a as usize, b as usize);
                 let prepared = &detail.prepared;
@@ -428,7 +436,7 @@ fn score_candidates(
                     (a, &units[a], &prepared[a], &weights[a]),
                     (b, &units[b], &prepared[b], &weights[b]),
                     shared,
-                    fragments,
+                    (fragments, detail.score_gap),
                     lines,
                 )
             },

@@ -119,13 +119,20 @@ pub struct CompareOptions {
     /// Weigh each symbol by how rare its fingerprints are in the batch, so
     /// code many units share counts less (see the `rarity` module).
     pub rarity_weighting: bool,
+    /// Fragments that follow each other on both sides with gaps of at most
+    /// this many symbols (the chains [`crate::merge_passages`] makes) count
+    /// in the similarity as one stretch, gaps included: a copy cut into
+    /// pieces by inserted or edited statements counts as the stretch it
+    /// is. 0: only the fragments' own symbols count.
+    pub score_gap: u32,
 }
 
 impl CompareOptions {
     /// Defaults: no occurrence limit, pairs sharing at least one
     /// fingerprint, at most [`DEFAULT_MAX_PAIRS`] pairs, the window
     /// guarantee of the scheme's selector, every fragment of at least k
-    /// symbols, no rarity weighting.
+    /// symbols, no rarity weighting, only fragments' own symbols in the
+    /// similarity.
     pub fn new(scheme: Scheme) -> Self {
         Self {
             window_guarantee: scheme.selector().window_guarantee(),
@@ -135,6 +142,7 @@ impl CompareOptions {
             max_pairs: DEFAULT_MAX_PAIRS,
             min_fragment: 0,
             rarity_weighting: false,
+            score_gap: 0,
         }
     }
 

@@ -11,7 +11,7 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::path::Path;
 
-use copyhound_normalize::code::{CodeOptions, Language, Level};
+use copyhound_normalize::code::{CodeOptions, Language, Level, StatementOptions};
 use copyhound_normalize::extract::isolated::IsolatedExtractor;
 use copyhound_normalize::{
     DocumentKind, KindChoice, LoadError, LoadOptions, LoadedDocument, TextMode, TextOptions,
@@ -32,6 +32,8 @@ pub struct FrontEndChoice {
     pub text_mode: TextMode,
     /// Drop import, include and package lines of code.
     pub drop_imports: bool,
+    /// How statements inside functions of code are normalised.
+    pub statements: StatementOptions,
     /// Files larger than this many MiB are refused.
     pub max_file_mib: u64,
     /// A file whose front-end would need more than this many MiB of memory
@@ -44,15 +46,21 @@ pub struct FrontEndChoice {
 }
 
 impl Default for FrontEndChoice {
-    /// Each file's kind detected, identifiers renamed, text by character,
-    /// files up to 64 MiB whose front-end needs at most 2 GiB, PDFs
-    /// extracted in-process.
+    /// Each file's kind detected, identifiers renamed, dead statements of
+    /// code dropped and its counted loops read as `while` loops, text by
+    /// character, files up to 64 MiB whose front-end needs at most 2 GiB,
+    /// PDFs extracted in-process.
     fn default() -> Self {
         Self {
             lang: None,
             level: Level::Rename,
             text_mode: TextMode::Chars,
             drop_imports: false,
+            statements: StatementOptions {
+                drop_dead_code: true,
+                canonical_order: false,
+                while_loops: true,
+            },
             max_file_mib: 64,
             max_file_memory_mib: 2048,
             isolation: None,
@@ -91,6 +99,7 @@ impl FrontEnd {
                 code: CodeOptions {
                     level: choice.level,
                     drop_imports: choice.drop_imports,
+                    statements: choice.statements,
                 },
                 max_bytes: choice.max_file_mib.saturating_mul(1 << 20),
                 memory_budget: choice.max_file_memory_mib.saturating_mul(1 << 20),

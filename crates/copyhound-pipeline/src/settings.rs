@@ -78,6 +78,10 @@ pub struct CompareSettings {
     /// Fragments with gaps of at most this many symbols between them are
     /// reported as one passage; `None` for 2k.
     pub merge_gap: Option<usize>,
+    /// Fragments that follow each other on both sides with gaps of at most
+    /// this many symbols count in the similarity as one stretch, gaps
+    /// included; 0 counts only the fragments' own symbols.
+    pub score_gap: u32,
     /// Passages matching fewer symbols are not reported; `None` for the
     /// family's default.
     pub min_passage: Option<usize>,
@@ -98,6 +102,7 @@ impl Default for CompareSettings {
             min_fragment: 0,
             weighting: Weighting::Rarity,
             merge_gap: None,
+            score_gap: 0,
             min_passage: None,
             group: None,
         }
@@ -137,6 +142,7 @@ impl CompareSettings {
             max_pairs: self.max_pairs,
             min_fragment: self.min_fragment,
             rarity_weighting: self.weighting == Weighting::Rarity,
+            score_gap: self.score_gap,
             ..CompareOptions::new(family.scheme.clone())
         }
     }

@@ -94,6 +94,12 @@ pub struct CompareArgs {
     /// PAN text set it joins every noisy copied passage back into one).
     #[arg(long, value_name = "N")]
     merge_gap: Option<usize>,
+    /// Fragments that follow each other on both sides with gaps of at most
+    /// N symbols count in the similarity as one stretch, gaps included (a
+    /// copy cut up by inserted or edited statements); 0: only exactly
+    /// matching symbols count.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    score_gap: u32,
     /// Report only passages matching at least N symbols; the fragments of
     /// shorter ones are still listed and still count in the similarity.
     /// Default for text: 100 characters (letters and digits), 20 words or
@@ -237,6 +243,7 @@ impl CompareArgs {
                 WeightingArg::Flat => Weighting::Flat,
             },
             merge_gap: self.merge_gap,
+            score_gap: self.score_gap,
             min_passage: self.min_passage,
             group,
         })

@@ -11,5 +11,6 @@ mod hostile;
 mod html_report;
 mod inputs;
 mod listing;
+mod obfuscation;
 mod serve;
 mod support;
