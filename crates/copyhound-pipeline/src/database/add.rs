@@ -121,14 +121,15 @@ impl DocumentDatabase {
                     let prepared: Vec<PreparedFile> = chunk
                         .par_iter()
                         .map(|path| {
-                            let size = fs::metadata(path).map_or(0, |m| m.len());
+                            let size = fs::metadata(path).ok().map(|m| m.len());
                             // Loading, then fingerprinting and batching the
                             // print: about 44 times the text at 8 MiB
                             // (`/usr/bin/time -v`), twice the loader's factor.
                             let _reserved = gate.reserve(
-                                size.saturating_mul(2 * memory_per_byte(DocumentKind::Text)),
+                                size.unwrap_or(0)
+                                    .saturating_mul(2 * memory_per_byte(DocumentKind::Text)),
                             );
-                            this.prepare_file(request, path)
+                            this.prepare_file(request, path, size)
                         })
                         .collect();
                     if sender.send((chunk, prepared)).is_err() {
@@ -183,9 +184,9 @@ impl DocumentDatabase {
         Ok(())
     }
 
-    /// The file at `path` loaded and fingerprinted as `request` registers
-    /// it.
-    fn prepare_file(&self, request: &AddRequest, path: &Path) -> PreparedFile {
+    /// The file at `path` (of `size` bytes, when its metadata could be
+    /// read) loaded and fingerprinted as `request` registers it.
+    fn prepare_file(&self, request: &AddRequest, path: &Path, size: Option<u64>) -> PreparedFile {
         let loaded = self.load_file(path).map_err(|e| e.to_string())?;
         let location = match &request.url {
             Some(url) => url.clone(),
@@ -204,7 +205,7 @@ impl DocumentDatabase {
             title,
             location,
             email: request.email.clone(),
-            size: fs::metadata(path).map_or(loaded.text.len() as u64, |m| m.len()),
+            size: size.unwrap_or(loaded.text.len() as u64),
         };
         let PreparedDocument { loaded, print } = self.prepare(loaded);
         Ok((NewDocument { meta, print }, loaded.warnings))
