@@ -22,6 +22,10 @@
 //! 5. [`Outcome`]: each family's comparison, the problems, and the report
 //!    model (`copyhound-report`) the outputs are written from.
 //!
+//!
+//! The [`database`] module is the one layer over the fingerprint database
+//! (`copyhound-db`) that the command line and the server call.
+//!
 //! ```
 //! use copyhound_pipeline::{CompareSettings, Inputs, run};
 //! use copyhound_report::Tool;
@@ -43,6 +47,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod database;
 mod error;
 mod families;
 mod front_end;

@@ -44,6 +44,10 @@ enum Command {
     /// Serve a database over HTTP: JSON API, `OpenAPI` description, web page.
     #[cfg(feature = "serve")]
     Serve(serve::ServeArgs),
+    /// Extract one PDF from standard input under CPU and memory limits: the
+    /// child process every other command starts for each PDF.
+    #[command(name = "__extract", hide = true)]
+    Extract,
 }
 
 fn main() -> ExitCode {
@@ -52,13 +56,11 @@ fn main() -> ExitCode {
         Command::Compare(args) => compare::run(&args),
         Command::Dedup(args) => dedup::run(&args),
         Command::Fingerprint(args) => fingerprint::run(&args),
-        Command::Experiment(command) => {
-            experiment::run(&command);
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Experiment(command) => experiment::run(&command),
         Command::Db(command) => db::run(command),
         #[cfg(feature = "serve")]
         Command::Serve(args) => serve::run(args),
+        Command::Extract => front_end::serve_extraction(),
     };
     match result {
         Ok(code) => code,

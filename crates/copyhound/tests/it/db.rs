@@ -12,7 +12,7 @@ use serde_json::Value;
 use crate::support::{binary, copyhound, temp_dir};
 
 /// Deterministic English-like words: a fixed vocabulary, Zipf-like choice.
-fn words(seed: u64, count: usize) -> String {
+pub fn words(seed: u64, count: usize) -> String {
     let mut vocabulary_state = 0x5eed_u64;
     let vocabulary: Vec<String> = (0..3000)
         .map(|_| {
@@ -41,14 +41,14 @@ fn step(state: &mut u64) -> u64 {
 }
 
 /// `copyhound db ARGS[0] DB ARGS[1..]`, run to its end.
-fn db(args: &[&str], db: &Path) -> assert_cmd::assert::Assert {
+pub fn db(args: &[&str], db: &Path) -> assert_cmd::assert::Assert {
     let mut command = copyhound();
     command.arg("db").arg(args[0]).arg(db).args(&args[1..]);
     command.assert()
 }
 
 /// Writes `count` documents of `len` words into `dir`; returns their paths.
-fn write_documents(dir: &Path, first_seed: u64, count: usize, len: usize) -> Vec<PathBuf> {
+pub fn write_documents(dir: &Path, first_seed: u64, count: usize, len: usize) -> Vec<PathBuf> {
     std::fs::create_dir_all(dir).unwrap();
     (0..count)
         .map(|i| {
@@ -66,7 +66,7 @@ fn kill_running(child: &mut std::process::Child) {
     assert_eq!(status.signal(), Some(9), "it had exited before the kill");
 }
 
-fn search_json(database: &Path, file: &Path) -> Value {
+pub fn search_json(database: &Path, file: &Path) -> Value {
     let output = db(&["search", file.to_str().unwrap(), "--json"], database)
         .get_output()
         .stdout

@@ -165,3 +165,44 @@ fn the_exit_status_says_whether_something_could_not_be_read() {
         predicate::str::contains("c.txt").and(predicate::str::contains("nothing to compare")),
     );
 }
+
+/// `--json -` and `--csv -` write the report to standard output, which
+/// carries only it; the table goes to stderr.
+#[test]
+fn a_report_named_dash_goes_to_standard_output_alone() {
+    let dir = temp_dir();
+    let input = dir.path().join("in");
+    write(&input, "a.txt", RIVERS);
+    write(&input, "b.txt", RIVERS);
+    let output = compare()
+        .current_dir(dir.path())
+        .arg(&input)
+        .args(["--json", "-"])
+        .assert()
+        .code(0)
+        .stderr(predicate::str::contains("similarity"))
+        .get_output()
+        .stdout
+        .clone();
+    let report: serde_json::Value = serde_json::from_slice(&output).unwrap();
+    assert_eq!(report["pairs"].as_array().unwrap().len(), 1);
+    let output = compare()
+        .current_dir(dir.path())
+        .arg(&input)
+        .args(["--csv", "-"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let csv = String::from_utf8(output).unwrap();
+    assert!(csv.starts_with("a,b,similarity,"), "{csv}");
+    assert_eq!(csv.lines().count(), 2, "{csv}");
+    assert!(!dir.path().join("-").exists());
+    compare()
+        .arg(&input)
+        .args(["--csv", "-", "--json", "-"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("standard output"));
+}
