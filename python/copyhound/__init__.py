@@ -8,7 +8,8 @@ command line (no subprocess):
   where (fragments and passages as byte ranges into each text's UTF-8);
 - :func:`compare` -- the same with default settings;
 - :func:`compare_batch` -- ``copyhound compare``: a batch of submissions
-  (paths), the report as a dict;
+  (paths), the report as a dict; :func:`compare_texts` the same over
+  documents in memory;
 - :func:`dedup` -- ``copyhound dedup``: Parquet/JSONL rows in,
   ``pairs.parquet`` and ``clusters.parquet`` out;
 - :func:`fingerprint` -- the fingerprints of a text or code string with any
@@ -18,18 +19,21 @@ command line (no subprocess):
   in, scored pairs out) that data-frame engines call; the Spark job
   (``python -m copyhound.spark``) runs on them;
 - :class:`Database` -- open a fingerprint database (``copyhound db``), add
-  texts, search it.
+  texts, search it (the results of ``copyhound db search --json``).
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Optional, Sequence
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
 import pyarrow as pa
 
 from copyhound import _native
-from copyhound._native import CopyhoundError, Database, Scheme, dedup, fingerprint
+from copyhound._native import CopyhoundError, Scheme, dedup, fingerprint
 
 __all__ = [
     "CopyhoundError",
@@ -37,6 +41,7 @@ __all__ = [
     "Scheme",
     "compare",
     "compare_batch",
+    "compare_texts",
     "dedup",
     "fingerprint",
     "fingerprint_table",
@@ -59,6 +64,52 @@ def compare_batch(new: Sequence[str], old: Sequence[str] = (), base: Sequence[st
     the report (the fields of its ``--json`` report, pairs most similar
     first, without fragments)."""
     return json.loads(_native.compare_batch(list(new), old=list(old), base=list(base)))
+
+
+def compare_texts(
+    new: Mapping[str, str], old: Mapping[str, str] = {}, base: Mapping[str, str] = {}
+) -> dict[str, Any]:
+    """:func:`compare_batch` over documents in memory: each mapping is
+    file name -> text, and each document is one submission named by its
+    file name (whose extension tells its language, as for files). The
+    texts are written to a temporary directory for the pipeline's walker
+    and removed afterwards."""
+    with tempfile.TemporaryDirectory(prefix="copyhound-") as work:
+        roots = []
+        for role, documents in (("new", new), ("old", old), ("base", base)):
+            root = Path(work) / role
+            root.mkdir()
+            for name, text in documents.items():
+                if not name or os.sep in name or name in (".", ".."):
+                    raise CopyhoundError(f"{name!r}: a document's name must be a file name")
+                (root / name).write_text(text, encoding="utf-8")
+            roots.append([str(root)] if documents else [])
+        return compare_batch(*roots)
+
+
+class Database:
+    """A fingerprint database directory made by ``copyhound db init``,
+    through the same layer as ``copyhound db``."""
+
+    def __init__(self, path: Union[str, os.PathLike]) -> None:
+        self._db = _native.Database(os.fspath(path))
+
+    def add(self, text: str, *, title: str = "", location: str = "", email: str = "") -> int:
+        """Registers ``text``; returns its id. A text too short to give a
+        fingerprint is refused."""
+        return self._db.add(text, title=title, location=location, email=email)
+
+    def search(
+        self, text: str, *, name: str = "query", limit: int = 20, min_hits: int = 1, fragments: int = 3
+    ) -> dict[str, Any]:
+        """The registered documents ``text`` shares fingerprints with, as
+        ``copyhound db search --json`` reports them: ``matches`` best first
+        (``id``, ``title``, ``location``, ``hits``, ``ratio``,
+        ``query_ratio``…, ``fragments`` with byte offsets for the best
+        ``fragments`` whose text is at hand), the ratio ``distribution``."""
+        return json.loads(
+            self._db.search(text, name=name, limit=limit, min_hits=min_hits, fragments=fragments)
+        )
 
 
 def _batches(table: pa.Table | pa.RecordBatch) -> Iterable[pa.RecordBatch]:

@@ -31,14 +31,6 @@ class DedupSummary(TypedDict):
     clusters: int
     removed: int
 
-class SearchHit(TypedDict):
-    id: int
-    title: str
-    location: str
-    hits: int
-    ratio: float
-    query_ratio: float
-
 class Scheme:
     def __init__(
         self,
@@ -61,8 +53,10 @@ class Scheme:
 
 class Database:
     def __init__(self, path: str) -> None: ...
-    def add(self, text: str, *, title: str = "", location: str = "") -> int: ...
-    def search(self, text: str, *, limit: int = 20, min_hits: int = 1) -> list[SearchHit]: ...
+    def add(self, text: str, *, title: str = "", location: str = "", email: str = "") -> int: ...
+    def search(
+        self, text: str, *, name: str = "query", limit: int = 20, min_hits: int = 1, fragments: int = 3
+    ) -> str: ...
 
 def dedup(
     inputs: Sequence[str],
@@ -81,6 +75,9 @@ def fingerprint(
     text_mode: str = "chars",
     level: str = "rename",
     drop_imports: bool = False,
+    dead_code: str = "drop",
+    statement_order: str = "written",
+    loops: str = "while",
     selector: str = "robust-winnow",
     k: Optional[int] = None,
     w: Optional[int] = None,

@@ -1,27 +1,30 @@
-//! A fingerprint database (`copyhound-db`) from Python: open, add texts,
-//! search with a text.
+//! A fingerprint database from Python, through the pipeline's database
+//! layer (`copyhound_pipeline::database`, which `copyhound db` calls):
+//! open, register texts, search with a text.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use copyhound_db::{DocumentMeta, NewDocument, SearchOptions};
-use copyhound_normalize::text::normalize_text;
-use copyhound_normalize::{NormalizedDocument, TextMode, TextOptions};
+use copyhound_db::{DocumentMeta, SearchOptions};
+use copyhound_pipeline::database::{DocumentDatabase, PreparedDocument, SearchRequest};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
 
 use crate::error;
 
 /// An open database directory (made by `copyhound db init`).
 #[pyclass(frozen, module = "copyhound._native")]
 pub struct Database {
-    db: copyhound_db::Database,
-    text: TextOptions,
+    db: DocumentDatabase,
 }
 
 impl Database {
-    /// `text` as the database's front-end reads it.
-    fn normalize(&self, text: &str) -> NormalizedDocument {
-        normalize_text(text, &self.text)
+    /// `text`, named `name`, read with the database's front-end and
+    /// fingerprinted with its parameters.
+    fn prepare(&self, name: &str, text: &str) -> PyResult<PreparedDocument> {
+        let loaded = self
+            .db
+            .load_bytes(Path::new(name), text.as_bytes())
+            .map_err(error)?;
+        Ok(self.db.prepare(loaded))
     }
 }
 
@@ -30,68 +33,61 @@ impl Database {
     /// Opens the database at `path`.
     #[new]
     fn open(py: Python<'_>, path: PathBuf) -> PyResult<Self> {
-        let db = py
-            .detach(|| copyhound_db::Database::open(&path))
-            .map_err(error)?;
-        let front_end = &db.params().front_end;
-        let mode = TextMode::from_name(front_end).ok_or_else(|| {
-            error(format!(
-                "the database uses an unknown front-end {front_end:?}"
-            ))
-        })?;
-        Ok(Self {
-            db,
-            text: TextOptions::with_mode(mode),
-        })
+        let db = py.detach(|| DocumentDatabase::open(&path)).map_err(error)?;
+        Ok(Self { db })
     }
 
-    /// Registers `text`; returns its id.
-    #[pyo3(signature = (text, *, title="", location=""))]
-    fn add(&self, py: Python<'_>, text: &str, title: &str, location: &str) -> PyResult<u32> {
+    /// Registers `text`; returns its id. A text too short to give a
+    /// fingerprint is refused.
+    #[pyo3(signature = (text, *, title="", location="", email=""))]
+    fn add(
+        &self,
+        py: Python<'_>,
+        text: &str,
+        title: &str,
+        location: &str,
+        email: &str,
+    ) -> PyResult<u32> {
         py.detach(|| {
-            let print = self.db.fingerprinter().print(&self.normalize(text));
+            let name = if title.is_empty() { "document" } else { title };
+            let loaded = self
+                .db
+                .load_bytes(Path::new(name), text.as_bytes())
+                .map_err(error)?;
+            let prepared = self.db.prepare_printable(name, loaded).map_err(error)?;
             let meta = DocumentMeta {
                 title: title.to_owned(),
                 location: location.to_owned(),
+                email: email.to_owned(),
                 size: text.len() as u64,
-                ..DocumentMeta::default()
             };
-            self.db.add(vec![NewDocument { meta, print }])
+            let (record, _) = self.db.register(meta, &prepared).map_err(error)?;
+            Ok(record.id)
         })
-        .map_err(error)
-        .map(|ids| ids[0])
     }
 
     /// The registered documents `text` shares fingerprints with, best
-    /// first: `{"id", "title", "location", "hits", "ratio",
-    /// "query_ratio"}` each.
-    #[pyo3(signature = (text, *, limit=20, min_hits=1))]
-    fn search<'py>(
+    /// first, as JSON text: the fields of `copyhound db search --json`
+    /// (passages for the best `fragments` matches whose text is at hand).
+    #[pyo3(signature = (text, *, name="query", limit=20, min_hits=1, fragments=3))]
+    fn search(
         &self,
-        py: Python<'py>,
+        py: Python<'_>,
         text: &str,
+        name: &str,
         limit: usize,
         min_hits: u32,
-    ) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        let report = py
-            .detach(|| {
-                let print = self.db.fingerprinter().print(&self.normalize(text));
-                self.db.search(&print, &SearchOptions { limit, min_hits })
-            })
-            .map_err(error)?;
-        report
-            .matches
-            .iter()
-            .map(|m| {
-                let dict = PyDict::new(py);
-                dict.set_item("id", m.document.id)?;
-                dict.set_item("title", &m.document.meta.title)?;
-                dict.set_item("location", &m.document.meta.location)?;
-                dict.set_item("hits", m.hits)?;
-                dict.set_item("ratio", m.ratio)?;
-                dict.set_item("query_ratio", m.query_ratio)?;
-                Ok(dict)
-            })
-            .collect()
+        fragments: usize,
+    ) -> PyResult<String> {
+        py.detach(|| {
+            let query = self.prepare(name, text)?;
+            let request = SearchRequest {
+                options: SearchOptions { limit, min_hits },
+                fragments,
+                include_text: false,
+            };
+            let result = self.db.search(name, query, &request).map_err(error)?;
+            serde_json::to_string(&result).map_err(error)
+        })
     }
 }

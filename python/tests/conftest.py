@@ -12,7 +12,10 @@ import pyarrow.parquet as pq
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-DATASETS = REPO.parent / "shared" / "datasets"
+DATASETS = next(
+    (p for p in (Path("/work/shared/datasets"), REPO.parent / "shared" / "datasets") if p.is_dir()),
+    REPO.parent / "shared" / "datasets",
+)
 TEXT_SETS = ("clough-open", "pan-even")
 
 

@@ -43,6 +43,8 @@ def test_fingerprints_equal_the_command_line(cli, tmp_path):
         ("essay.txt", PARAGRAPH, {"lang": "text"}, []),
         ("essay.txt", PARAGRAPH, {"lang": "text", "text_mode": "words", "selector": "all"}, ["--text-mode", "words", "--selector", "all"]),
         ("area.py", code, {"lang": "python", "k": 5, "w": 4, "seed": 7}, ["--lang", "python", "-k", "5", "-w", "4", "--seed", "7"]),
+        ("area.py", code, {"lang": None, "selector": "winnow", "level": "exact"}, ["--selector", "winnow", "--level", "exact"]),
+        ("essay.txt", PARAGRAPH * 3, {"selector": "koala", "n": 5, "text_mode": "consonants"}, ["--selector", "koala", "-n", "5", "--text-mode", "consonants"]),
     ]
     for name, text, options, flags in cases:
         path = tmp_path / name
@@ -98,22 +100,57 @@ def test_unknown_settings_are_refused():
         Scheme("letters")
     with pytest.raises(CopyhoundError, match="at least 2"):
         Scheme(max_documents_per_hash=1)
-    with pytest.raises(CopyhoundError, match="selector"):
+    with pytest.raises(CopyhoundError, match="selector \"best\": expected winnow"):
         copyhound.fingerprint("text", selector="best")
+    with pytest.raises(CopyhoundError, match="language"):
+        copyhound.fingerprint("x = 1", lang="cobol-ish")
 
 
-def test_a_database_made_by_the_command_line_is_searched(cli, tmp_path):
+def test_a_database_search_equals_the_command_line(cli, tmp_path):
     db = tmp_path / "db"
     run(cli, "db", "init", db)
     essay = tmp_path / "essay.txt"
     essay.write_text(PARAGRAPH * 3)
     run(cli, "db", "add", db, essay)
-    database = copyhound.Database(str(db))
-    [hit] = database.search(PARAGRAPH * 2)
-    assert hit["title"] == "essay.txt" or hit["location"].endswith("essay.txt")
-    assert hit["hits"] > 0
-    added = database.add("An entirely different note about bicycles and their chains. " * 4, title="note")
-    assert database.search("An entirely different note about bicycles and their chains. " * 3)[0]["id"] == added
+    query = tmp_path / "query.txt"
+    query.write_text("A preface of our own. " + PARAGRAPH * 2)
+    expected = json.loads(run(cli, "db", "search", db, query, "--json").stdout)
+    database = copyhound.Database(db)
+    found = database.search(query.read_text(), name=str(query))
+    assert found == expected
+    [hit] = found["matches"]
+    assert hit["title"] == "essay.txt" and hit["hits"] > 0
+    [passage, *_] = hit["fragments"]
+    assert passage, "the registered file is at hand, so passages are located"
+    note = "An entirely different note about bicycles and their chains. " * 4
+    added = database.add(note, title="note")
+    assert database.search(note[:150] * 2)["matches"][0]["id"] == added
+    with pytest.raises(CopyhoundError, match="tiny: the document gives no fingerprint"):
+        database.add("tiny", title="tiny")
+
+
+def test_a_missing_database_is_named(tmp_path):
+    with pytest.raises(CopyhoundError, match="nowhere"):
+        copyhound.Database(tmp_path / "nowhere")
+
+
+def test_documents_in_memory_compare_as_files_do(cli, tmp_path):
+    documents = {
+        "anna.txt": PARAGRAPH + " Anna adds her own closing remarks about tides.",
+        "ben.txt": "Ben writes about something else: orchards, frost and the price of apples in the valley.",
+        "chloe.txt": "Chloe begins differently. " + PARAGRAPH,
+    }
+    (tmp_path / "docs").mkdir()
+    for name, text in documents.items():
+        (tmp_path / "docs" / name).write_text(text)
+    run(cli, "compare", tmp_path / "docs", "--json", tmp_path / "report.json", "-q")
+    expected = json.loads((tmp_path / "report.json").read_text())
+    report = copyhound.compare_texts(documents)
+    pairs = [(p["a"], p["b"], p["similarity"]) for p in report["pairs"]]
+    assert pairs == [(p["a"], p["b"], p["similarity"]) for p in expected["pairs"]]
+    assert (pairs[0][0]["path"], pairs[0][1]["path"]) == ("anna.txt", "chloe.txt")
+    with pytest.raises(CopyhoundError, match="file name"):
+        copyhound.compare_texts({"../escape.txt": "text"})
 
 
 def test_a_batch_comparison_equals_the_command_line(cli, tmp_path):
