@@ -38,7 +38,7 @@ fn similarities(units: &[Unit], options: &CompareOptions) -> BTreeMap<(String, S
         .pairs
         .iter()
         .map(|p| {
-            let (a, b) = (&units[p.a as usize].name, &units[p.b as usize].name);
+            let (a, b) = (&units[p.a].name, &units[p.b].name);
             (
                 (a.clone().min(b.clone()), a.clone().max(b.clone())),
                 p.similarity,
