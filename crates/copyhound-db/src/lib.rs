@@ -64,6 +64,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod archive;
 mod catalog;
 mod check;
 mod codec;
