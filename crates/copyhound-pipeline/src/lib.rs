@@ -47,6 +47,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod archive;
 pub mod database;
 mod error;
 mod families;
