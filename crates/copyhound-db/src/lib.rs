@@ -64,9 +64,9 @@
 //! ```
 #![deny(missing_docs)]
 
-pub mod archive;
 mod catalog;
 mod check;
+pub mod code_archive;
 mod codec;
 mod database;
 mod directory;

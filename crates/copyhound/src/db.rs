@@ -11,10 +11,10 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
 use copyhound_db::{DEFAULT_ROTATION_BATCH, Params, SearchOptions, check};
 use copyhound_pipeline::WalkFilter;
-use copyhound_pipeline::archive::is_archive;
+use copyhound_pipeline::code_archive::is_archive;
 use copyhound_pipeline::database::{AddEvent, AddRequest, DocumentDatabase, SearchRequest};
 
-use crate::archive::{self, CodeInit};
+use crate::code_archive::{self, CodeInit};
 use crate::compare::UnitArg;
 use crate::front_end::{LevelName, TextModeName};
 
@@ -265,7 +265,7 @@ fn archive_of(cmd: &DbCommand) -> Option<&Path> {
 
 fn init(args: &InitArgs) -> Result<ExitCode> {
     if args.code {
-        return archive::init(&CodeInit {
+        return code_archive::init(&CodeInit {
             dir: &args.db,
             lang: args.lang.clone(),
             level: args.level.into(),
@@ -339,7 +339,7 @@ fn add(args: &AddArgs) -> Result<ExitCode> {
                 "--url, --title and --email are for text databases; a code archive names each unit by its path"
             );
         }
-        return archive::add(&args.db, &args.paths, args.unit.into(), filter, args.update);
+        return code_archive::add(&args.db, &args.paths, args.unit.into(), filter, args.update);
     }
     let mut db = DocumentDatabase::open(&args.db)?;
     let request = AddRequest {

@@ -2,7 +2,8 @@
 //! other caller run it: planning the units, sorting them into families,
 //! what is left out, and the measured defaults of each family.
 
-mod archive;
+mod archives;
+mod code_archive;
 mod defaults;
 mod families;
 mod plan;

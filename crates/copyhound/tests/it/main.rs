@@ -2,7 +2,8 @@
 //! module per command, and a harness ([`support`]) that runs the built
 //! binary on files written to a temporary folder.
 
-mod archive;
+mod archives;
+mod code_archive;
 mod compare;
 mod db;
 mod dedup;

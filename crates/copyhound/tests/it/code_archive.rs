@@ -29,7 +29,11 @@ fn rows(args: &[&std::ffi::OsStr]) -> Vec<String> {
         .args(["--unit", "dir", "--csv", "-", "-q"])
         .output()
         .unwrap();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let mut rows: Vec<String> = String::from_utf8(output.stdout)
         .unwrap()
         .lines()
@@ -76,7 +80,9 @@ fn adding_again_skips_what_is_there_and_add_to_archives_the_batch() {
     db(&["add", old.to_str().unwrap(), "--unit", "dir"], &archive).success();
     db(&["add", old.to_str().unwrap(), "--unit", "dir"], &archive)
         .success()
-        .stdout(predicates::str::contains("unchanged\tanna\t(already archived"));
+        .stdout(predicates::str::contains(
+            "unchanged\tanna\t(already archived",
+        ));
 
     // This year's batch is checked and archived in one command; next
     // year's copy of one of its units is found in the archive.
@@ -100,8 +106,14 @@ fn adding_again_skips_what_is_there_and_add_to_archives_the_batch() {
         .output()
         .unwrap();
     let csv = String::from_utf8(output.stdout).unwrap();
-    let ben = csv.lines().find(|l| l.contains("ben")).expect("emma pairs with ben");
-    assert!(ben.ends_with(",new,archive") || ben.ends_with(",archive,new"), "{ben}");
+    let ben = csv
+        .lines()
+        .find(|l| l.contains("ben"))
+        .expect("emma pairs with ben");
+    assert!(
+        ben.ends_with(",new,archive") || ben.ends_with(",archive,new"),
+        "{ben}"
+    );
 }
 
 #[test]
@@ -117,7 +129,9 @@ fn options_conflicting_with_the_archive_and_text_database_commands_are_refused()
         .arg(&archive)
         .assert()
         .code(2)
-        .stderr(predicates::str::contains("-k 9: the archive was made with 12"));
+        .stderr(predicates::str::contains(
+            "-k 9: the archive was made with 12",
+        ));
     copyhound()
         .arg("compare")
         .arg(&new)

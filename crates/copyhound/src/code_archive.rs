@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use copyhound_normalize::TextMode;
 use copyhound_normalize::code::Level;
-use copyhound_pipeline::archive::{
+use copyhound_pipeline::code_archive::{
     AddOutcome, ArchiveSettings, add_to_archive, archive_settings, create_archive,
 };
 use copyhound_pipeline::{FrontEndChoice, Inputs, PipelineError, Selection, UnitMode, WalkFilter};

@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-use copyhound_db::archive::{Archive, ArchivedUnit, UnitId};
+use copyhound_db::code_archive::{Archive, ArchivedUnit, UnitId};
 use copyhound_fingerprint::Scheme;
 use copyhound_index::{Document, Role, Unit, UnitsElsewhere};
 use copyhound_normalize::load_bytes;
@@ -16,6 +16,8 @@ use copyhound_report::{Problem, ProblemKind};
 use copyhound_source::LineIndex;
 use rayon::prelude::*;
 
+use super::add::file_bytes;
+use crate::archive::ArchiveLimits;
 use crate::{Family, FrontEnd, PipelineError};
 
 /// The archives a batch is compared against.
@@ -171,8 +173,9 @@ fn read_again(
         let bytes = match &file.bytes {
             Some(bytes) => std::borrow::Cow::Borrowed(bytes),
             None => std::borrow::Cow::Owned(
-                std::fs::read(&file.path)
-                    .map_err(|e| problem(format!("{}: {e}", file.path.display())))?,
+                file_bytes(&file.path, &ArchiveLimits::default()).ok_or_else(|| {
+                    problem(format!("{}: cannot be read any more", file.path.display()))
+                })?,
             ),
         };
         let loaded = load_bytes(Path::new(&file.path), &bytes, front_end.load_options())

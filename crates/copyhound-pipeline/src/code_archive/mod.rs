@@ -1,6 +1,6 @@
-//! The archive of earlier batches (`copyhound db init --code`, `db add`,
+//! The code archive of earlier batches (`copyhound db init --code`, `db add`,
 //! `compare --against`): units stored once with their fingerprints and
-//! files (`copyhound_db::archive`), read and fingerprinted with the
+//! files (`copyhound_db::code_archive`), read and fingerprinted with the
 //! settings the archive was made with, as `compare` reads a batch.
 //!
 //! - [`ArchiveSettings`]: the front-end and selection an archive keeps;
@@ -19,7 +19,7 @@ mod settings;
 
 use std::path::Path;
 
-use copyhound_db::archive::Archive;
+use copyhound_db::code_archive::Archive;
 
 pub use add::{AddOutcome, add_to_archive};
 pub use settings::ArchiveSettings;

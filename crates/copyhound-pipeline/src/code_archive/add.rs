@@ -4,12 +4,13 @@
 
 use std::path::Path;
 
-use copyhound_db::archive::{ArchivedFile, ArchivedUnit};
+use copyhound_db::code_archive::{ArchivedFile, ArchivedUnit};
 use copyhound_index::Document;
 use copyhound_report::{Problem, ProblemKind};
 use rayon::prelude::*;
 
 use super::OpenArchive;
+use crate::archive::{ArchiveLimits, read_entry};
 use crate::load::{LoadedUnit, load_batch};
 use crate::progress::{Progress, Stage};
 use crate::{CompareSettings, Family, FrontEndChoice, Inputs, PipelineError};
@@ -53,11 +54,12 @@ pub fn add_to_archive(
         ..AddOutcome::default()
     };
     progress.start(Stage::Hash, batch.units.len() as u64);
+    let limits = &inputs.filter.archives;
     let made: Vec<(Option<ArchivedUnit>, Vec<Problem>)> = batch
         .units
         .into_par_iter()
         .map(|unit| {
-            let made = archived_unit(unit, &settings);
+            let made = archived_unit(unit, &settings, limits);
             progress.advance(1);
             made
         })
@@ -97,6 +99,7 @@ pub fn add_to_archive(
 fn archived_unit(
     unit: LoadedUnit,
     settings: &CompareSettings,
+    limits: &ArchiveLimits,
 ) -> (Option<ArchivedUnit>, Vec<Problem>) {
     let mut problems = Vec::new();
     let Some(family) = unit.family else {
@@ -146,16 +149,13 @@ fn archived_unit(
                 continue;
             }
         };
-        let bytes = match std::fs::read(&file.file.path) {
-            Ok(bytes) => bytes,
-            Err(error) => {
-                problems.push(Problem {
-                    message: format!("{path}: {error}"),
-                    path,
-                    kind: ProblemKind::Unreadable,
-                });
-                continue;
-            }
+        let Some(bytes) = file_bytes(&file.file.path, limits) else {
+            problems.push(Problem {
+                message: format!("{path}: cannot be read again to be archived"),
+                path,
+                kind: ProblemKind::Unreadable,
+            });
+            continue;
         };
         let document = Document::fingerprinted(file.file.name.clone(), loaded.doc, &scheme);
         hashes.extend(document.fingerprints().iter().map(|f| f.hash));
@@ -180,6 +180,16 @@ fn archived_unit(
         files,
     };
     (Some(unit), problems)
+}
+
+/// The bytes of the file at `path`, on disk or in a zip or tar archive
+/// among its ancestors (read within `limits`).
+pub(super) fn file_bytes(path: &Path, limits: &ArchiveLimits) -> Option<Vec<u8>> {
+    if path.is_file() {
+        std::fs::read(path).ok()
+    } else {
+        read_entry(path, limits)
+    }
 }
 
 /// FNV-1a over a unit's file names and bytes: stable across builds and

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use copyhound_pipeline::archive::{ArchiveSettings, add_to_archive, create_archive};
+use copyhound_pipeline::code_archive::{ArchiveSettings, add_to_archive, create_archive};
 use copyhound_pipeline::{FrontEndChoice, Inputs, Selection, UnitMode};
 use copyhound_report::{Report, UnitOrigin};
 
