@@ -7,7 +7,9 @@ use std::path::Path;
 use copyhound_fingerprint::NormalizedDocument;
 use copyhound_index::{BaseCode, Comparison, Document, Role, Unit, compare_with_progress};
 use copyhound_normalize::LoadedDocument;
-use copyhound_report::{PairDetails, Parameters, Problem, ProblemKind, Report, ReportInput, Tool};
+use copyhound_report::{
+    BelowMinimum, PairDetails, Parameters, Problem, ProblemKind, Report, ReportInput, Tool,
+};
 use copyhound_source::LineIndex;
 use rayon::prelude::*;
 
@@ -60,23 +62,31 @@ pub fn run(
     let mut families = Vec::with_capacity(batches.len());
     for batch in batches {
         let options = settings.compare_options(&batch.settings);
-        let comparison = compare_with_progress(
+        let mut comparison = compare_with_progress(
             &batch.units,
             &batch.base,
             &options,
             &CompareProgress(progress),
         )?;
+        // The pairs come most similar first.
+        let above = comparison
+            .pairs
+            .partition_point(|pair| pair.similarity >= settings.min_similarity);
+        let below_minimum = comparison.pairs.len() - above;
+        comparison.pairs.truncate(above);
         families.push(FamilyComparison {
             family: batch.settings.family,
             parameters: settings.parameters(&batch.settings, &options, &inputs.base),
             units: batch.units,
             roots: batch.roots,
             comparison,
+            below_minimum,
         });
     }
     Ok(Outcome {
         families,
         problems,
+        min_similarity: settings.min_similarity,
         front_end: settings.front_end.clone(),
         archives: inputs.filter.archives,
     })
@@ -140,6 +150,8 @@ pub struct Outcome {
     pub families: Vec<FamilyComparison>,
     /// What was left out, and why.
     pub problems: Vec<Problem>,
+    /// Pairs less similar than this are listed nowhere.
+    min_similarity: f64,
     /// How the files were read, to read them again.
     front_end: FrontEnd,
     /// How archives were read, to read their files again.
@@ -155,8 +167,12 @@ pub struct FamilyComparison {
     pub units: Vec<Unit>,
     /// The input path each unit came from, as given.
     pub roots: Vec<String>,
-    /// The pairs and their scores.
+    /// The pairs and their scores: those at or above the minimum
+    /// similarity.
     pub comparison: Comparison,
+    /// Pairs the comparison listed below the minimum similarity, left
+    /// out of [`comparison`](Self::comparison).
+    pub below_minimum: usize,
     /// The settings, as the report states them.
     pub parameters: Parameters,
 }
@@ -193,6 +209,12 @@ impl Outcome {
         let mut report =
             Report::merge(parts.collect()).expect("a batch compares at least one family");
         report.problems.clone_from(&self.problems);
+        if self.min_similarity > 0.0 {
+            report.summary.below_minimum = Some(BelowMinimum {
+                min_similarity: self.min_similarity,
+                pairs: self.families.iter().map(|f| f.below_minimum).sum(),
+            });
+        }
         report
     }
 

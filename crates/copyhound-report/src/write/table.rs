@@ -118,6 +118,14 @@ pub fn write_table(report: &Report, limit: usize, mut out: impl Write) -> Result
             write!(out, "; pairs up to {} may be missing", percent(up_to))?;
         }
     }
+    if let Some(below) = &summary.below_minimum {
+        write!(
+            out,
+            "; {} pairs below the minimum similarity of {} not listed",
+            below.pairs,
+            percent(below.min_similarity)
+        )?;
+    }
     writeln!(out, ".")?;
     out.flush()?;
     Ok(())
