@@ -113,7 +113,11 @@ fn names_cannot_drive_the_terminal_or_a_spreadsheet() {
     let formula = "=HYPERLINK(\"evil\").txt";
     write(dir.path(), escape, ESSAY.as_bytes());
     write(dir.path(), formula, ESSAY.as_bytes());
-    write(dir.path(), "bad\u{1b}]0;title\u{7}.txt", [0u8, 159, 146, 150]);
+    write(
+        dir.path(),
+        "bad\u{1b}]0;title\u{7}.txt",
+        [0u8, 159, 146, 150],
+    );
     let csv = dir.path().join("out.csv");
     let json = dir.path().join("out.json");
     let output = copyhound()
