@@ -305,9 +305,9 @@ fn add(args: &AddArgs) -> Result<ExitCode> {
             );
         }
         AddEvent::WalkProblem { message } => {
-            eprintln!("copyhound: warning: {}", terminal_safe(&message));
+            eprintln!("copyhound: warning: {}", terminal_safe(message));
         }
-        AddEvent::Failed { message } => eprintln!("copyhound: {}", terminal_safe(&message)),
+        AddEvent::Failed { message } => eprintln!("copyhound: {}", terminal_safe(message)),
     })?;
     written?;
     Ok(ExitCode::from(u8::from(summary.failed > 0)))
