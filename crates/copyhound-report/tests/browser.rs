@@ -436,8 +436,13 @@ fn problems_are_shown_at_the_top() {
     let section = &section[..section.find("</section>").unwrap()];
     assert!(!section.contains("hidden"), "{section}");
     assert!(section.contains("2 problems:"), "{section}");
-    assert!(section.contains("<li>class/scan.pdf: skipped: no text could be extracted</li>"));
-    assert!(section.contains("<li>class/empty.py: skipped: empty</li>"));
+    // Each problem shows its kind.
+    assert!(section.contains(
+        "<li><span class=\"problem-kind unreadable\">unreadable</span> class/scan.pdf: skipped: no text could be extracted</li>"
+    ), "{section}");
+    assert!(section.contains(
+        "<li><span class=\"problem-kind empty\">empty</span> class/empty.py: skipped: empty</li>"
+    ), "{section}");
     let clean = rendered_dom(&browser, dir.path(), "clean.html", "");
     assert!(clean.contains("<section id=\"problems\" class=\"problems\" hidden=\"\">"));
 }

@@ -1,5 +1,13 @@
 // ---- Header: totals, problems, cap, settings ----
 
+/** How the problems box names each kind of problem. */
+const PROBLEM_KINDS = {
+  unreadable: "unreadable",
+  skipped: "skipped",
+  empty: "empty",
+  too_short: "too short",
+};
+
 function renderHeader() {
   const s = data.summary;
   const p = data.parameters;
@@ -15,7 +23,10 @@ function renderHeader() {
     byId("problems-title").textContent =
       `${plural(data.problems.length, "problem")}: these files were left out of the comparison or only partly compared`;
     const list = byId("problem-list");
-    for (const problem of data.problems) list.append(el("li", {}, problem.message));
+    for (const problem of data.problems) {
+      const kind = el("span", { class: `problem-kind ${problem.kind}` }, PROBLEM_KINDS[problem.kind] || problem.kind);
+      list.append(el("li", {}, kind, " ", problem.message));
+    }
   }
   const leftOut = [];
   if (pairCount < data.listed_pairs) {
@@ -24,6 +35,11 @@ function renderHeader() {
       `in the report; the histogram counts all of them. To see more, write the page again with ` +
       `a larger --report-pairs (--report-pairs all embeds every pair), or read them all in the ` +
       `JSON (--json) or CSV (--csv) report.`);
+  }
+  if (s.below_minimum) {
+    leftOut.push(
+      `${count(s.below_minimum.pairs)} pairs less similar than the minimum similarity of ` +
+      `${(s.below_minimum.min_similarity * 100).toFixed(1)}% (--min-similarity) are not listed.`);
   }
   if (data.listed_pairs < s.matching_pairs) {
     leftOut.push(`The report lists ${count(data.listed_pairs)} of the ${count(s.matching_pairs)} pairs found.`);
