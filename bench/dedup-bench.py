@@ -87,6 +87,7 @@ def main():
     parser.add_argument("--copyhound", required=True)
     parser.add_argument("--datatrove-python", required=True)
     parser.add_argument("--tools", nargs="+", default=["copyhound", "spark", "datatrove"])
+    parser.add_argument("--inputs", nargs="+", default=["corpus", "slice"], help="the whole corpus, its slice, or both")
     args = parser.parse_args()
     truth = os.path.join(args.corpus, "truth.json")
     documents = json.load(open(truth))
@@ -94,7 +95,7 @@ def main():
               ("slice", os.path.join(args.corpus, "slice.parquet"), documents["block"], ["--slice"])]
     rows = []
     for tool in args.tools:
-        for name, path, count, flags in inputs:
+        for name, path, count, flags in (i for i in inputs if i[0] in args.inputs):
             out = os.path.join(args.runs, f"{tool}-{name}")
             shutil.rmtree(out, ignore_errors=True)
             if tool == "copyhound":
