@@ -13,7 +13,7 @@ use copyhound_fingerprint::{
     Winnowing,
 };
 
-use copyhound_index::locate_shared_fragments;
+use copyhound_index::{LocatedFragment, locate_shared_fragments};
 
 use crate::params::{Mode, Params};
 
@@ -43,24 +43,6 @@ impl DocumentPrint {
     }
 }
 
-/// A passage a query shares with a registered document, located in both
-/// texts ([`Fingerprinter::shared_passages`]). With the `serde` feature it
-/// serialises as the search output of the command line and the server.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct SharedPassage {
-    /// Byte range in the query's text.
-    pub query_bytes: [usize; 2],
-    /// Lines (1-based, inclusive) in the query's text.
-    pub query_lines: [u32; 2],
-    /// Byte range in the registered document's text.
-    pub registered_bytes: [usize; 2],
-    /// Lines in the registered document's text.
-    pub registered_lines: [u32; 2],
-    /// Symbols matched.
-    pub symbols: u32,
-}
-
 /// Computes prints and stored subsets with one database's parameters.
 #[derive(Clone, Debug)]
 pub struct Fingerprinter {
@@ -88,25 +70,17 @@ impl Fingerprinter {
         self.winnowing.hasher()
     }
 
-    /// The passages `query` shares with `registered`, each given as its
-    /// normalised document and the text its spans index into, in query
-    /// order. A search says which documents share keys; this says where,
-    /// from both texts, with this database's hasher and winnowing.
+    /// The passages `query` (the first side, `a`) shares with `registered`
+    /// (`b`), each given as its normalised document and the text its spans
+    /// index into, in query order. A search says which documents share
+    /// keys; this says where, from both texts, with this database's hasher
+    /// and winnowing.
     pub fn shared_passages(
         &self,
         query: (&NormalizedDocument, &str),
         registered: (&NormalizedDocument, &str),
-    ) -> Vec<SharedPassage> {
+    ) -> Vec<LocatedFragment> {
         locate_shared_fragments(query, registered, &self.winnowing)
-            .into_iter()
-            .map(|f| SharedPassage {
-                query_bytes: f.a_bytes,
-                query_lines: f.a_lines,
-                registered_bytes: f.b_bytes,
-                registered_lines: f.b_lines,
-                symbols: f.symbols,
-            })
-            .collect()
     }
 
     /// The selected fingerprints of `doc` (hash and symbol position), in

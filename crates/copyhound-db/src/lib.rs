@@ -86,7 +86,7 @@ pub use check::{CheckReport, check};
 pub use database::{BackgroundMerger, Database, NewDocument};
 pub use directory::CATALOG_FILE;
 pub use error::{DbError, Result};
-pub use fingerprinter::{DocumentPrint, Fingerprinter, SharedPassage};
+pub use fingerprinter::{DocumentPrint, Fingerprinter};
 pub use params::{Mode, Params};
 pub use rotate::{DEFAULT_ROTATION_BATCH, Refetch, RotationOptions, RotationReport, Unrotated};
 pub use search::{IgnoredKey, MatchBucket, SearchMatch, SearchOptions, SearchReport};

@@ -33,9 +33,11 @@ impl Span {
 
 /// A sequence of symbols and, for each, the bytes it came from.
 ///
-/// Spans are non-decreasing and lie inside the text the front-end was given,
-/// so every k-gram (and so every fingerprint) maps back to a byte range, and
-/// through a line index to lines and columns.
+/// Spans lie inside the text the front-end was given, so every k-gram (and
+/// so every fingerprint) maps back to a byte range, and through a line
+/// index to lines and columns. They are non-decreasing unless the
+/// front-end reordered symbols (code whose independent statements it put
+/// in a canonical order): each symbol then keeps its own span.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct NormalizedDocument {
     /// The symbols, in document order.
@@ -66,13 +68,17 @@ impl NormalizedDocument {
         self.symbols.is_empty()
     }
 
-    /// The bytes covered by symbols `first..first + count`: from the start of
-    /// the first to the end of the last.
+    /// The bytes covered by symbols `first..first + count`: from the first
+    /// byte of any of them to the last (the start of the first to the end of
+    /// the last, when spans are in order).
     ///
     /// # Panics
     /// If `count` is zero or the range is out of bounds.
     pub fn byte_range(&self, first: usize, count: usize) -> Range<usize> {
         assert!(count > 0, "an empty symbol range has no bytes");
-        self.spans[first].start as usize..self.spans[first + count - 1].end as usize
+        let spans = &self.spans[first..first + count];
+        let start = spans.iter().map(|s| s.start).min().unwrap_or_default();
+        let end = spans.iter().map(|s| s.end).max().unwrap_or_default();
+        start as usize..end as usize
     }
 }

@@ -88,6 +88,10 @@ fn mod_p_safe_mod_p_all_and_smallest_on_a_known_sequence() {
     );
     assert_eq!(select(&All, &hashes).len(), hashes.len());
     assert_eq!(select(&Smallest::new(3), &hashes), [(3, 1), (4, 2), (2, 9)]);
+    // A long run can hold no hash `0 mod p`, and a sketch's n smallest
+    // depend on the whole document: neither promises a window.
+    assert_eq!(ModP::new(2).window_guarantee(), None);
+    assert_eq!(Smallest::new(3).window_guarantee(), None);
 }
 
 #[test]
@@ -201,6 +205,10 @@ proptest! {
             Box::new(SafeModP::optimal(w)),
             Box::new(All),
         ] {
+            // The window each declares is the one it keeps (All's 1 is
+            // at most w, so runs of w + k − 1 are found by it too).
+            let declared = selector.window_guarantee();
+            prop_assert!(declared.is_some_and(|d| d <= w), "{} declares {:?}", selector.name(), declared);
             prop_assert!(
                 shares_a_fingerprint_in_the_run(&selector, &hasher, &pair),
                 "{} with k={} w={} missed a run of {}", selector.name(), k, w, pair.run_a.len()
@@ -219,6 +227,7 @@ proptest! {
         let hasher = KGramHasher::new(k, seed);
         let stored = winnowing_with(w, robust);
         let query = QueryWinnowing::new(stored, w_query);
+        prop_assert_eq!(query.window_guarantee(), Some(w_query));
         prop_assert!(shares_a_fingerprint_in_the_run(&query, &hasher, &pair));
         for doc in [&pair.a, &pair.b] {
             let full = fingerprints(&stored, &hasher, doc);

@@ -44,6 +44,12 @@ impl BitSet {
     pub(crate) fn count(&self) -> usize {
         count(&self.words)
     }
+
+    /// Whether no member lies in `start..end`.
+    pub(crate) fn is_clear(&self, start: usize, end: usize) -> bool {
+        debug_assert!(end <= self.len);
+        range_is_clear(&self.words, start, end)
+    }
 }
 
 /// Sets bit `i` of `words`.

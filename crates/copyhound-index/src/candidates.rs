@@ -1,50 +1,75 @@
 //! Candidate pairs: the unit pairs that share at least one indexed
-//! fingerprint, with how many they share — found without visiting all
-//! pairs (winnowing §5.2).
+//! fingerprint — found without visiting all pairs (winnowing §5.2) — each
+//! with an upper bound of its similarity (module `bounds`).
 //!
-//! For each unit `a`, its hashes' unit lists are walked and a dense counter
-//! is bumped for every later unit `b`; only pairs that share a hash are ever
-//! touched. Each rayon worker keeps the best pairs (most shared
-//! fingerprints) in a [`Best`] buffer of at most twice the cap, so memory
-//! is the index plus one counter array per worker plus the cap, however
-//! many pairs share something.
+//! *Counting.* For each unit `a`, the unit lists of its hashes are walked
+//! and a dense accumulator is bumped for every later unit `b`, by the
+//! shares of the hash in `a` and in `b` packed in one `u64`; only pairs
+//! that share a hash are ever touched. The sums are the two sides of the
+//! bound.
 //!
-//! A hash in `n` units costs `n·(n−1)/2` counter bumps, so a few hashes
-//! common to most of a large batch (an idiom every file has) would make
-//! the work quadratic in the batch. Counting therefore has a work budget
-//! proportional to the index size ([`discovery_limit`]): when the budget
-//! cannot pay for every hash, the most common hashes — those least telling
-//! of copying — are not counted. Small batches never reach it. The
-//! fragments and scores of a pair still use every hash the index keeps.
+//! *Groups.* Hashes held by exactly the same units — a template every copy
+//! keeps, all of a family of identical files — are counted once, with
+//! their shares summed: 5,000 identical files cost 12.5 million bumps, not
+//! that many for each of their hashes.
+//!
+//! *The work budget.* A group in `n` units costs `n·(n−1)/2` bumps, so a
+//! few idioms common to most of a large batch would make counting
+//! quadratic. Counting has a budget proportional to the index
+//! ([`WORK_PER_POSTING`]): when it cannot pay for every group, the most
+//! common groups — the least telling of copying, and the lightest under
+//! rarity weights — are not counted. Their shares are not forgotten: each
+//! unit's uncounted shares (its *slack*) are added to the bound of its
+//! pairs, and a pair that shares only uncounted groups, never found, is at
+//! most as similar as the two largest slacks allow; the comparison says
+//! so. Small batches and families of copies never reach the budget.
+//!
+//! *The kept candidates.* Each rayon worker keeps the pairs of highest
+//! rank in a [`Best`] buffer of at most twice the cap. The rank is the
+//! bound without the slack — what the pair was seen to share — so that the
+//! length of a unit never decides; ties go by unit names, as the listing's
+//! order does. Memory is the index plus one accumulator array per worker
+//! plus the cap, however many pairs share something; of the pairs a buffer
+//! drops, only a histogram of their bounds and the highest one are kept,
+//! which say how many unscored pairs could still have been listed.
 
-use std::cmp::Reverse;
+use std::cmp::Ordering;
 
 use rayon::prelude::*;
 
+use crate::bounds::{HashBounds, ONE};
 use crate::{FingerprintIndex, Role, Unit};
 
-/// Two units that share fingerprints.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct CandidatePair {
+/// Two units that share fingerprints, and what is known of their
+/// similarity before their fragments are found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct CandidatePair {
     /// The first unit's index (the smaller).
-    pub a: u32,
+    pub(crate) a: u32,
     /// The second unit's index.
-    pub b: u32,
-    /// Number of distinct shared hashes.
-    pub shared: u32,
+    pub(crate) b: u32,
+    /// The two sides' summed shares of the groups counted, not capped at
+    /// a whole unit each: the order candidates are kept and scored in.
+    /// Uncapped, a pair sharing more ranks higher even when the bounds of
+    /// both reach 1.
+    pub(crate) rank: u32,
+    /// The bound with each side's slack, in `0..=WHOLE_PAIR`: the pair's
+    /// similarity is at most `bound / WHOLE_PAIR`.
+    pub(crate) bound: u32,
 }
 
-impl CandidatePair {
-    /// Heap order: more shared first, then lower indices.
-    fn rank(self) -> (u32, Reverse<u32>, Reverse<u32>) {
-        (self.shared, Reverse(self.a), Reverse(self.b))
-    }
+/// The sum of the two sides' largest shares: a pair's similarity bound.
+pub(crate) const WHOLE_PAIR: u32 = 2 * ONE;
+
+/// The similarity a pair's bound or rank stands for.
+pub(crate) fn as_similarity(bound: u32) -> f64 {
+    f64::from(bound) / f64::from(WHOLE_PAIR)
 }
 
 /// Who may be paired with whom: never two old submissions, never two units
 /// of one group.
 #[derive(Debug)]
-pub struct PairingRules {
+pub(crate) struct PairingRules {
     old: Vec<bool>,
     /// Group ids; `u32::MAX` for no group.
     groups: Vec<u32>,
@@ -52,7 +77,7 @@ pub struct PairingRules {
 
 impl PairingRules {
     /// The rules for `units`.
-    pub fn new(units: &[Unit]) -> Self {
+    pub(crate) fn new(units: &[Unit]) -> Self {
         let mut names: Vec<&str> = units.iter().filter_map(|u| u.group.as_deref()).collect();
         names.sort_unstable();
         names.dedup();
@@ -71,7 +96,7 @@ impl PairingRules {
     }
 
     /// Whether units `a` and `b` may be paired.
-    pub fn allows(&self, a: u32, b: u32) -> bool {
+    pub(crate) fn allows(&self, a: u32, b: u32) -> bool {
         let (a, b) = (a as usize, b as usize);
         a != b
             && !(self.old[a] && self.old[b])
@@ -79,45 +104,289 @@ impl PairingRules {
     }
 }
 
+/// The order pairs are listed in among equals: by the names of their
+/// units, then by their indices, each pair's units taken name first.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NameOrder<'a> {
+    /// Each unit's rank among the distinct unit names.
+    pub(crate) name_rank: &'a [u32],
+}
+
+impl NameOrder<'_> {
+    /// The key pairs `(a, b)` are ordered by (lower first).
+    pub(crate) fn key(self, a: u32, b: u32) -> (u64, u64) {
+        let rank = |u: u32| self.name_rank[u as usize];
+        let (x, y) = if (rank(b), b) < (rank(a), a) {
+            (b, a)
+        } else {
+            (a, b)
+        };
+        let pack = |high: u32, low: u32| u64::from(high) << 32 | u64::from(low);
+        (pack(rank(x), rank(y)), pack(x, y))
+    }
+
+    /// `x` before `y`: higher `value` first, then by names.
+    fn by(
+        self,
+        value: impl Fn(&CandidatePair) -> u32,
+        x: &CandidatePair,
+        y: &CandidatePair,
+    ) -> Ordering {
+        value(y)
+            .cmp(&value(x))
+            .then_with(|| self.key(x.a, x.b).cmp(&self.key(y.a, y.b)))
+    }
+
+    /// `x` before `y` in rank order.
+    pub(crate) fn by_rank(self, x: &CandidatePair, y: &CandidatePair) -> Ordering {
+        self.by(|c| c.rank, x, y)
+    }
+
+    /// `x` before `y` in bound order.
+    fn by_bound(self, x: &CandidatePair, y: &CandidatePair) -> Ordering {
+        self.by(|c| c.bound, x, y)
+    }
+}
+
 /// The result of candidate generation.
 #[derive(Debug, Default)]
-pub struct Candidates {
-    /// The kept pairs, by unit indices `(a, b)`: the order in which
-    /// scoring visits them (it reuses the first unit's lookups along a run
-    /// of pairs).
-    pub pairs: Vec<CandidatePair>,
-    /// Pairs that qualified in all (at least `pairs.len()`).
-    pub qualified: usize,
+pub(crate) struct Candidates {
+    /// The kept pairs, by unit indices `(a, b)`.
+    pub(crate) pairs: Vec<CandidatePair>,
+    /// Pairs found sharing a counted group (at least `pairs.len()`).
+    pub(crate) qualified: usize,
+    /// What the cap left out.
+    pub(crate) dropped: Dropped,
+    /// Groups in more units than this were not counted (`usize::MAX`:
+    /// every group was).
+    pub(crate) counted_units: usize,
+    /// The highest bound a pair that shares no counted group can have.
+    pub(crate) uncounted_bound: u32,
 }
 
 /// Counter bumps allowed per posting of the index when counting shared
-/// hashes, and the least budget whatever the index size.
+/// groups, and the least budget whatever the index size.
 const WORK_PER_POSTING: u64 = 64;
 const MIN_WORK: u64 = 100_000_000;
 
-/// The largest number of units a hash may be in and still be counted, such
-/// that counting costs at most `max(MIN_WORK, WORK_PER_POSTING × postings)`
-/// counter bumps; `usize::MAX` when that pays for every hash.
-pub fn discovery_limit(index: &FingerprintIndex) -> usize {
+/// The pairs allowed by `rules` that share a counted group of `index`,
+/// with their bounds from `bounds`; the `cap` of highest rank are kept.
+pub(crate) fn candidate_pairs(
+    (index, firsts): (&FingerprintIndex, &[u32]),
+    bounds: &HashBounds,
+    rules: &PairingRules,
+    order: NameOrder<'_>,
+    cap: usize,
+) -> Candidates {
     let budget = MIN_WORK.max(WORK_PER_POSTING * index.stats().postings as u64);
-    limit_within(index, budget)
+    candidates_within((index, firsts), bounds, (rules, order), cap, budget)
 }
 
-/// The largest number of units per counted hash for which counting costs at
-/// most `budget` counter bumps (never below 2).
-fn limit_within(index: &FingerprintIndex, budget: u64) -> usize {
-    // Work by number of units per hash, cheapest hashes first.
-    let mut hashes_by_units: Vec<u64> = Vec::new();
-    for h in 0..index.hash_count() {
-        let n = index.units_of(h as u32).len();
-        if hashes_by_units.len() <= n {
-            hashes_by_units.resize(n + 1, 0);
+/// [`candidate_pairs`] with a work budget of `budget` bumps.
+fn candidates_within(
+    (index, firsts): (&FingerprintIndex, &[u32]),
+    bounds: &HashBounds,
+    (rules, order): (&PairingRules, NameOrder<'_>),
+    cap: usize,
+    budget: u64,
+) -> Candidates {
+    let pairing = Pairing::new((index, firsts), bounds, budget);
+    let unit_count = index.unit_count();
+    let (best, qualified) = (0..unit_count as u32)
+        .into_par_iter()
+        .fold(
+            || Worker::new(unit_count, cap),
+            |mut worker, a| {
+                worker.count_from(index, &pairing, rules, order, a);
+                worker
+            },
+        )
+        .map(|worker| (worker.best, worker.qualified))
+        .reduce(
+            || (Best::new(cap), 0),
+            |(mut left, n), (right, m)| {
+                left.take_all(right, order);
+                (left, n + m)
+            },
+        );
+    let (pairs, dropped) = best.into_unit_order(order);
+    Candidates {
+        pairs,
+        qualified,
+        dropped,
+        counted_units: pairing.limit,
+        uncounted_bound: pairing.uncounted_bound(),
+    }
+}
+
+/// What counting reads: each unit's share of each counted group, and what
+/// it leaves uncounted.
+struct Pairing {
+    /// Per slot of the index's unit hash lists: the unit's share of the
+    /// slot's group when the slot holds the group's first hash and the
+    /// group is counted; 0 otherwise (skipped).
+    counted: Vec<u32>,
+    /// Per unit of every hash's unit list ([`FingerprintIndex::run_units`]):
+    /// that unit's share of the hash's group.
+    run_shares: Vec<u32>,
+    /// Per unit: the shares of its uncounted groups and of its
+    /// fingerprints left out of the index, at most `ONE`.
+    slack: Vec<u32>,
+    /// Per unit: whether each of its sides counts as whole.
+    whole: Vec<bool>,
+    /// Whether the shares bound the similarity.
+    valid: bool,
+    /// Groups in more units than this are not counted.
+    limit: usize,
+}
+
+impl Pairing {
+    fn new((index, firsts): (&FingerprintIndex, &[u32]), bounds: &HashBounds, budget: u64) -> Self {
+        let limit = limit_within(index, firsts, budget);
+        let is_counted = |h: u32| firsts[h as usize] == h && index.units_of(h).len() <= limit;
+        let unit_count = index.unit_count() as u32;
+        // A unit's groups left uncounted are its slack.
+        let slack: Vec<u32> = (0..unit_count)
+            .into_par_iter()
+            .map(|u| {
+                let shares = &bounds.slots[index.hash_slots(u)];
+                let uncounted = index
+                    .hashes_of(u)
+                    .iter()
+                    .zip(shares)
+                    .filter(|&(&h, _)| firsts[h as usize] == h && !is_counted(h))
+                    .fold(bounds.unindexed[u as usize], |sum, (_, &share)| {
+                        sum.saturating_add(share)
+                    });
+                uncounted.min(ONE)
+            })
+            .collect();
+        let run_shares: Vec<u32> = index
+            .run_slots()
+            .par_iter()
+            .map(|&slot| bounds.slots[slot as usize])
+            .collect();
+        // Only a counted group's first slot is walked.
+        let mut counted = bounds.slots.clone();
+        for u in 0..unit_count {
+            for (slot, &h) in index.hash_slots(u).zip(index.hashes_of(u)) {
+                if !is_counted(h) {
+                    counted[slot] = 0;
+                }
+            }
         }
-        hashes_by_units[n] += 1;
+        Self {
+            counted,
+            run_shares,
+            slack,
+            whole: bounds.whole.clone(),
+            valid: bounds.valid,
+            limit,
+        }
+    }
+
+    /// Side `u` of a bound with `shares` summed: at most `ONE`.
+    fn side(&self, u: u32, shares: u32) -> u32 {
+        if self.whole[u as usize] {
+            ONE
+        } else {
+            shares.min(ONE)
+        }
+    }
+
+    /// The candidate `(a, b)` with the summed shares of its counted groups.
+    fn candidate(&self, a: u32, b: u32, (in_a, in_b): (u32, u32)) -> CandidatePair {
+        // Each side's sum is below 2^31 (see `bounds`).
+        let uncapped = |u: u32, shares: u32| if self.whole[u as usize] { ONE } else { shares };
+        let rank = uncapped(a, in_a) + uncapped(b, in_b);
+        let bound = if self.valid {
+            let slack = |u: u32| self.slack[u as usize];
+            self.side(a, in_a.saturating_add(slack(a)))
+                + self.side(b, in_b.saturating_add(slack(b)))
+        } else {
+            WHOLE_PAIR
+        };
+        CandidatePair { a, b, rank, bound }
+    }
+
+    /// The highest bound of a pair that shares no counted group: the two
+    /// largest slacks.
+    fn uncounted_bound(&self) -> u32 {
+        if self.limit == usize::MAX {
+            // Every shared indexed hash was counted, and a fragment starts
+            // only from one.
+            return 0;
+        }
+        if !self.valid {
+            return WHOLE_PAIR;
+        }
+        let mut largest = [0u32; 2];
+        for u in 0..self.slack.len() as u32 {
+            let side = self.side(u, self.slack[u as usize]);
+            if side > largest[0] {
+                largest = [side, largest[0]];
+            } else if side > largest[1] {
+                largest[1] = side;
+            }
+        }
+        largest[0] + largest[1]
+    }
+}
+
+/// For each hash id, the first (smallest) hash id held by exactly the same
+/// units: the hashes of a group are shared by a pair all or none.
+pub(crate) fn group_firsts(index: &FingerprintIndex) -> Vec<u32> {
+    let hashes = index.hash_count() as u32;
+    let mut keyed: Vec<(u64, u32)> = (0..hashes)
+        .into_par_iter()
+        .map(|h| (list_key(index.units_of(h)), h))
+        .collect();
+    keyed.par_sort_unstable();
+    let mut firsts: Vec<u32> = (0..hashes).collect();
+    let mut in_run: Vec<u32> = Vec::new();
+    for run in keyed.chunk_by(|x, y| x.0 == y.0) {
+        // Almost always one list per key; different lists sharing a key
+        // are told apart here. Ids ascend within a key: the first is the
+        // smallest.
+        in_run.clear();
+        for &(_, h) in run {
+            let units = index.units_of(h);
+            match in_run.iter().find(|&&f| index.units_of(f) == units) {
+                Some(&first) => firsts[h as usize] = first,
+                None => in_run.push(h),
+            }
+        }
+    }
+    firsts
+}
+
+/// A 64-bit digest of a unit list.
+fn list_key(units: &[u32]) -> u64 {
+    units.iter().fold(units.len() as u64, |key, &u| {
+        let mixed = (key ^ u64::from(u)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        mixed ^ (mixed >> 29)
+    })
+}
+
+/// The largest number of units a counted group may be in, such that
+/// counting every group up to it costs at most `budget` bumps
+/// (`usize::MAX` when that pays for every group, never below 2).
+fn limit_within(index: &FingerprintIndex, firsts: &[u32], budget: u64) -> usize {
+    // Groups by number of units, cheapest first.
+    let mut groups_by_units: Vec<u64> = Vec::new();
+    for (h, &first) in firsts.iter().enumerate() {
+        if first != h as u32 {
+            continue;
+        }
+        let n = index.units_of(first).len();
+        if groups_by_units.len() <= n {
+            groups_by_units.resize(n + 1, 0);
+        }
+        groups_by_units[n] += 1;
     }
     let mut spent: u64 = 0;
     let mut counted = 2;
-    for (n, &count) in hashes_by_units.iter().enumerate().filter(|(_, c)| **c > 0) {
+    for (n, &count) in groups_by_units.iter().enumerate().filter(|(_, c)| **c > 0) {
         let units = n as u64;
         spent = spent.saturating_add(count.saturating_mul(units * units.saturating_sub(1) / 2));
         if spent > budget {
@@ -128,51 +397,64 @@ fn limit_within(index: &FingerprintIndex, budget: u64) -> usize {
     usize::MAX
 }
 
-impl Candidates {
-    /// Whether the cap dropped pairs.
-    pub fn truncated(&self) -> bool {
-        self.qualified > self.pairs.len()
+/// What the cap of a [`Best`] buffer left out: how many pairs by bound,
+/// and the one of highest bound.
+#[derive(Clone, Debug)]
+pub(crate) struct Dropped {
+    /// Pairs dropped with a bound in each band of `2^BAND_BITS`.
+    bands: Vec<u64>,
+    /// The dropped pair first in bound order.
+    pub(crate) first: Option<CandidatePair>,
+}
+
+/// Bits of bound per band of the dropped pairs' histogram: 1,025 bands.
+const BAND_BITS: u32 = 11;
+
+impl Default for Dropped {
+    fn default() -> Self {
+        Self {
+            bands: vec![0; (WHOLE_PAIR >> BAND_BITS) as usize + 1],
+            first: None,
+        }
     }
 }
 
-/// The pairs allowed by `rules` that share at least `min_shared` hashes of
-/// `index` (counting the hashes within the [`discovery_limit`]); the
-/// `max_pairs` sharing most are kept.
-pub fn candidate_pairs(
-    index: &FingerprintIndex,
-    rules: &PairingRules,
-    unit_count: usize,
-    min_shared: usize,
-    max_pairs: usize,
-) -> Candidates {
-    let min_shared = min_shared.max(1) as u32;
-    let limit = discovery_limit(index);
-    let (best, qualified) = (0..unit_count as u32)
-        .into_par_iter()
-        .fold(
-            || Worker::new(unit_count, max_pairs),
-            |mut worker, a| {
-                worker.count_from(index, rules, a, min_shared, limit);
-                worker
-            },
-        )
-        .map(|worker| (worker.best, worker.qualified))
-        .reduce(
-            || (Best::new(max_pairs), 0),
-            |(mut left, n), (right, m)| {
-                for pair in right.pairs {
-                    left.push(pair);
-                }
-                (left, n + m)
-            },
-        );
-    Candidates {
-        pairs: best.into_unit_order(),
-        qualified,
+impl Dropped {
+    fn note(&mut self, pair: CandidatePair, order: NameOrder<'_>) {
+        self.bands[(pair.bound >> BAND_BITS) as usize] += 1;
+        if self
+            .first
+            .is_none_or(|first| order.by_bound(&pair, &first) == Ordering::Less)
+        {
+            self.first = Some(pair);
+        }
+    }
+
+    fn merge(&mut self, other: Self, order: NameOrder<'_>) {
+        for (x, y) in self.bands.iter_mut().zip(other.bands) {
+            *x += y;
+        }
+        if let Some(first) = other.first {
+            self.bands[(first.bound >> BAND_BITS) as usize] -= 1;
+            self.note(first, order);
+        }
+    }
+
+    /// Pairs dropped.
+    #[cfg(test)]
+    fn count(&self) -> usize {
+        self.bands.iter().sum::<u64>() as usize
+    }
+
+    /// At most this many dropped pairs have a bound of `bound` or more.
+    pub(crate) fn at_least(&self, bound: u32) -> usize {
+        self.bands[(bound >> BAND_BITS) as usize..]
+            .iter()
+            .sum::<u64>() as usize
     }
 }
 
-/// The `cap` best pairs by [`CandidatePair::rank`] among those pushed.
+/// The `cap` best pairs by rank (then names) among those pushed.
 ///
 /// Pairs are appended until the buffer holds twice the cap, then cut back
 /// to the cap best with a linear-time selection; a pair no better than
@@ -182,9 +464,10 @@ pub fn candidate_pairs(
 struct Best {
     pairs: Vec<CandidatePair>,
     cap: usize,
-    /// The rank of the worst pair kept at the last cut: a pair ranked
-    /// lower can never be among the best.
-    floor: Option<(u32, Reverse<u32>, Reverse<u32>)>,
+    /// The worst pair kept at the last cut: a pair ranked no higher can
+    /// never be among the best.
+    floor: Option<CandidatePair>,
+    dropped: Dropped,
 }
 
 impl Best {
@@ -193,44 +476,68 @@ impl Best {
             pairs: Vec::new(),
             cap,
             floor: None,
+            dropped: Dropped::default(),
         }
     }
 
-    fn push(&mut self, pair: CandidatePair) {
-        if self.cap == 0 || self.floor.is_some_and(|floor| pair.rank() <= floor) {
+    fn push(&mut self, pair: CandidatePair, order: NameOrder<'_>) {
+        let below = |floor: CandidatePair| match pair.rank.cmp(&floor.rank) {
+            Ordering::Less => true,
+            Ordering::Greater => false,
+            Ordering::Equal => order.by_rank(&pair, &floor) != Ordering::Less,
+        };
+        if self.cap == 0 || self.floor.is_some_and(below) {
+            self.dropped.note(pair, order);
             return;
         }
         self.pairs.push(pair);
-        if self.pairs.len() >= 2 * self.cap {
-            self.cut();
+        if self.pairs.len() >= self.cap.saturating_mul(2) {
+            self.cut(order);
         }
+    }
+
+    /// Takes every pair and drop of `other`.
+    fn take_all(&mut self, other: Self, order: NameOrder<'_>) {
+        for pair in other.pairs {
+            self.push(pair, order);
+        }
+        self.dropped.merge(other.dropped, order);
     }
 
     /// Keeps the `cap` best pairs.
-    fn cut(&mut self) {
+    fn cut(&mut self, order: NameOrder<'_>) {
         if self.pairs.len() > self.cap {
             self.pairs
-                .select_nth_unstable_by_key(self.cap - 1, |c| Reverse(c.rank()));
+                .select_nth_unstable_by(self.cap - 1, |x, y| order.by_rank(x, y));
+            for &pair in &self.pairs[self.cap..] {
+                self.dropped.note(pair, order);
+            }
             self.pairs.truncate(self.cap);
-            self.floor = self.pairs.iter().map(|c| c.rank()).min();
+            self.floor = self
+                .pairs
+                .iter()
+                .copied()
+                .max_by(|x, y| order.by_rank(x, y));
         }
     }
 
-    /// The best pairs, by unit indices.
-    fn into_unit_order(mut self) -> Vec<CandidatePair> {
-        self.cut();
+    /// The best pairs, by unit indices, and what was dropped.
+    fn into_unit_order(mut self, order: NameOrder<'_>) -> (Vec<CandidatePair>, Dropped) {
+        self.cut(order);
         // Workers take the units in order and the reduction keeps that
         // order, so unless a cut reordered them the pairs are sorted already.
         if !self.pairs.is_sorted_by_key(|c| (c.a, c.b)) {
             self.pairs.par_sort_unstable_by_key(|c| (c.a, c.b));
         }
-        self.pairs
+        (self.pairs, self.dropped)
     }
 }
 
 /// The state of one rayon worker.
 struct Worker {
-    counts: Vec<u32>,
+    /// Per unit, the two sides' summed shares with the unit counted from,
+    /// that unit's in the low half.
+    sums: Vec<u64>,
     touched: Vec<u32>,
     best: Best,
     qualified: usize,
@@ -239,44 +546,48 @@ struct Worker {
 impl Worker {
     fn new(unit_count: usize, cap: usize) -> Self {
         Self {
-            counts: vec![0; unit_count],
+            sums: vec![0; unit_count],
             touched: Vec::new(),
             best: Best::new(cap),
             qualified: 0,
         }
     }
 
-    /// Counts the hashes unit `a` shares with every later unit, among those
-    /// in at most `limit` units.
+    /// Sums the shares of the counted groups unit `a` shares with every
+    /// later unit.
     fn count_from(
         &mut self,
         index: &FingerprintIndex,
+        pairing: &Pairing,
         rules: &PairingRules,
+        order: NameOrder<'_>,
         a: u32,
-        min: u32,
-        limit: usize,
     ) {
-        for &h in index.hashes_of(a) {
-            let units = index.units_of(h);
-            if units.len() > limit {
+        let counted = &pairing.counted[index.hash_slots(a)];
+        for (&h, &in_a) in index.hashes_of(a).iter().zip(counted) {
+            if in_a == 0 {
                 continue;
             }
+            let run = index.run_range(h);
+            let (units, shares) = (&index.run_units()[run.clone()], &pairing.run_shares[run]);
             let later = units.partition_point(|&u| u <= a);
-            for &b in &units[later..] {
-                let count = &mut self.counts[b as usize];
-                if *count == 0 {
+            for (&b, &in_b) in units[later..].iter().zip(&shares[later..]) {
+                let sum = &mut self.sums[b as usize];
+                if *sum == 0 {
                     self.touched.push(b);
                 }
-                *count += 1;
+                // Shares are at least 1, and a unit's add up to less
+                // than 2^31: neither half overflows into the other.
+                *sum += u64::from(in_a) | u64::from(in_b) << 32;
             }
         }
         let kept_before = self.best.pairs.len();
         for &b in &self.touched {
-            let shared = std::mem::take(&mut self.counts[b as usize]);
-            if shared >= min && rules.allows(a, b) {
+            let sum = std::mem::take(&mut self.sums[b as usize]);
+            if rules.allows(a, b) {
                 self.qualified += 1;
-                let pair = CandidatePair { a, b, shared };
-                self.best.push(pair);
+                let pair = pairing.candidate(a, b, (sum as u32, (sum >> 32) as u32));
+                self.best.push(pair, order);
             }
         }
         self.touched.clear();
@@ -309,13 +620,46 @@ mod tests {
         )
     }
 
-    fn pairs(units: &[Unit], max_pairs: usize) -> Candidates {
+    /// A share of 1 for every unit in every group, no slack.
+    fn unit_shares(index: &FingerprintIndex, firsts: &[u32]) -> HashBounds {
+        let slots = (0..index.unit_count() as u32)
+            .flat_map(|u| {
+                index
+                    .hashes_of(u)
+                    .iter()
+                    .map(|&h| u32::from(firsts[h as usize] == h))
+            })
+            .collect();
+        HashBounds {
+            slots,
+            unindexed: vec![0; index.unit_count()],
+            whole: vec![false; index.unit_count()],
+            valid: true,
+        }
+    }
+
+    /// Units in name order.
+    fn in_order(units: &[Unit]) -> Vec<u32> {
+        (0..units.len() as u32).collect()
+    }
+
+    fn pairs(units: &[Unit], cap: usize) -> Candidates {
         let index = FingerprintIndex::build(units, &BaseCode::none(), usize::MAX);
-        candidate_pairs(&index, &PairingRules::new(units), units.len(), 1, max_pairs)
+        let names = in_order(units);
+        let order = NameOrder { name_rank: &names };
+        let firsts = group_firsts(&index);
+        let bounds = unit_shares(&index, &firsts);
+        candidate_pairs(
+            (&index, &firsts),
+            &bounds,
+            &PairingRules::new(units),
+            order,
+            cap,
+        )
     }
 
     #[test]
-    fn pairs_are_counted_by_shared_hashes() {
+    fn pairs_are_ranked_by_summed_shares() {
         let units = [
             unit("a", &[1, 2, 3]),
             unit("b", &[1, 2, 3, 4]),
@@ -323,43 +667,101 @@ mod tests {
             unit("d", &[6]),
         ];
         let found = pairs(&units, 10);
-        let got: Vec<(u32, u32, u32)> = found.pairs.iter().map(|c| (c.a, c.b, c.shared)).collect();
-        assert_eq!(got, vec![(0, 1, 3), (1, 2, 1)]);
-        assert!(!found.truncated());
+        // Hashes 1, 2 and 3 are one group (held by a and b alike): one
+        // share on each side.
+        let got: Vec<(u32, u32, u32)> = found.pairs.iter().map(|c| (c.a, c.b, c.rank)).collect();
+        assert_eq!(got, vec![(0, 1, 2), (1, 2, 2)]);
+        assert_eq!(found.qualified, 2);
+        assert_eq!(found.dropped.count(), 0);
+        assert_eq!(found.uncounted_bound, 0);
     }
 
     #[test]
-    fn the_cap_keeps_the_pairs_sharing_most() {
+    fn the_cap_keeps_the_pairs_of_highest_rank_and_notes_the_rest() {
         let units = [
             unit("a", &[1, 2, 3]),
             unit("b", &[1, 2, 3, 4]),
             unit("c", &[4, 5]),
         ];
+        // (a, b) and (b, c) share one group each: the tie goes by name.
         let found = pairs(&units, 1);
         assert_eq!(found.pairs.len(), 1);
         assert_eq!((found.pairs[0].a, found.pairs[0].b), (0, 1));
-        assert!(found.truncated());
+        assert_eq!(found.qualified, 2);
+        assert_eq!(found.dropped.count(), 1);
+        let first = found.dropped.first.unwrap();
+        assert_eq!((first.a, first.b, first.bound), (1, 2, 2));
+        assert_eq!(found.dropped.at_least(2), 1);
+        assert_eq!(found.dropped.at_least(1 << BAND_BITS), 0);
     }
 
     #[test]
-    fn the_work_budget_leaves_out_the_most_common_hashes() {
-        // Hash 1 is in all six units (15 bumps), hash 2 in three (3 bumps),
-        // hashes 3 and 4 in two (1 bump each).
+    fn hashes_held_by_the_same_units_are_one_group() {
         let units = [
-            unit("a", &[1, 2, 3]),
-            unit("b", &[1, 2, 3]),
+            unit("a", &[1, 2, 3, 7]),
+            unit("b", &[1, 2, 3, 8]),
+            unit("c", &[7, 8, 2]),
+        ];
+        let index = FingerprintIndex::build(&units, &BaseCode::none(), usize::MAX);
+        let firsts = group_firsts(&index);
+        let id = |hash: u64| index.find(hash).unwrap();
+        // 1 and 3 are in a and b; 2 in all three; 7 in a and c; 8 in b and c.
+        assert_eq!(firsts[id(3) as usize], id(1));
+        assert_eq!(firsts[id(1) as usize], id(1));
+        for hash in [2, 7, 8] {
+            assert_eq!(firsts[id(hash) as usize], id(hash));
+        }
+    }
+
+    #[test]
+    fn the_work_budget_leaves_out_the_most_common_groups() {
+        // Hash 1 is in all six units (15 bumps), hash 2 in three (3 bumps),
+        // hashes 3 and 4 in two (1 bump each); 9 and 10 repeat 3's units.
+        let units = [
+            unit("a", &[1, 2, 3, 9, 10]),
+            unit("b", &[1, 2, 3, 9, 10]),
             unit("c", &[1, 2, 4]),
             unit("d", &[1, 4]),
             unit("e", &[1]),
             unit("f", &[1]),
         ];
         let index = FingerprintIndex::build(&units, &BaseCode::none(), usize::MAX);
-        assert_eq!(limit_within(&index, 20), usize::MAX);
-        assert_eq!(limit_within(&index, 19), 3);
-        assert_eq!(limit_within(&index, 4), 2);
-        assert_eq!(limit_within(&index, 0), 2);
-        // Small batches are far below the real budget.
-        assert_eq!(discovery_limit(&index), usize::MAX);
+        let firsts = group_firsts(&index);
+        assert_eq!(limit_within(&index, &firsts, 20), usize::MAX);
+        assert_eq!(limit_within(&index, &firsts, 19), 3);
+        assert_eq!(limit_within(&index, &firsts, 4), 2);
+        assert_eq!(limit_within(&index, &firsts, 0), 2);
+    }
+
+    #[test]
+    fn uncounted_groups_become_slack_in_every_bound() {
+        // Hash 1 is in every unit (3 bumps), 2, 3 and 4 in two units each
+        // (1 bump each): a budget of 3 leaves hash 1 out.
+        let units = [
+            unit("a", &[1, 2, 3]),
+            unit("b", &[1, 2, 4]),
+            unit("c", &[1, 3, 4]),
+        ];
+        let index = FingerprintIndex::build(&units, &BaseCode::none(), usize::MAX);
+        let firsts = group_firsts(&index);
+        let mut bounds = unit_shares(&index, &firsts);
+        // Fingerprints a holds that the index left out can cover 5.
+        bounds.unindexed = vec![5, 0, 0];
+        let names = in_order(&units);
+        let order = NameOrder { name_rank: &names };
+        let rules = PairingRules::new(&units);
+        let found = candidates_within((&index, &firsts), &bounds, (&rules, order), 10, 3);
+        assert_eq!(found.counted_units, 2);
+        let got: Vec<(u32, u32, u32, u32)> = found
+            .pairs
+            .iter()
+            .map(|c| (c.a, c.b, c.rank, c.bound))
+            .collect();
+        // Each pair was seen sharing one hash of two units (rank 1 + 1);
+        // hash 1 adds 1 to each side's bound, and a's left-out prints 5.
+        assert_eq!(got, vec![(0, 1, 2, 9), (0, 2, 2, 9), (1, 2, 2, 4)]);
+        // A pair sharing hash 1 alone could have a's 6 and another's 1.
+        assert_eq!(found.uncounted_bound, 7);
     }
 
     #[test]
@@ -376,47 +778,65 @@ mod tests {
     }
 
     proptest::proptest! {
-        /// Every pair sharing a hash is found with its count, in unit
+        /// Every pair sharing a hash is found with the summed shares of
+        /// the groups it shares (hashes held by the same units), in unit
         /// order, as a check of all pairs finds them.
         #[test]
         fn pairs_are_those_of_all_pairs_in_unit_order(
             hashes in proptest::collection::vec(proptest::collection::vec(0u64..12, 0..8), 0..12),
         ) {
+            use std::collections::BTreeSet;
             let names: Vec<String> = (0..hashes.len()).map(|i| format!("u{i}")).collect();
             let units: Vec<Unit> = names.iter().zip(&hashes).map(|(n, h)| unit(n, h)).collect();
-            let distinct = |h: &[u64]| h.iter().copied().collect::<std::collections::BTreeSet<_>>();
+            let holders = |hash: u64| -> BTreeSet<usize> {
+                (0..hashes.len()).filter(|&u| hashes[u].contains(&hash)).collect()
+            };
             let mut expected = Vec::new();
             for a in 0..units.len() {
                 for b in a + 1..units.len() {
-                    let shared = distinct(&hashes[a]).intersection(&distinct(&hashes[b])).count();
-                    if shared > 0 {
-                        expected.push((a as u32, b as u32, shared as u32));
+                    let groups: BTreeSet<BTreeSet<usize>> = hashes[a]
+                        .iter()
+                        .filter(|h| hashes[b].contains(h))
+                        .map(|&h| holders(h))
+                        .collect();
+                    if !groups.is_empty() {
+                        expected.push((a as u32, b as u32, 2 * groups.len() as u32));
                     }
                 }
             }
             let found = pairs(&units, 1000);
-            let got: Vec<(u32, u32, u32)> = found.pairs.iter().map(|c| (c.a, c.b, c.shared)).collect();
+            let got: Vec<(u32, u32, u32)> = found.pairs.iter().map(|c| (c.a, c.b, c.rank)).collect();
             proptest::prop_assert_eq!(got, expected);
         }
 
-        /// The buffer keeps exactly the `cap` best pairs, in unit order.
+        /// The buffer keeps exactly the `cap` best pairs, in unit order,
+        /// and notes every other one.
         #[test]
         fn best_keeps_the_top_pairs(
-            pairs in proptest::collection::btree_map((0u32..20, 0u32..20), 0u32..6, 0..200),
+            pairs in proptest::collection::btree_map((0u32..20, 0u32..20), (0u32..6, 0u32..3), 0..200),
             cap in 0usize..50,
         ) {
-            // One count per unit pair, as candidate counting gives.
-            let pairs: Vec<CandidatePair> =
-                pairs.into_iter().map(|((a, b), shared)| CandidatePair { a, b, shared }).collect();
+            let names = in_order(&(0..20).map(|i| unit(&format!("u{i:02}"), &[])).collect::<Vec<_>>());
+            let order = NameOrder { name_rank: &names };
+            // One rank per unit pair `a < b`, as candidate counting gives.
+            let pairs: Vec<CandidatePair> = pairs
+                .into_iter()
+                .filter(|((a, b), _)| a < b)
+                .map(|((a, b), (rank, slack))| CandidatePair { a, b, rank, bound: rank + slack })
+                .collect();
             let mut best = Best::new(cap);
             for &pair in &pairs {
-                best.push(pair);
+                best.push(pair, order);
             }
-            let mut expected = pairs;
-            expected.sort_unstable_by_key(|c| Reverse(c.rank()));
-            expected.truncate(cap);
+            let mut expected = pairs.clone();
+            expected.sort_unstable_by(|x, y| order.by_rank(x, y));
+            let dropped_expected = expected.split_off(cap.min(expected.len()));
             expected.sort_unstable_by_key(|c| (c.a, c.b));
-            proptest::prop_assert_eq!(best.into_unit_order(), expected);
+            let (kept, dropped) = best.into_unit_order(order);
+            proptest::prop_assert_eq!(kept, expected);
+            proptest::prop_assert_eq!(dropped.count(), dropped_expected.len());
+            let first = dropped_expected.iter().copied().min_by(|x, y| order.by_bound(x, y));
+            proptest::prop_assert_eq!(dropped.first, first);
         }
     }
 }

@@ -6,15 +6,17 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
-use crate::candidates::{PairingRules, candidate_pairs};
+use crate::bounds::hash_bounds;
+use crate::candidates::{CandidatePair, NameOrder, PairingRules, candidate_pairs, group_firsts};
 use crate::fragments::{Match, PairScratch, Side, find_fragments};
 use crate::index::{PartnerRuns, PostingTable, SharedRun};
+use crate::listing::{Listing, Omitted, score_in_rank_order};
 use crate::prepare::{PreparedUnit, UnitSummary, prepare};
 use crate::rarity::{UnitWeights, unit_weights};
 use crate::score::{LineSet, score};
 use crate::{
-    BaseCode, CandidatePair, CompareError, CompareOptions, Document, FingerprintIndex, Fragment,
-    IndexStats, LineIndex, PairScore, Posting, Unit,
+    BaseCode, CompareError, CompareOptions, Document, FingerprintIndex, Fragment, IndexStats,
+    LineIndex, PairScore, Posting, SCORED_PER_LISTED, Unit,
 };
 use copyhound_fingerprint::{NormalizedDocument, Scheme};
 
@@ -34,7 +36,8 @@ pub enum Stage {
     Index,
     /// Counting shared fingerprints (one step).
     Candidates,
-    /// Fragments and scores, one step per candidate pair.
+    /// Fragments and scores, one step per candidate pair kept for
+    /// scoring (those that cannot be listed are skipped unannounced).
     Score,
 }
 
@@ -59,8 +62,10 @@ impl Progress for () {
 /// bounded by the index and not by the number of pairs.
 #[derive(Clone, Debug, Default)]
 pub struct Comparison {
-    /// Scored pairs with at least one fragment, by similarity (highest
-    /// first), then by unit names.
+    /// The listed pairs: those with at least one fragment that scoring
+    /// every pair would rank highest, at most
+    /// [`CompareOptions::max_pairs`], by similarity (highest first), then
+    /// by unit names. [`Self::omitted`] says what is not listed.
     pub pairs: Vec<PairScore>,
     /// Sizes of each unit, in input order.
     pub units: Vec<UnitSummary>,
@@ -68,10 +73,16 @@ pub struct Comparison {
     pub index: IndexStats,
     /// The largest number of units a kept fingerprint could be in.
     pub max_units_per_fingerprint: usize,
-    /// Pairs that shared enough fingerprints to be candidates.
+    /// Pairs found sharing fingerprints: candidates.
     pub candidate_pairs: usize,
-    /// Candidates actually scored (fewer when the pair cap applied).
+    /// Candidates whose fragments were found and scored.
     pub scored_pairs: usize,
+    /// Scored pairs with at least one fragment (and at least
+    /// [`CompareOptions::min_shared`] shared fingerprints), listed or not.
+    pub matching_pairs: usize,
+    /// What was not listed, and whether any of it could be more similar
+    /// than the listed pairs.
+    pub omitted: Omitted,
     /// What finding a pair's fragments again needs.
     detail: Arc<Detail>,
 }
@@ -84,6 +95,9 @@ struct Detail {
     prepared: Vec<PreparedUnit>,
     k: usize,
     min_fragment: usize,
+    /// Gaps up to this many symbols between a chain's fragments count in
+    /// the similarity.
+    score_gap: u32,
 }
 
 impl Detail {
@@ -127,11 +141,6 @@ impl Detail {
 }
 
 impl Comparison {
-    /// Whether the pair cap left candidates unscored.
-    pub fn truncated(&self) -> bool {
-        self.scored_pairs < self.candidate_pairs
-    }
-
     /// The fragments of the pair of units `a` and `b` (indices into
     /// `units`, `a` the first side as in [`PairScore`]), sorted by position
     /// in `a`: found again exactly as when the pair was scored, so their
@@ -275,18 +284,32 @@ pub fn compare_with_progress(
     // apart.
     let counted = base.is_empty().then_some(&shared_by_many[..]);
     let weights = unit_weights(units, &prepared, k, options.rarity_weighting, counted);
+    let too_common: Vec<u64> = shared_by_many
+        .iter()
+        .filter(|&&(_, count)| count as usize > max_units)
+        .map(|&(hash, _)| hash)
+        .collect();
     drop(shared_by_many);
     let min_fragment = options.shortest_fragment();
+    let name_rank = name_ranks(units);
+    let order = NameOrder {
+        name_rank: &name_rank,
+    };
 
     progress.start(Stage::Candidates, 1);
-    let rules = PairingRules::new(units);
-    let candidates = candidate_pairs(
+    let firsts = group_firsts(&index);
+    let bounds = hash_bounds(
+        units,
+        &prepared,
+        &weights,
         &index,
-        &rules,
-        units.len(),
-        options.min_shared,
-        options.max_pairs,
+        (k, options.window_guarantee),
+        (&firsts, &too_common),
     );
+    let rules = PairingRules::new(units);
+    let scored_at_most = options.max_pairs.saturating_mul(SCORED_PER_LISTED);
+    let mut candidates = candidate_pairs((&index, &firsts), &bounds, &rules, order, scored_at_most);
+    drop((bounds, firsts));
     progress.advance(1);
 
     let detail = Detail {
@@ -294,18 +317,16 @@ pub fn compare_with_progress(
         prepared,
         k,
         min_fragment,
+        score_gap: options.score_gap,
     };
     progress.start(Stage::Score, candidates.pairs.len() as u64);
-    let name_rank = name_ranks(units);
-    let pairs = score_candidates(
-        units,
-        &detail,
-        &weights,
-        &name_rank,
-        &candidates.pairs,
-        progress,
-    );
-    let pairs = sorted_pairs(&name_rank, pairs);
+    let mut listing = Listing::new(options.max_pairs, options.min_shared, order);
+    let kept = std::mem::take(&mut candidates.pairs);
+    score_in_rank_order(&mut listing, kept, |chunk| {
+        score_candidates(units, &detail, &weights, &name_rank, chunk, progress)
+    });
+    let listed = listing.finish(&candidates);
+    let pairs = sorted_pairs(&name_rank, listed.pairs);
 
     Ok(Comparison {
         pairs,
@@ -313,7 +334,9 @@ pub fn compare_with_progress(
         index: detail.index.stats().clone(),
         max_units_per_fingerprint: max_units,
         candidate_pairs: candidates.qualified,
-        scored_pairs: candidates.pairs.len(),
+        scored_pairs: listed.scored,
+        matching_pairs: listed.matching,
+        omitted: listed.omitted,
         detail: Arc::new(detail),
     })
 }
@@ -402,6 +425,10 @@ fn score_candidates(
                     (first, other)
                 };
                 let fragments = detail.fragments_of_matches(units, a, b, scratch);
+                if detail.score_gap > 0 {
+                    // Chains are read in the order of the first side.
+                    fragments.sort_unstable();
+                }
                 progress.advance(1);
                 let (a, b) = (a as usize, b as usize);
                 let prepared = &detail.prepared;
@@ -409,7 +436,7 @@ fn score_candidates(
                     (a, &units[a], &prepared[a], &weights[a]),
                     (b, &units[b], &prepared[b], &weights[b]),
                     shared,
-                    fragments,
+                    (fragments, detail.score_gap),
                     lines,
                 )
             },

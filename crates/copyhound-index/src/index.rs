@@ -280,7 +280,7 @@ impl FingerprintIndex {
 
     /// The postings of each distinct hash id of unit `unit`, by hash id:
     /// the hash id, and the range of its postings.
-    fn runs_of(&self, unit: u32) -> impl Iterator<Item = (u32, std::ops::Range<usize>)> {
+    pub(crate) fn runs_of(&self, unit: u32) -> impl Iterator<Item = (u32, std::ops::Range<usize>)> {
         let range = self.hash_slots(unit);
         let starts = &self.hash_posting_starts[range.start..=range.end];
         self.unit_hashes[range]
@@ -337,8 +337,38 @@ impl FingerprintIndex {
 
     /// The distinct units holding hash id `h`, ascending.
     pub fn units_of(&self, h: u32) -> &[u32] {
+        &self.run_units[self.run_range(h)]
+    }
+
+    /// Where the units of hash id `h` lie among the units of every hash
+    /// (what [`Self::units_of`] slices), so that data kept per (hash, unit)
+    /// can sit beside them.
+    pub(crate) fn run_range(&self, h: u32) -> std::ops::Range<usize> {
         let h = h as usize;
-        &self.run_units[self.run_unit_starts[h] as usize..self.run_unit_starts[h + 1] as usize]
+        self.run_unit_starts[h] as usize..self.run_unit_starts[h + 1] as usize
+    }
+
+    /// The units of every hash, one hash after another ([`Self::run_range`]).
+    pub(crate) fn run_units(&self) -> &[u32] {
+        &self.run_units
+    }
+
+    /// For each unit of [`Self::run_units`], the slot of its own hash list
+    /// that holds the hash.
+    pub(crate) fn run_slots(&self) -> &[u32] {
+        &self.run_slots
+    }
+
+    /// The postings at `range` ([`Self::runs_of`] gives a hash's range in
+    /// its unit).
+    pub(crate) fn postings_in(&self, range: std::ops::Range<usize>) -> &[Posting] {
+        &self.postings[range]
+    }
+
+    /// Number of slots of all units' hash lists together: one per
+    /// (unit, hash) the index keeps.
+    pub(crate) fn slot_count(&self) -> usize {
+        self.unit_hashes.len()
     }
 
     /// Number of units indexed.
@@ -353,7 +383,7 @@ impl FingerprintIndex {
 
     /// Where the hash ids of unit `unit` lie in `unit_hashes` (and, with
     /// one more, their postings' starts in `hash_posting_starts`).
-    fn hash_slots(&self, unit: u32) -> std::ops::Range<usize> {
+    pub(crate) fn hash_slots(&self, unit: u32) -> std::ops::Range<usize> {
         let u = unit as usize;
         self.unit_hash_starts[u] as usize..self.unit_hash_starts[u + 1] as usize
     }

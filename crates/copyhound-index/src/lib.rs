@@ -10,9 +10,11 @@
 //!    unit, so template code never counts, even around edits to it.
 //! 3. [`FingerprintIndex`]: hash → postings in two flat sorted arrays;
 //!    fingerprints in more units than [`MaxOccurrences`] allows are dropped.
-//! 4. [`candidate_pairs`]: counts shared fingerprints only for pairs that
-//!    share one (never all pairs), under the [`PairingRules`] (no old–old
-//!    pair, no pair within a group), keeping at most a capped number.
+//! 4. Candidate pairs: only pairs that share a fingerprint are ever
+//!    touched (never all pairs), under the pairing rules (no old–old pair,
+//!    no pair within a group), each with an upper bound of its similarity
+//!    summed from what its shared hashes can cover; the work on
+//!    fingerprints common to most of a large batch is bounded.
 //! 5. Fragments: matching fingerprints merged along diagonals and extended
 //!    symbol by symbol into exact, maximal [`Fragment`]s, disjoint per side.
 //!    For reporting, [`merge_passages`] joins fragments that follow each
@@ -24,6 +26,11 @@
 //!    batch when [`CompareOptions::rarity_weighting`] is on, fragments
 //!    shorter than [`CompareOptions::min_fragment`] left out — exactly 1
 //!    for identical units.
+//! 7. The listing: candidates are scored best bound first, and those
+//!    whose bound cannot beat the least similar of the
+//!    [`CompareOptions::max_pairs`] listed pairs are skipped, so the list
+//!    is what scoring every pair would rank highest; [`Omitted`] says what
+//!    is left out and whether any of it could be more similar.
 //!
 //! [`compare`] runs it all, in parallel with rayon.
 //!
@@ -55,11 +62,13 @@
 
 mod base;
 mod bitset;
+mod bounds;
 mod candidates;
 mod compare;
 mod error;
 mod fragments;
 mod index;
+mod listing;
 mod options;
 mod passages;
 mod prepare;
@@ -68,7 +77,6 @@ mod score;
 mod unit;
 
 pub use base::BaseCode;
-pub use candidates::{CandidatePair, Candidates, PairingRules, candidate_pairs};
 pub use compare::{
     Comparison, LocatedFragment, Progress, Stage, compare, compare_with_progress,
     locate_shared_fragments, shared_fragments,
@@ -76,7 +84,8 @@ pub use compare::{
 pub use error::CompareError;
 pub use fragments::{Fragment, SymbolRange};
 pub use index::{FingerprintIndex, IndexStats, Posting};
-pub use options::{CompareOptions, DEFAULT_MAX_PAIRS, MaxOccurrences};
+pub use listing::Omitted;
+pub use options::{CompareOptions, DEFAULT_MAX_PAIRS, MaxOccurrences, SCORED_PER_LISTED};
 pub use passages::{Passage, merge_passages};
 pub use prepare::UnitSummary;
 pub use score::{PairScore, SideCoverage};

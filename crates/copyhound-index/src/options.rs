@@ -82,8 +82,11 @@ impl fmt::Display for MaxOccurrences {
     }
 }
 
-/// Default cap on the number of candidate pairs scored.
+/// Default number of pairs listed: the most similar.
 pub const DEFAULT_MAX_PAIRS: usize = 100_000;
+
+/// Candidates kept for scoring per pair listed ([`CompareOptions::max_pairs`]).
+pub const SCORED_PER_LISTED: usize = 4;
 
 /// Everything a comparison needs besides its input.
 #[derive(Clone, Debug)]
@@ -93,11 +96,22 @@ pub struct CompareOptions {
     pub scheme: Scheme,
     /// The common-fingerprint filter.
     pub max_occurrences: MaxOccurrences,
-    /// Pairs sharing fewer distinct fingerprints are not scored.
+    /// Pairs sharing fewer distinct fingerprints are not listed.
     pub min_shared: usize,
-    /// At most this many candidate pairs (those sharing most fingerprints)
-    /// are scored, which bounds memory whatever the number of units.
+    /// At most this many pairs are listed: those full scoring would rank
+    /// highest. Candidates are scored in order of an upper bound of their
+    /// similarity until none left can beat the last listed pair; at most
+    /// [`SCORED_PER_LISTED`] times this many are kept for scoring, which
+    /// bounds memory and time whatever the number of units (the
+    /// [`crate::Comparison`] says when that left pairs open).
     pub max_pairs: usize,
+    /// The window of the guarantee of the selector the documents were
+    /// fingerprinted with
+    /// ([`copyhound_fingerprint::Selector::window_guarantee`]): with it, a
+    /// pair's similarity is bounded before its fragments are found, and
+    /// pairs that cannot be listed are not scored. `None`: candidates are
+    /// still ranked, but every one kept is scored.
+    pub window_guarantee: Option<usize>,
     /// Fragments shorter than this many symbols are neither reported nor
     /// scored (k is the floor: no fragment is shorter than its k-gram; see
     /// [`shortest_fragment`](Self::shortest_fragment)).
@@ -105,20 +119,30 @@ pub struct CompareOptions {
     /// Weigh each symbol by how rare its fingerprints are in the batch, so
     /// code many units share counts less (see the `rarity` module).
     pub rarity_weighting: bool,
+    /// Fragments that follow each other on both sides with gaps of at most
+    /// this many symbols (the chains [`crate::merge_passages`] makes) count
+    /// in the similarity as one stretch, gaps included: a copy cut into
+    /// pieces by inserted or edited statements counts as the stretch it
+    /// is. 0: only the fragments' own symbols count.
+    pub score_gap: u32,
 }
 
 impl CompareOptions {
     /// Defaults: no occurrence limit, pairs sharing at least one
-    /// fingerprint, at most [`DEFAULT_MAX_PAIRS`] pairs, every fragment of
-    /// at least k symbols, no rarity weighting.
+    /// fingerprint, at most [`DEFAULT_MAX_PAIRS`] pairs, the window
+    /// guarantee of the scheme's selector, every fragment of at least k
+    /// symbols, no rarity weighting, only fragments' own symbols in the
+    /// similarity.
     pub fn new(scheme: Scheme) -> Self {
         Self {
+            window_guarantee: scheme.selector().window_guarantee(),
             scheme,
             max_occurrences: MaxOccurrences::Unlimited,
             min_shared: 1,
             max_pairs: DEFAULT_MAX_PAIRS,
             min_fragment: 0,
             rarity_weighting: false,
+            score_gap: 0,
         }
     }
 

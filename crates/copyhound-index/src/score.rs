@@ -26,6 +26,7 @@
 use crate::Unit;
 use crate::bitset::{self, BitSet};
 use crate::fragments::{Fragment, SymbolRange};
+use crate::passages::merge_passages;
 use crate::prepare::{PreparedUnit, UnitSummary};
 use crate::rarity::UnitWeights;
 
@@ -67,8 +68,8 @@ fn share(part: u32, whole: u32) -> f64 {
 /// A scored pair of units.
 ///
 /// It holds only what differs from pair to pair, in `u32` counts as
-/// symbol positions are: a batch scores up to [`crate::DEFAULT_MAX_PAIRS`]
-/// pairs and keeps them all, so their size is most of a small batch's
+/// symbol positions are: a batch lists up to [`crate::DEFAULT_MAX_PAIRS`]
+/// pairs by default and keeps them all, so their size is most of a small batch's
 /// memory traffic. What each side's coverage is measured against is the
 /// unit's, in [`UnitSummary`], and [`Self::coverage_a`] and
 /// [`Self::coverage_b`] put the two together.
@@ -88,7 +89,7 @@ pub struct PairScore {
     /// on each side and as long on both.
     pub total_overlap: u32,
     /// Number of fragments. The fragments themselves are not kept (a batch
-    /// scores up to [`crate::DEFAULT_MAX_PAIRS`] pairs, and their fragments
+    /// lists up to [`crate::DEFAULT_MAX_PAIRS`] pairs, and their fragments
     /// would dwarf the index): [`crate::Comparison::fragments`] recomputes
     /// them for the pairs an output shows.
     pub fragment_count: u32,
@@ -132,19 +133,27 @@ enum Which {
 /// reused from pair to pair.
 pub(crate) type LineSet = Vec<u64>;
 
-/// The scores of the pair of units `a` and `b` with `fragments`, `lines`
-/// as scratch space.
+/// The scores of the pair of units `a` and `b` with `fragments` (sorted by
+/// their place in `a` when `gap` is not 0), `lines` as scratch space;
+/// chains of fragments with gaps of at most `gap` symbols count in the
+/// similarity gaps included.
 pub(crate) fn score(
     (a, unit_a, prep_a, weights_a): (usize, &Unit, &PreparedUnit, &UnitWeights),
     (b, unit_b, prep_b, weights_b): (usize, &Unit, &PreparedUnit, &UnitWeights),
     shared_fingerprints: usize,
-    fragments: &[Fragment],
+    (fragments, gap): (&[Fragment], u32),
     lines: &mut LineSet,
 ) -> PairScore {
+    let similarity = if gap == 0 {
+        mean_weighted_coverage(fragments.iter().map(|f| (f.a, f.b)), weights_a, weights_b)
+    } else {
+        let passages = merge_passages(fragments, gap);
+        mean_weighted_coverage(passages.iter().map(|p| (p.a, p.b)), weights_a, weights_b)
+    };
     PairScore {
         a,
         b,
-        similarity: mean_weighted_coverage(fragments, weights_a, weights_b),
+        similarity,
         shared_fingerprints: saturating_u32(shared_fingerprints),
         longest_fragment: fragments.iter().map(Fragment::len).max().unwrap_or(0),
         total_overlap: saturating_u32(fragments.iter().map(|f| f.len() as usize).sum()),
@@ -163,10 +172,15 @@ fn saturating_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-/// The mean of the two sides' weighted coverages: the weight of each
-/// side's covered symbols over the weight of its compared symbols. Integer
-/// sums make a fully covered side exactly 1.
-fn mean_weighted_coverage(fragments: &[Fragment], a: &UnitWeights, b: &UnitWeights) -> f64 {
+/// The mean of the two sides' weighted coverages by `stretches` (disjoint
+/// on each side): the weight of each side's covered symbols over the
+/// weight of its compared symbols. Integer sums make a fully covered side
+/// exactly 1.
+fn mean_weighted_coverage(
+    stretches: impl Iterator<Item = (SymbolRange, SymbolRange)>,
+    a: &UnitWeights,
+    b: &UnitWeights,
+) -> f64 {
     let side = |weights: &UnitWeights, covered: u64| {
         if weights.compared == 0 {
             0.0
@@ -174,14 +188,12 @@ fn mean_weighted_coverage(fragments: &[Fragment], a: &UnitWeights, b: &UnitWeigh
             (covered as f64 / weights.compared as f64).min(1.0)
         }
     };
-    let covered_a = fragments
-        .iter()
-        .map(|f| a.sum(f.a.doc, f.a.symbols()))
-        .sum();
-    let covered_b = fragments
-        .iter()
-        .map(|f| b.sum(f.b.doc, f.b.symbols()))
-        .sum();
+    let (covered_a, covered_b) = stretches.fold((0, 0), |(sum_a, sum_b), (in_a, in_b)| {
+        (
+            sum_a + a.sum(in_a.doc, in_a.symbols()),
+            sum_b + b.sum(in_b.doc, in_b.symbols()),
+        )
+    });
     f64::midpoint(side(a, covered_a), side(b, covered_b))
 }
 

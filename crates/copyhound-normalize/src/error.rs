@@ -42,6 +42,24 @@ pub enum LoadError {
         /// The limit in bytes.
         limit: u64,
     },
+    /// The file's front-end would need more memory than the budget allows;
+    /// it was not normalised.
+    #[error(
+        "{}: too large for the {front_end} front-end: {text_bytes} bytes of text need about {} MiB, over the memory budget of {} MiB (raise the budget, or read it as text)",
+        path.display(), needed >> 20, budget >> 20
+    )]
+    TooLargeForMemory {
+        /// The file.
+        path: PathBuf,
+        /// The front-end's name (`text`, `python`…).
+        front_end: &'static str,
+        /// Bytes of text to normalise.
+        text_bytes: u64,
+        /// The estimated peak in bytes.
+        needed: u64,
+        /// The budget in bytes.
+        budget: u64,
+    },
     /// The file is neither text nor a supported document format.
     #[error("{}: looks binary ({reason}); not text, code, HTML, PDF or DOCX", path.display())]
     Binary {
@@ -83,6 +101,7 @@ impl LoadError {
             | LoadError::NotAFile { path }
             | LoadError::Unreadable { path, .. }
             | LoadError::TooLarge { path, .. }
+            | LoadError::TooLargeForMemory { path, .. }
             | LoadError::Binary { path, .. }
             | LoadError::Undecodable { path, .. }
             | LoadError::Extract { path, .. } => path,

@@ -12,6 +12,8 @@
 //! legacy encoding), extracts what needs extracting ([`extract`]) and runs
 //! the front-end of the kind found: [`text`] (characters, words or Koala's
 //! consonants) or [`code`]. Every failure is a [`LoadError`] naming the file.
+//! A file whose front-end would need more memory than its budget is refused
+//! before it runs ([`budget`]).
 //! Spans index into [`LoadedDocument::text`], which for a plain UTF-8 file is
 //! the file itself.
 //!
@@ -27,6 +29,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod budget;
 pub mod code;
 pub mod decode;
 mod error;

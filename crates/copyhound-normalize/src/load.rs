@@ -12,6 +12,17 @@
 //!    by content, else text — unless [`LoadOptions::kind`] fixes it;
 //! 4. runs the front-end of that kind.
 //!
+//! # Limits
+//!
+//! A file over [`LoadOptions::max_bytes`] is refused unread; one whose
+//! front-end would need more than [`LoadOptions::memory_budget`] is refused
+//! before the front-end runs ([`crate::budget`]); PDFs are extracted in a
+//! child process with CPU and memory limits when
+//! [`LoadOptions::isolation`] is set ([`crate::extract::isolated`]), else
+//! on a thread with a timeout that cannot stop a looping reader. The
+//! `copyhound` command line and server set it; the default (and so the
+//! Python package unless it sets it) does not.
+//!
 //! # What spans index into
 //!
 //! Spans always index into [`LoadedDocument::text`]. For a UTF-8 file
@@ -36,10 +47,12 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::NormalizedDocument;
+use crate::budget::{DEFAULT_MEMORY_BUDGET, memory_per_byte};
 use crate::code::{CodeOptions, Language, normalize_code};
 use crate::decode::{Decoded, EncodingSource, decode};
 use crate::error::LoadError;
 use crate::extract::html;
+use crate::extract::isolated::IsolatedExtractor;
 use crate::text::{TextOptions, normalize_text};
 
 /// Files larger than this are refused unless the limit is raised.
@@ -124,8 +137,20 @@ pub struct LoadOptions {
     /// what a DOCX part may expand to, and sixteen times it what the
     /// compressed streams of a PDF may expand to.
     pub max_bytes: u64,
-    /// How long PDF text extraction may take.
+    /// How long PDF text extraction may take (wall time, and CPU time in
+    /// an isolated extractor).
     pub pdf_timeout: Duration,
+    /// Extract PDFs in this child process, which limits its own CPU time
+    /// and memory and is killed at [`pdf_timeout`](Self::pdf_timeout)
+    /// ([`crate::extract::isolated`]). `None` (the default) extracts on a
+    /// thread of this process: a PDF that makes the reader loop then keeps
+    /// that thread busy until the process ends. The `copyhound` command
+    /// line and server set it; library callers that read untrusted PDFs
+    /// should.
+    pub isolation: Option<IsolatedExtractor>,
+    /// A file whose front-end would need more memory than this many bytes
+    /// is refused before it runs ([`crate::budget`]).
+    pub memory_budget: u64,
 }
 
 impl Default for LoadOptions {
@@ -136,6 +161,8 @@ impl Default for LoadOptions {
             code: CodeOptions::default(),
             max_bytes: DEFAULT_MAX_BYTES,
             pdf_timeout: DEFAULT_PDF_TIMEOUT,
+            isolation: None,
+            memory_budget: DEFAULT_MEMORY_BUDGET,
         }
     }
 }
@@ -169,7 +196,7 @@ pub struct LoadedDocument {
 ///
 /// The size is checked from the file's metadata before reading, so a file
 /// over [`LoadOptions::max_bytes`] costs nothing to refuse; memory use is
-/// bounded by about three times `max_bytes`.
+/// bounded by [`LoadOptions::memory_budget`] ([`crate::budget`]).
 pub fn load_file(path: &Path, options: &LoadOptions) -> Result<LoadedDocument, LoadError> {
     let metadata = std::fs::metadata(path).map_err(|error| io_error(path, error))?;
     if !metadata.is_file() {
@@ -197,9 +224,11 @@ pub fn load_bytes(
     let forced_code = matches!(options.kind, KindChoice::Code(_));
     let mut loaded = if !forced_code && !bytes.is_empty() && is_pdf(&extension, bytes) {
         let text = extract_pdf(path, bytes, options)?;
+        check_memory(path, DocumentKind::Pdf, text.len(), options)?;
         extracted(text, DocumentKind::Pdf, "PDF", options)
     } else if !forced_code && !bytes.is_empty() && is_docx(&extension, bytes) {
         let text = extract_docx(path, bytes, options)?;
+        check_memory(path, DocumentKind::Docx, text.len(), options)?;
         extracted(text, DocumentKind::Docx, "DOCX", options)
     } else {
         load_text(path, &extension, bytes, options)?
@@ -232,6 +261,26 @@ fn check_size(path: &Path, size: u64, limit: u64) -> Result<(), LoadError> {
             path: path.into(),
             size,
             limit,
+        });
+    }
+    Ok(())
+}
+
+/// Refuses a text whose front-end would need more than the memory budget.
+fn check_memory(
+    path: &Path,
+    kind: DocumentKind,
+    text_bytes: usize,
+    options: &LoadOptions,
+) -> Result<(), LoadError> {
+    let needed = (text_bytes as u64).saturating_mul(memory_per_byte(kind));
+    if needed > options.memory_budget {
+        return Err(LoadError::TooLargeForMemory {
+            path: path.into(),
+            front_end: kind.name(),
+            text_bytes: text_bytes as u64,
+            needed,
+            budget: options.memory_budget,
         });
     }
     Ok(())
@@ -282,12 +331,14 @@ fn extracted(
 #[cfg(feature = "pdf")]
 fn extract_pdf(path: &Path, bytes: &[u8], options: &LoadOptions) -> Result<String, LoadError> {
     let inflated_limit = options.max_bytes.saturating_mul(PDF_INFLATION_ALLOWANCE);
-    crate::extract::pdf::extract_pdf_text(bytes, options.pdf_timeout, inflated_limit).map_err(
-        |problem| LoadError::Extract {
-            path: path.into(),
-            problem,
-        },
-    )
+    match &options.isolation {
+        Some(extractor) => extractor.extract_pdf(bytes, options.pdf_timeout, inflated_limit),
+        None => crate::extract::pdf::extract_pdf_text(bytes, options.pdf_timeout, inflated_limit),
+    }
+    .map_err(|problem| LoadError::Extract {
+        path: path.into(),
+        problem,
+    })
 }
 
 #[cfg(not(feature = "pdf"))]
@@ -355,6 +406,7 @@ fn load_text(
     let encoding = decoded.encoding.name();
     let text = decoded.text.into_owned();
     let kind = choose_kind(options.kind, html_by_extension, path, &text);
+    check_memory(path, kind, text.len(), options)?;
     let (text, doc, text_start_in_file) = match kind {
         DocumentKind::Code(language) => {
             let doc = normalize_code(language, &text, &options.code);

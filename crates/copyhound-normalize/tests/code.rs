@@ -16,5 +16,6 @@ mod code {
     pub mod real_files;
     pub mod rename;
     pub mod robust;
+    pub mod statements;
     pub mod support;
 }

@@ -5,6 +5,7 @@ mod text {
     mod bad_input;
     #[cfg(all(feature = "pdf", feature = "docx"))]
     mod documents;
+    mod isolated;
     mod kinds;
     mod modes;
     mod robustness;

@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 
 use copyhound_index::CompareError;
-use copyhound_normalize::LoadError;
+use copyhound_report::Problem;
 
 /// Why a batch comparison could not run.
 #[derive(Debug, thiserror::Error)]
@@ -53,8 +53,9 @@ pub enum PipelineError {
     NoReadableFile {
         /// The new paths, comma-separated.
         paths: String,
-        /// Why each file that was found could not be read.
-        load_errors: Vec<LoadError>,
+        /// Why each file that was found could not be read, and what the
+        /// walk could not list or did not follow.
+        problems: Vec<Problem>,
     },
     /// No language has two units, one of them new.
     #[error(
@@ -65,8 +66,9 @@ pub enum PipelineError {
         paths: String,
         /// The units and new units of each language.
         families: String,
-        /// Why each file that could not be read could not.
-        load_errors: Vec<LoadError>,
+        /// Every problem of the batch: files that could not be read,
+        /// units left out, what the walk could not list.
+        problems: Vec<Problem>,
     },
     /// The comparison refused its settings.
     #[error(transparent)]
@@ -74,12 +76,14 @@ pub enum PipelineError {
 }
 
 impl PipelineError {
-    /// The files that could not be read, when that is why there was
-    /// nothing to compare: worth showing with the error.
-    pub fn load_errors(&self) -> &[LoadError] {
+    /// The problems of the batch (files that could not be read, units
+    /// left out), when there was nothing to compare: worth showing with
+    /// the error.
+    pub fn problems(&self) -> &[Problem] {
         match self {
-            Self::NoReadableFile { load_errors, .. }
-            | Self::NothingComparable { load_errors, .. } => load_errors,
+            Self::NoReadableFile { problems, .. } | Self::NothingComparable { problems, .. } => {
+                problems
+            }
             _ => &[],
         }
     }

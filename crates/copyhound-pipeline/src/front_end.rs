@@ -11,7 +11,8 @@ use std::cmp::Ordering;
 use std::fmt;
 use std::path::Path;
 
-use copyhound_normalize::code::{CodeOptions, Language, Level};
+use copyhound_normalize::code::{CodeOptions, Language, Level, StatementOptions};
+use copyhound_normalize::extract::isolated::IsolatedExtractor;
 use copyhound_normalize::{
     DocumentKind, KindChoice, LoadError, LoadOptions, LoadedDocument, TextMode, TextOptions,
     load_file,
@@ -31,20 +32,38 @@ pub struct FrontEndChoice {
     pub text_mode: TextMode,
     /// Drop import, include and package lines of code.
     pub drop_imports: bool,
+    /// How statements inside functions of code are normalised.
+    pub statements: StatementOptions,
     /// Files larger than this many MiB are refused.
     pub max_file_mib: u64,
+    /// A file whose front-end would need more than this many MiB of memory
+    /// is refused before it runs ([`LoadOptions::memory_budget`]).
+    pub max_file_memory_mib: u64,
+    /// Extract PDFs in this child process, under CPU and memory limits
+    /// ([`LoadOptions::isolation`]); `None` extracts them on a thread of
+    /// this process, which a looping PDF keeps busy until it ends.
+    pub isolation: Option<IsolatedExtractor>,
 }
 
 impl Default for FrontEndChoice {
-    /// Each file's kind detected, identifiers renamed, text by character,
-    /// files up to 64 MiB.
+    /// Each file's kind detected, identifiers renamed, dead statements of
+    /// code dropped and its counted loops read as `while` loops, text by
+    /// character, files up to 64 MiB whose front-end needs at most 2 GiB,
+    /// PDFs extracted in-process.
     fn default() -> Self {
         Self {
             lang: None,
             level: Level::Rename,
             text_mode: TextMode::Chars,
             drop_imports: false,
+            statements: StatementOptions {
+                drop_dead_code: true,
+                canonical_order: false,
+                while_loops: true,
+            },
             max_file_mib: 64,
+            max_file_memory_mib: 2048,
+            isolation: None,
         }
     }
 }
@@ -80,8 +99,11 @@ impl FrontEnd {
                 code: CodeOptions {
                     level: choice.level,
                     drop_imports: choice.drop_imports,
+                    statements: choice.statements,
                 },
                 max_bytes: choice.max_file_mib.saturating_mul(1 << 20),
+                memory_budget: choice.max_file_memory_mib.saturating_mul(1 << 20),
+                isolation: choice.isolation.clone(),
                 ..LoadOptions::default()
             },
         })
@@ -95,6 +117,19 @@ impl FrontEnd {
     /// Reads and normalises the file at `path`; the error names the file.
     pub fn load(&self, path: &Path) -> Result<LoadedDocument, LoadError> {
         load_file(path, &self.options)
+    }
+
+    /// What one symbol of `family` is under this front-end: `token`,
+    /// `character`, `word` or `consonant`.
+    pub fn symbol(&self, family: Family) -> &'static str {
+        match family {
+            Family::Code(_) => "token",
+            Family::Text => match self.options.text.mode {
+                TextMode::Chars => "character",
+                TextMode::Words => "word",
+                TextMode::Consonants => "consonant",
+            },
+        }
     }
 
     /// The measured defaults of `family` under this front-end. Each is
@@ -223,6 +258,22 @@ mod tests {
         assert_eq!(defaults(TextMode::Chars, Family::Text), (15, 6, 100));
         assert_eq!(defaults(TextMode::Words, Family::Text), (3, 5, 20));
         assert_eq!(defaults(TextMode::Consonants, Family::Text), (10, 6, 60));
+    }
+
+    #[test]
+    fn reports_name_each_familys_symbol() {
+        let symbol = |text_mode, family| {
+            let choice = FrontEndChoice {
+                text_mode,
+                ..FrontEndChoice::default()
+            };
+            FrontEnd::new(&choice).unwrap().symbol(family)
+        };
+        let java = Family::Code(Language::Java);
+        assert_eq!(symbol(TextMode::Words, java), "token");
+        assert_eq!(symbol(TextMode::Chars, Family::Text), "character");
+        assert_eq!(symbol(TextMode::Words, Family::Text), "word");
+        assert_eq!(symbol(TextMode::Consonants, Family::Text), "consonant");
     }
 
     #[test]

@@ -4,9 +4,11 @@
 //!
 //! The data flows one way:
 //!
-//! 1. [`Inputs`] → [`Plan`] (module `plan`): the paths of the new and old
-//!    submissions and of the base code are walked (`.gitignore` honoured or
-//!    not, include/exclude globs) into planned units with unique names.
+//! 1. [`Inputs`] → [`Plan`] (modules `walk` and `plan`): the paths of the
+//!    new and old submissions and of the base code are walked
+//!    (`.gitignore` honoured or not, include/exclude globs, symbolic links
+//!    followed or not) into planned units with unique names; what the
+//!    walk could not list or follow becomes a problem.
 //! 2. [`FrontEnd`]: the front-end chosen once ([`FrontEndChoice`]) loads
 //!    every file as soon as the walk finds it. Each file falls in a
 //!    [`Family`] (its language, or text), each unit in the family of most
@@ -19,6 +21,10 @@
 //!    reporting to a [`Progress`]; what is left out becomes a problem.
 //! 5. [`Outcome`]: each family's comparison, the problems, and the report
 //!    model (`copyhound-report`) the outputs are written from.
+//!
+//!
+//! The [`database`] module is the one layer over the fingerprint database
+//! (`copyhound-db`) that the command line and the server call.
 //!
 //! ```
 //! use copyhound_pipeline::{CompareSettings, Inputs, run};
@@ -41,6 +47,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod database;
 mod error;
 mod families;
 mod front_end;
@@ -50,14 +57,13 @@ mod progress;
 mod run;
 mod selection;
 mod settings;
+mod walk;
 
 pub use error::PipelineError;
 pub use front_end::{Defaults, Family, FrontEnd, FrontEndChoice};
-pub use plan::{
-    Inputs, Plan, PlannedFile, PlannedUnit, UnitMode, WalkFilter, make_names_unique, plan_units,
-    walk,
-};
+pub use plan::{Inputs, Plan, PlannedUnit, PlannedUnits, UnitMode, make_names_unique, plan_units};
 pub use progress::{Progress, Stage, Warning};
 pub use run::{FamilyComparison, Outcome, run};
 pub use selection::{Resolved, Selection, SelectorName};
 pub use settings::{CompareSettings, GroupPattern, Weighting};
+pub use walk::{PlannedFile, WalkFilter, Walked, walk};

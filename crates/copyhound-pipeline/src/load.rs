@@ -8,8 +8,9 @@ use std::sync::Mutex;
 
 use copyhound_index::Role;
 use copyhound_normalize::{LoadError, LoadedDocument};
+use copyhound_report::Problem;
 
-use crate::progress::{Progress, Stage};
+use crate::progress::{Progress, Stage, Warning};
 use crate::{Family, FrontEnd, Inputs, PipelineError, PlannedFile};
 
 /// One file of the batch and what loading it gave.
@@ -66,22 +67,12 @@ impl LoadedUnit {
     }
 }
 
-/// The units and base files of a batch, loaded.
+/// The units and base files of a batch, loaded, and what the walk could
+/// not list or did not follow.
 pub(crate) struct LoadedBatch {
     pub units: Vec<LoadedUnit>,
     pub base: Vec<LoadedFile>,
-}
-
-impl LoadedBatch {
-    /// Why each file that could not be read could not, units first.
-    pub fn into_load_errors(self) -> Vec<LoadError> {
-        self.units
-            .into_iter()
-            .flat_map(|unit| unit.files)
-            .chain(self.base)
-            .filter_map(|file| file.loaded.err())
-            .collect()
-    }
+    pub problems: Vec<Problem>,
 }
 
 /// Plans `inputs` and loads each file with `front_end`.
@@ -129,5 +120,12 @@ pub(crate) fn load_batch(
         })
         .collect();
     let base = plan.base.into_iter().map(take).collect();
-    Ok(LoadedBatch { units, base })
+    for warning in &plan.warnings {
+        progress.warn(Warning::Layout(warning));
+    }
+    Ok(LoadedBatch {
+        units,
+        base,
+        problems: plan.problems,
+    })
 }

@@ -1,23 +1,24 @@
-//! From paths to planned units: which files, walked with `.gitignore` and
-//! the include/exclude globs honoured, make up each unit, and the name each
-//! unit goes by. This is the walker of copyhound: whatever reads a tree of
-//! submissions or documents walks it here.
+//! From paths to planned units: which files (found by the [walker](crate::walk))
+//! make up each unit, the name each unit goes by, and what `--unit auto`
+//! chose for each path when the layout was not clear-cut.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Component, Path, PathBuf};
-use std::sync::Mutex;
 
 use copyhound_index::Role;
-use ignore::overrides::{Override, OverrideBuilder};
-use ignore::{WalkBuilder, WalkState};
+use copyhound_report::Problem;
 
 use crate::PipelineError;
+use crate::walk::{PlannedFile, WalkFilter, walk};
 
 /// What one unit of comparison is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum UnitMode {
-    /// Directories whose files all sit in subdirectories ("a folder of
-    /// folders") are split by subdirectory; otherwise every file is a unit.
+    /// A folder given as a path is split by its folders when they
+    /// outnumber the files beside them (a folder of submission folders,
+    /// perhaps with a stray `notes.txt`, which is then a unit of its own);
+    /// otherwise every file is a unit. A layout that is not clear-cut is
+    /// warned about ([`Plan::warnings`]).
     #[default]
     Auto,
     /// Every file is a unit.
@@ -25,28 +26,6 @@ pub enum UnitMode {
     /// Every subdirectory of a given directory is one unit (a multi-file
     /// submission); files directly inside it are units of their own.
     Dir,
-}
-
-/// Which files are considered while walking a directory.
-#[derive(Clone, Debug)]
-pub struct WalkFilter {
-    /// Only files matching one of these globs (all files when empty).
-    pub include: Vec<String>,
-    /// Never files matching one of these globs.
-    pub exclude: Vec<String>,
-    /// Whether `.gitignore` and `.ignore` files are honoured.
-    pub honour_ignore_files: bool,
-}
-
-impl Default for WalkFilter {
-    /// Every file that `.gitignore` and `.ignore` files do not leave out.
-    fn default() -> Self {
-        Self {
-            include: Vec::new(),
-            exclude: Vec::new(),
-            honour_ignore_files: true,
-        }
-    }
 }
 
 /// What a batch is made of, as given: the paths of the new submissions,
@@ -74,6 +53,11 @@ pub struct Plan {
     pub units: Vec<PlannedUnit>,
     /// The files of the base paths.
     pub base: Vec<PlannedFile>,
+    /// What the walks could not list or did not follow.
+    pub problems: Vec<Problem>,
+    /// What `--unit auto` chose where a path's layout was mixed, and how
+    /// to choose otherwise.
+    pub warnings: Vec<String>,
 }
 
 impl Inputs {
@@ -81,28 +65,23 @@ impl Inputs {
     /// base files; `found` is called with each file's path as soon as the
     /// walk finds it (see [`walk`]).
     pub fn plan(&self, found: &(dyn Fn(&Path) + Sync)) -> Result<Plan, PipelineError> {
-        let mut units = Vec::new();
+        let mut plan = Plan::default();
         for (paths, role) in [(&self.new, Role::New), (&self.old, Role::Old)] {
             for path in paths {
-                units.extend(plan_units(path, role, self.unit, &self.filter, found)?);
+                let planned = plan_units(path, role, self.unit, &self.filter, found)?;
+                plan.units.extend(planned.units);
+                plan.problems.extend(planned.problems);
+                plan.warnings.extend(planned.warning);
             }
         }
-        make_names_unique(&mut units);
-        let mut base = Vec::new();
+        make_names_unique(&mut plan.units);
         for path in &self.base {
-            base.extend(walk(path, &self.filter, found)?);
+            let walked = walk(path, &self.filter, found)?;
+            plan.base.extend(walked.files);
+            plan.problems.extend(walked.problems);
         }
-        Ok(Plan { units, base })
+        Ok(plan)
     }
-}
-
-/// One file of a planned unit.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PlannedFile {
-    /// Where to read it.
-    pub path: PathBuf,
-    /// Its path relative to the input path, with `/` separators.
-    pub name: String,
 }
 
 /// A unit before loading.
@@ -118,6 +97,17 @@ pub struct PlannedUnit {
     pub files: Vec<PlannedFile>,
 }
 
+/// The units of one input path.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlannedUnits {
+    /// The units, in name order.
+    pub units: Vec<PlannedUnit>,
+    /// What the walk could not list or did not follow.
+    pub problems: Vec<Problem>,
+    /// What `--unit auto` chose, when the layout was mixed.
+    pub warning: Option<String>,
+}
+
 /// The units found under `root`, each in `role`; `found` is called with
 /// each file's path as soon as the walk finds it (see [`walk`]).
 pub fn plan_units(
@@ -126,14 +116,19 @@ pub fn plan_units(
     mode: UnitMode,
     filter: &WalkFilter,
     found: &(dyn Fn(&Path) + Sync),
-) -> Result<Vec<PlannedUnit>, PipelineError> {
+) -> Result<PlannedUnits, PipelineError> {
     let root_name = root.display().to_string();
-    let files = walk(root, filter, found)?;
+    let walked = walk(root, filter, found)?;
+    let mut planned = PlannedUnits {
+        problems: walked.problems,
+        ..PlannedUnits::default()
+    };
+    let files = walked.files;
     if root.is_file() {
         let name = root
             .file_name()
             .map_or_else(|| root_name.clone(), |n| n.to_string_lossy().into_owned());
-        return Ok(vec![PlannedUnit {
+        planned.units.push(PlannedUnit {
             name: name.clone(),
             root: root_name,
             role,
@@ -141,22 +136,26 @@ pub fn plan_units(
                 path: root.to_path_buf(),
                 name,
             }],
-        }]);
+        });
+        return Ok(planned);
     }
     let by_directory = match mode {
         UnitMode::File => false,
         UnitMode::Dir => true,
-        UnitMode::Auto => !files.is_empty() && files.iter().all(|f| f.name.contains('/')),
+        UnitMode::Auto => {
+            let layout = Layout::of(&files);
+            planned.warning = layout.warning(&root_name);
+            layout.by_directory()
+        }
     };
-    let mut units: Vec<PlannedUnit> = Vec::new();
     for file in files {
         let unit_name = match file.name.split_once('/') {
             Some((directory, _)) if by_directory => directory.to_string(),
             _ => file.name.clone(),
         };
-        match units.last_mut() {
+        match planned.units.last_mut() {
             Some(unit) if unit.name == unit_name => unit.files.push(file),
-            _ => units.push(PlannedUnit {
+            _ => planned.units.push(PlannedUnit {
                 name: unit_name,
                 root: root_name.clone(),
                 role,
@@ -164,110 +163,115 @@ pub fn plan_units(
             }),
         }
     }
-    Ok(units)
+    Ok(planned)
 }
 
-/// Every file under `root` that passes `filter`, sorted by relative name.
-///
-/// `found` is called with the path of each of them, on the walker's
-/// threads, as soon as it is found, so that a caller can start reading it
-/// while the walk goes on; it is called for exactly the files returned
-/// when the walk succeeds.
-pub fn walk(
-    root: &Path,
-    filter: &WalkFilter,
-    found: &(dyn Fn(&Path) + Sync),
-) -> Result<Vec<PlannedFile>, PipelineError> {
-    if !root.exists() {
-        return Err(PipelineError::NoSuchPath(root.to_path_buf()));
-    }
-    let mut walker = WalkBuilder::new(root);
-    walker
-        .hidden(true)
-        .parents(filter.honour_ignore_files)
-        .ignore(filter.honour_ignore_files)
-        .git_ignore(filter.honour_ignore_files)
-        .git_global(false)
-        .git_exclude(filter.honour_ignore_files)
-        // Submission folders are rarely repositories; their .gitignore
-        // still says what is not part of the submission.
-        .require_git(false)
-        .overrides(overrides(root, filter)?);
-    // Directories are listed on all cores: a batch of small submissions in
-    // many folders spends more time listing them (and looking for ignore
-    // files in each) than reading its files.
-    let files = Mutex::new(Vec::new());
-    let errors = Mutex::new(Vec::new());
-    walker.build_parallel().run(|| {
-        Box::new(|entry| match entry {
-            Ok(entry) => {
-                if entry.file_type().is_some_and(|t| t.is_file()) {
-                    found(entry.path());
-                    let file = planned_file(root, entry.into_path());
-                    files.lock().expect("no walker panics").push(file);
+/// How the files of a folder given as a path lie: beside each other, or
+/// in its folders, and what those folders hold.
+struct Layout<'a> {
+    /// The files directly in it.
+    files: Vec<&'a str>,
+    /// Its folders, each with the files directly in it and its own
+    /// folders.
+    folders: BTreeMap<&'a str, Folder<'a>>,
+}
+
+#[derive(Default)]
+struct Folder<'a> {
+    files: usize,
+    folders: BTreeSet<&'a str>,
+}
+
+impl<'a> Layout<'a> {
+    fn of(files: &'a [PlannedFile]) -> Self {
+        let mut layout = Layout {
+            files: Vec::new(),
+            folders: BTreeMap::new(),
+        };
+        for file in files {
+            let mut parts = file.name.splitn(3, '/');
+            let first = parts.next().unwrap_or_default();
+            match (parts.next(), parts.next()) {
+                (None, _) => layout.files.push(first),
+                (Some(_), None) => layout.folders.entry(first).or_default().files += 1,
+                (Some(second), Some(_)) => {
+                    layout
+                        .folders
+                        .entry(first)
+                        .or_default()
+                        .folders
+                        .insert(second);
                 }
-                WalkState::Continue
             }
-            Err(error) => {
-                errors.lock().expect("no walker panics").push(error);
-                WalkState::Quit
-            }
+        }
+        layout
+    }
+
+    /// Split by folder when the folders outnumber the files beside them.
+    fn by_directory(&self) -> bool {
+        !self.folders.is_empty() && self.files.len() < self.folders.len()
+    }
+
+    /// What `--unit auto` chose for the folder `root`, and how to choose
+    /// otherwise, when its layout is mixed or nested.
+    fn warning(&self, root: &str) -> Option<String> {
+        let (files, folders) = (self.files.len(), self.folders.len());
+        if files == 0 || folders == 0 {
+            return self.nested_warning(root);
+        }
+        let file_list = examples(self.files.iter().copied());
+        let folder_list = examples(self.folders.keys().map(|f| format!("{f}/")));
+        Some(if self.by_directory() {
+            format!(
+                "{root}: --unit auto took each of its {folders} folders as one unit, and each of the {files} files beside them as a unit of its own ({file_list}); --unit file makes every file a unit"
+            )
+        } else {
+            format!(
+                "{root}: --unit auto took each of its {files} files as a unit, and each file in its {folders} folders too ({folder_list}); --unit dir makes each folder one unit"
+            )
         })
-    });
-    let mut errors = errors.into_inner().expect("no walker panics");
-    // Threads meet errors in any order: report the same one every time.
-    errors.sort_by_cached_key(ToString::to_string);
-    if let Some(error) = errors.into_iter().next() {
-        return Err(PipelineError::CannotList {
-            root: root.to_path_buf(),
-            source: error,
-        });
     }
-    let mut files = files.into_inner().expect("no walker panics");
-    files.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(files)
+
+    /// A folder of folders whose folders hold only folders of their own,
+    /// with names no other holds (`section1/alice/`, `section2/bob/`): the
+    /// submissions are likely one level down.
+    fn nested_warning(&self, root: &str) -> Option<String> {
+        if !self.files.is_empty() || self.folders.is_empty() {
+            return None;
+        }
+        let mut owners: HashMap<&str, usize> = HashMap::new();
+        for folder in self.folders.values() {
+            if folder.files > 0 || folder.folders.len() < 2 {
+                return None;
+            }
+            for name in &folder.folders {
+                *owners.entry(name).or_default() += 1;
+            }
+        }
+        if owners.values().any(|&n| n > 1) {
+            return None;
+        }
+        let units = examples(self.folders.keys().copied());
+        let inner = examples(
+            self.folders
+                .values()
+                .flat_map(|f| f.folders.iter().map(|n| format!("{n}/"))),
+        );
+        Some(format!(
+            "{root}: --unit auto took each of its {} folders as one unit ({units}), but each holds only folders ({inner}); if those are the submissions, give the folders as the paths ({root}/*/)",
+            self.folders.len()
+        ))
+    }
 }
 
-/// The file at `path`, found under `root`, named by its path relative to
-/// `root` (its file name when it is `root`).
-fn planned_file(root: &Path, path: PathBuf) -> PlannedFile {
-    let relative = path.strip_prefix(root).unwrap_or(&path);
-    let name = if relative.as_os_str().is_empty() {
-        path.file_name()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .into_owned()
-    } else {
-        relative
-            .components()
-            .map(|c| c.as_os_str().to_string_lossy())
-            .collect::<Vec<_>>()
-            .join("/")
-    };
-    PlannedFile { path, name }
-}
-
-fn overrides(root: &Path, filter: &WalkFilter) -> Result<Override, PipelineError> {
-    let mut builder = OverrideBuilder::new(root);
-    for glob in &filter.include {
-        builder
-            .add(glob)
-            .map_err(|source| PipelineError::InvalidGlob {
-                option: "--include",
-                glob: glob.clone(),
-                source,
-            })?;
+/// The first three of `names`, and how many more.
+fn examples<T: std::fmt::Display>(names: impl Iterator<Item = T>) -> String {
+    let names: Vec<String> = names.map(|n| n.to_string()).collect();
+    let shown = names.iter().take(3).cloned().collect::<Vec<_>>().join(", ");
+    match names.len() {
+        0..=3 => shown,
+        n => format!("{shown} and {} more", n - 3),
     }
-    for glob in &filter.exclude {
-        builder
-            .add(&format!("!{glob}"))
-            .map_err(|source| PipelineError::InvalidGlob {
-                option: "--exclude",
-                glob: glob.clone(),
-                source,
-            })?;
-    }
-    builder.build().map_err(PipelineError::Filter)
 }
 
 /// Makes unit names unique across the batch, in place.
@@ -383,45 +387,5 @@ mod tests {
             unique(&[("./a/", "x.py"), ("b", "x.py")]),
             ["a/x.py", "b/x.py"]
         );
-    }
-
-    /// Many folders are listed on several threads; the files come back
-    /// sorted, with every folder's `.gitignore` and hidden files honoured.
-    #[test]
-    fn a_walk_over_many_folders_finds_every_file_in_name_order() {
-        let root = tempfile::tempdir().unwrap();
-        let mut expected = Vec::new();
-        for i in (0..40).rev() {
-            let folder = root.path().join(format!("s{i:02}/src"));
-            std::fs::create_dir_all(&folder).unwrap();
-            std::fs::write(folder.join("main.py"), "x = 1\n").unwrap();
-            std::fs::write(folder.join(".hidden.py"), "x = 2\n").unwrap();
-            std::fs::write(folder.join("out.log"), "log\n").unwrap();
-            if i % 2 == 0 {
-                std::fs::write(folder.join(".gitignore"), "*.log\n").unwrap();
-            } else {
-                expected.push(format!("s{i:02}/src/out.log"));
-            }
-            expected.push(format!("s{i:02}/src/main.py"));
-        }
-        expected.sort();
-        let filter = WalkFilter::default();
-        let names = |files: Vec<PlannedFile>| files.into_iter().map(|f| f.name).collect::<Vec<_>>();
-        let found = Mutex::new(Vec::new());
-        let walked = walk(root.path(), &filter, &|path| {
-            found.lock().unwrap().push(path.to_path_buf());
-        })
-        .unwrap();
-        // Each file returned was announced once as it was found, and
-        // nothing else was: not the hidden files, nor those .gitignore
-        // leaves out.
-        let mut found = found.into_inner().unwrap();
-        found.sort();
-        let mut paths: Vec<PathBuf> = walked.iter().map(|f| f.path.clone()).collect();
-        paths.sort();
-        assert_eq!(found, paths);
-        assert_eq!(names(walked), expected);
-        let file = root.path().join("s03/src/main.py");
-        assert_eq!(names(walk(&file, &filter, &|_| ()).unwrap()), ["main.py"]);
     }
 }

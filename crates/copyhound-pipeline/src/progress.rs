@@ -29,9 +29,12 @@ pub enum Warning<'a> {
         /// The remark.
         message: &'a str,
     },
-    /// A unit or file is left out of the comparison; the report lists it
-    /// too.
+    /// A unit or file is left out of the comparison, or is too short to
+    /// check; the report lists it too.
     LeftOut(&'a Problem),
+    /// What `--unit auto` chose for a path whose layout was mixed, and how
+    /// to choose otherwise.
+    Layout(&'a str),
 }
 
 /// Receives a run's progress; called from several threads.

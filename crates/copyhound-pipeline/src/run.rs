@@ -7,7 +7,7 @@ use std::path::Path;
 use copyhound_fingerprint::NormalizedDocument;
 use copyhound_index::{BaseCode, Comparison, Document, Role, Unit, compare_with_progress};
 use copyhound_normalize::LoadedDocument;
-use copyhound_report::{PairDetails, Parameters, Problem, Report, ReportInput, Tool};
+use copyhound_report::{PairDetails, Parameters, Problem, ProblemKind, Report, ReportInput, Tool};
 use copyhound_source::LineIndex;
 use rayon::prelude::*;
 
@@ -20,26 +20,26 @@ use crate::{CompareSettings, Family, FrontEnd, GroupPattern, Inputs, PipelineErr
 /// Compares the batch `inputs` name with `settings`, one family at a time,
 /// reporting to `progress` as it goes.
 ///
-/// A file that cannot be read, a unit with no other of its family and a
-/// file of another family than its unit's are left out and listed in
-/// [`Outcome::problems`]; it is an error only when no family is left to
+/// What the walk could not list or did not follow, a file that cannot be
+/// read, an empty file, a unit with no other of its family, a file of
+/// another family than its unit's and a unit too short to check are listed
+/// in [`Outcome::problems`] (and passed to `progress` as warnings); the
+/// rest is compared. It is an error only when no family is left to
 /// compare.
 pub fn run(
     inputs: &Inputs,
     settings: &CompareSettings,
     progress: &dyn Progress,
 ) -> Result<Outcome, PipelineError> {
-    let batch = load_batch(inputs, &settings.front_end, progress)?;
+    let mut batch = load_batch(inputs, &settings.front_end, progress)?;
     let counts = family_counts(batch.units.iter().map(|unit| (unit.role, unit.family)));
     let compared = comparable_families(&counts);
+    let mut problems = std::mem::take(&mut batch.problems);
     if compared.is_empty() {
-        return Err(nothing_to_compare(inputs, &counts, batch));
+        return Err(nothing_to_compare(inputs, &counts, batch, problems));
     }
-    let mut problems = lone_units(&batch.units, &counts);
+    problems.extend(lone_units(&batch.units, &counts));
     let kept = keep_files(batch, &compared, progress, &mut problems);
-    for problem in &problems {
-        progress.warn(Warning::LeftOut(problem));
-    }
     let settings_of: BTreeMap<Family, FamilySettings> = compared
         .iter()
         .map(|&family| (family, settings.for_family(family)))
@@ -49,6 +49,12 @@ pub fn run(
         settings_of,
         settings.group.as_ref(),
     );
+    for batch in &batches {
+        problems.extend(too_short(batch, &settings.front_end));
+    }
+    for problem in &problems {
+        progress.warn(Warning::LeftOut(problem));
+    }
     let mut families = Vec::with_capacity(batches.len());
     for batch in batches {
         let options = settings.compare_options(&batch.settings);
@@ -71,6 +77,58 @@ pub fn run(
         problems,
         front_end: settings.front_end.clone(),
     })
+}
+
+/// The problems of the units of `batch` too short to check: fewer symbols
+/// than the shortest shared run sure to be found (w + k − 1), or no
+/// fingerprint. Units with no symbol at all are not listed: their files
+/// are, as empty.
+fn too_short(batch: &FamilyBatch, front_end: &FrontEnd) -> Vec<Problem> {
+    let k = batch.settings.scheme.k();
+    let shortest = batch.settings.window + k - 1;
+    let symbol = front_end.symbol(batch.settings.family);
+    batch
+        .units
+        .iter()
+        .zip(&batch.roots)
+        .filter_map(|(unit, root)| {
+            let symbols = unit.symbol_count();
+            let fingerprints: usize = unit.documents.iter().map(|d| d.fingerprints().len()).sum();
+            let why = if symbols == 0 {
+                return None;
+            } else if symbols < shortest {
+                format!(
+                    "{symbols} {symbol}s, and only a shared run of w + k - 1 = {shortest} is sure to be found"
+                )
+            } else if fingerprints == 0 {
+                format!("{symbols} {symbol}s, but no fingerprint was selected")
+            } else {
+                return None;
+            };
+            let path = unit_path(root, unit);
+            Some(Problem {
+                message: format!("{path}: too short to check: {why}"),
+                path,
+                kind: ProblemKind::TooShort,
+            })
+        })
+        .collect()
+}
+
+/// Where `unit`, from the input path `root`, is: the file of a one-file
+/// unit, the folder of a multi-file one. Its name may carry a prefix (see
+/// `make_names_unique`), its documents' names never do.
+fn unit_path(root: &str, unit: &Unit) -> String {
+    let root_path = Path::new(root);
+    let path = match unit.documents.as_slice() {
+        _ if root_path.is_file() => root_path.to_path_buf(),
+        [only] => root_path.join(&only.name),
+        documents => {
+            let first = documents.first().map_or("", |d| d.name.as_str());
+            root_path.join(first.split('/').next().unwrap_or_default())
+        }
+    };
+    path.display().to_string()
 }
 
 /// What a batch comparison found: one comparison per family, most units
@@ -159,11 +217,13 @@ impl Outcome {
     }
 }
 
-/// The error of a batch with no family to compare.
+/// The error of a batch with no family to compare; `problems` are those
+/// of the walk.
 fn nothing_to_compare(
     inputs: &Inputs,
     counts: &BTreeMap<Family, FamilyCount>,
     batch: LoadedBatch,
+    mut problems: Vec<Problem>,
 ) -> PipelineError {
     let paths = inputs
         .new
@@ -171,14 +231,23 @@ fn nothing_to_compare(
         .map(|p| p.display().to_string())
         .collect::<Vec<_>>()
         .join(", ");
-    let load_errors = batch.into_load_errors();
+    let files = batch.units.into_iter().flat_map(|unit| unit.files);
+    for file in files.chain(batch.base) {
+        if let Err(error) = file.loaded {
+            problems.push(problem(
+                &file.file,
+                error.to_string(),
+                ProblemKind::Unreadable,
+            ));
+        }
+    }
     if counts.is_empty() {
-        PipelineError::NoReadableFile { paths, load_errors }
+        PipelineError::NoReadableFile { paths, problems }
     } else {
         PipelineError::NothingComparable {
             paths,
             families: describe(counts),
-            load_errors,
+            problems,
         }
     }
 }
@@ -195,6 +264,7 @@ fn lone_units(units: &[LoadedUnit], counts: &BTreeMap<Family, FamilyCount>) -> V
                 return (unit.files.len() > 1).then(|| Problem {
                     message: format!("{path}: skipped: none of its files could be read"),
                     path,
+                    kind: ProblemKind::Unreadable,
                 });
             };
             let count = counts[&family];
@@ -209,6 +279,7 @@ fn lone_units(units: &[LoadedUnit], counts: &BTreeMap<Family, FamilyCount>) -> V
             Some(Problem {
                 message: format!("{path}: skipped: {why}"),
                 path,
+                kind: ProblemKind::Skipped,
             })
         })
         .collect()
@@ -264,7 +335,11 @@ impl ReadFile {
                 loaded,
             }),
             Err(error) => {
-                problems.push(problem(&file.file, error.to_string()));
+                problems.push(problem(
+                    &file.file,
+                    error.to_string(),
+                    ProblemKind::Unreadable,
+                ));
                 None
             }
         }
@@ -295,9 +370,10 @@ fn keep_files(
                         "skipped: read as {}, but most files of {} are {unit_family}; use --lang to read every file as one language",
                         read.loaded.kind, unit.name
                     ),
+                    ProblemKind::Skipped,
                 ));
             } else if compared.contains(&read.family) {
-                files.push(KeptFile::new(Owner::Unit(i), read, progress));
+                files.push(KeptFile::new(Owner::Unit(i), read, progress, problems));
             }
         }
         units.push(BatchUnit {
@@ -313,7 +389,7 @@ fn keep_files(
             continue;
         };
         if compared.contains(&read.family) {
-            files.push(KeptFile::new(Owner::Base, read, progress));
+            files.push(KeptFile::new(Owner::Base, read, progress, problems));
         } else {
             problems.push(problem(
                 &read.file,
@@ -321,6 +397,7 @@ fn keep_files(
                     "skipped: base file read as {}, but no compared unit is {}",
                     read.loaded.kind, read.family
                 ),
+                ProblemKind::Skipped,
             ));
         }
     }
@@ -329,9 +406,22 @@ fn keep_files(
 
 impl KeptFile {
     /// `read`, kept for `owner`; the front-end's remarks on it are passed
-    /// on as warnings.
-    fn new(owner: Owner, read: ReadFile, progress: &dyn Progress) -> Self {
-        for message in &read.loaded.warnings {
+    /// on as warnings, but a file with no symbols is a problem, whose
+    /// message is the remark the front-end ends with then (empty file, no
+    /// text layer, no symbols).
+    fn new(
+        owner: Owner,
+        read: ReadFile,
+        progress: &dyn Progress,
+        problems: &mut Vec<Problem>,
+    ) -> Self {
+        let mut remarks = read.loaded.warnings.as_slice();
+        if read.loaded.doc.is_empty() {
+            let why = remarks.last().map_or("no symbols", String::as_str);
+            problems.push(problem(&read.file, why.to_string(), ProblemKind::Empty));
+            remarks = &remarks[..remarks.len().saturating_sub(1)];
+        }
+        for message in remarks {
             progress.warn(Warning::Read {
                 path: &read.file.path,
                 message,
@@ -347,7 +437,7 @@ impl KeptFile {
 }
 
 /// The problem of a file that is left out.
-fn problem(file: &PlannedFile, message: String) -> Problem {
+fn problem(file: &PlannedFile, message: String, kind: ProblemKind) -> Problem {
     let path = file.path.display().to_string();
     // Loader errors already start with the path; say it once.
     let message = if message.starts_with(&path) {
@@ -355,7 +445,11 @@ fn problem(file: &PlannedFile, message: String) -> Problem {
     } else {
         format!("{path}: {message}")
     };
-    Problem { path, message }
+    Problem {
+        path,
+        message,
+        kind,
+    }
 }
 
 /// A kept file, fingerprinted.

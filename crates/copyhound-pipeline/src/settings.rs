@@ -65,9 +65,10 @@ pub struct CompareSettings {
     /// Fingerprints in more units are ignored; in a batch of several
     /// languages, of the units of their language.
     pub max_occurrences: MaxOccurrences,
-    /// Pairs sharing fewer distinct fingerprints are not scored.
+    /// Pairs sharing fewer distinct fingerprints are not listed.
     pub min_shared: usize,
-    /// At most this many pairs of each language are scored.
+    /// At most this many pairs of each language are listed: the most
+    /// similar.
     pub max_pairs: usize,
     /// Shared runs shorter than this many symbols are neither reported nor
     /// scored; k is the floor.
@@ -77,6 +78,10 @@ pub struct CompareSettings {
     /// Fragments with gaps of at most this many symbols between them are
     /// reported as one passage; `None` for 2k.
     pub merge_gap: Option<usize>,
+    /// Fragments that follow each other on both sides with gaps of at most
+    /// this many symbols count in the similarity as one stretch, gaps
+    /// included; 0 counts only the fragments' own symbols.
+    pub score_gap: u32,
     /// Passages matching fewer symbols are not reported; `None` for the
     /// family's default.
     pub min_passage: Option<usize>,
@@ -97,6 +102,7 @@ impl Default for CompareSettings {
             min_fragment: 0,
             weighting: Weighting::Rarity,
             merge_gap: None,
+            score_gap: 0,
             min_passage: None,
             group: None,
         }
@@ -110,6 +116,8 @@ pub(crate) struct FamilySettings {
     pub scheme: Scheme,
     pub window: usize,
     pub min_passage: usize,
+    /// What one symbol is, as the report says it.
+    pub symbol: &'static str,
 }
 
 impl CompareSettings {
@@ -122,6 +130,7 @@ impl CompareSettings {
             scheme: self.selection.scheme(resolved),
             window: resolved.w,
             min_passage: self.min_passage.unwrap_or(defaults.min_passage),
+            symbol: self.front_end.symbol(family),
         }
     }
 
@@ -133,6 +142,7 @@ impl CompareSettings {
             max_pairs: self.max_pairs,
             min_fragment: self.min_fragment,
             rarity_weighting: self.weighting == Weighting::Rarity,
+            score_gap: self.score_gap,
             ..CompareOptions::new(family.scheme.clone())
         }
     }
@@ -160,6 +170,7 @@ impl CompareSettings {
             weighting: self.weighting.name().into(),
             merge_gap: self.merge_gap.unwrap_or(2 * k),
             min_passage: family.min_passage,
+            symbol: Some(family.symbol.into()),
             languages: Vec::new(),
         }
     }

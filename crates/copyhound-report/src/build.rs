@@ -10,13 +10,15 @@
 //! were scored.
 
 use copyhound_index::{
-    Comparison, Document, Fragment, PairScore, Role, SymbolRange, Unit, UnitSummary, merge_passages,
+    Comparison, Document, Fragment, Omitted, PairScore, Role, SymbolRange, Unit, UnitSummary,
+    merge_passages,
 };
 use rayon::prelude::*;
 
 use crate::model::{
-    DocumentReport, FragmentReport, Location, PairReport, PairSide, Parameters, PassageReport,
-    Problem, Report, SCHEMA_VERSION, Summary, Tool, UnitReport, UnitRole,
+    DocumentReport, FragmentReport, Location, MissingPairs, MissingReason, PairReport, PairSide,
+    Parameters, PassageReport, Problem, Report, SCHEMA_VERSION, Summary, Tool, UnitOrigin,
+    UnitReport, UnitRole, Unlisted,
 };
 
 /// What a report is made from.
@@ -106,7 +108,8 @@ impl Report {
                     .then_some(comparison.max_units_per_fingerprint),
                 candidate_pairs: comparison.candidate_pairs,
                 scored_pairs: comparison.scored_pairs,
-                matching_pairs: comparison.pairs.len(),
+                matching_pairs: comparison.matching_pairs,
+                unlisted: unlisted(&comparison.omitted),
                 reported_pairs: pairs.len(),
                 detailed_pairs: 0,
             },
@@ -115,32 +118,42 @@ impl Report {
                 .zip(roots)
                 .zip(&comparison.units)
                 .enumerate()
-                .map(|(id, ((unit, root), summary))| UnitReport {
-                    id,
-                    path: unit.name.clone(),
-                    root: root.clone(),
-                    language: parameters.language.clone(),
-                    role: match unit.role {
-                        Role::New => UnitRole::New,
-                        Role::Old => UnitRole::Old,
-                    },
-                    group: unit.group.clone(),
-                    symbols: summary.symbols,
-                    compared_symbols: summary.compared_symbols,
-                    base_symbols: summary.base_symbols,
-                    documents: unit
-                        .documents
-                        .iter()
-                        .map(|d| DocumentReport {
-                            path: d.name.clone(),
-                            symbols: d.normalized.len(),
-                            fingerprints: d.fingerprints().len(),
-                        })
-                        .collect(),
+                .map(|(id, ((unit, root), summary))| {
+                    let role = UnitRole::from(unit.role);
+                    UnitReport {
+                        id,
+                        path: unit.name.clone(),
+                        root: root.clone(),
+                        language: parameters.language.clone(),
+                        role,
+                        origin: UnitOrigin::of_role(role),
+                        group: unit.group.clone(),
+                        symbols: summary.symbols,
+                        compared_symbols: summary.compared_symbols,
+                        base_symbols: summary.base_symbols,
+                        documents: unit
+                            .documents
+                            .iter()
+                            .map(|d| DocumentReport {
+                                path: d.name.clone(),
+                                symbols: d.normalized.len(),
+                                fingerprints: d.fingerprints().len(),
+                            })
+                            .collect(),
+                    }
                 })
                 .collect(),
             pairs,
             problems: problems.to_vec(),
+        }
+    }
+}
+
+impl From<Role> for UnitRole {
+    fn from(role: Role) -> Self {
+        match role {
+            Role::New => Self::New,
+            Role::Old => Self::Old,
         }
     }
 }
@@ -306,4 +319,29 @@ fn location(unit: &Unit, range: SymbolRange) -> Location {
         bytes: [bytes.start, bytes.end],
         lines: document.line_range(range.symbols()).map(Into::into),
     }
+}
+
+/// What the summary says of the pairs a comparison did not list: nothing
+/// when the limit was not reached and nothing could be missing.
+fn unlisted(omitted: &Omitted) -> Option<Unlisted> {
+    let mut possibly_missing = Vec::new();
+    if omitted.open > 0 {
+        possibly_missing.push(MissingPairs {
+            reason: MissingReason::ScoringLimit,
+            pairs: Some(omitted.open),
+            up_to_similarity: omitted.open_bound,
+        });
+    }
+    if omitted.uncounted_open() {
+        possibly_missing.push(MissingPairs {
+            reason: MissingReason::WorkBudget,
+            pairs: None,
+            up_to_similarity: omitted.uncounted_bound,
+        });
+    }
+    (omitted.lowest_listed.is_some() || !possibly_missing.is_empty()).then_some(Unlisted {
+        pairs: omitted.unlisted,
+        lowest_listed_similarity: omitted.lowest_listed,
+        possibly_missing,
+    })
 }

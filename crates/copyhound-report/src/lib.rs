@@ -12,11 +12,13 @@
 //!   [`DEFAULT_JSON_DETAILED_PAIRS`] by default in the command line) as it
 //!   goes. A pair without details has no `fragments` and no `passages`
 //!   key, and `summary.detailed_pairs` says how many pairs have them.
-//! - [`write_csv`]: one row per pair, starting `a,b,similarity`
-//!   ([`write_csv_of`] writes it straight from the comparisons).
+//! - [`write_csv`]: one row per pair, starting `a,b,similarity` and
+//!   ending with each unit's [`UnitOrigin`] ([`write_csv_of`] writes it
+//!   straight from the comparisons).
 //! - [`write_table`]: the top pairs for the terminal.
 //! - [`write_html`]: one self-contained page to browse the pairs and their
-//!   fragments side by side.
+//!   fragments side by side, and to review them (marks and notes kept in
+//!   the browser, exported as CSV).
 //!
 //! ```
 //! use copyhound_index::{Comparison, Unit};
@@ -45,8 +47,9 @@ mod write;
 
 pub use build::{PairDetails, ReportInput};
 pub use model::{
-    DocumentReport, FragmentReport, LanguageParameters, Location, PairReport, PairSide, Parameters,
-    PassageReport, Problem, Report, SCHEMA_VERSION, Summary, Tool, UnitReport, UnitRole,
+    DocumentReport, FragmentReport, LanguageParameters, Location, MissingPairs, MissingReason,
+    PairReport, PairSide, Parameters, PassageReport, Problem, ProblemKind, Report, SCHEMA_VERSION,
+    Summary, Tool, UnitOrigin, UnitReport, UnitRole, Unlisted,
 };
 pub use write::{
     CSV_HEADER, DEFAULT_HTML_MAX_DOCUMENT_BYTES, DEFAULT_HTML_MAX_PAIRS,

@@ -7,7 +7,7 @@
 
 use std::cmp::Ordering;
 
-use crate::model::{LanguageParameters, PairReport, Report, Summary};
+use crate::model::{LanguageParameters, PairReport, Report, Summary, Unlisted};
 
 impl Report {
     /// The reports of the languages of one batch as one report: units one
@@ -30,6 +30,7 @@ impl Report {
                 min_fragment: part.parameters.min_fragment,
                 merge_gap: part.parameters.merge_gap,
                 min_passage: part.parameters.min_passage,
+                symbol: part.parameters.symbol.clone(),
             })
             .collect();
         let main = parts
@@ -73,7 +74,9 @@ fn most_similar_first(x: &PairReport, y: &PairReport) -> Ordering {
 }
 
 /// The totals of several comparisons: counts add up; the limit on units
-/// per fingerprint is the largest, or none if any part had none.
+/// per fingerprint is the largest, or none if any part had none; of the
+/// unlisted pairs, the least similar listed one is the lowest of any part,
+/// and every part's possibly missing pairs are kept.
 fn total<'a>(summaries: impl Iterator<Item = &'a Summary>) -> Summary {
     let mut sum = Summary::default();
     let mut limits = Some(Vec::new());
@@ -88,6 +91,20 @@ fn total<'a>(summaries: impl Iterator<Item = &'a Summary>) -> Summary {
         sum.matching_pairs += s.matching_pairs;
         sum.reported_pairs += s.reported_pairs;
         sum.detailed_pairs += s.detailed_pairs;
+        if let Some(part) = &s.unlisted {
+            let unlisted = sum.unlisted.get_or_insert_with(Unlisted::default);
+            unlisted.pairs += part.pairs;
+            unlisted.lowest_listed_similarity = match (
+                unlisted.lowest_listed_similarity,
+                part.lowest_listed_similarity,
+            ) {
+                (Some(x), Some(y)) => Some(x.min(y)),
+                (x, y) => x.or(y),
+            };
+            unlisted
+                .possibly_missing
+                .extend(part.possibly_missing.iter().cloned());
+        }
         match (s.max_units_per_fingerprint, limits.as_mut()) {
             (Some(limit), Some(limits)) => limits.push(limit),
             _ => limits = None,

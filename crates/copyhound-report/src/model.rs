@@ -94,6 +94,11 @@ pub struct Parameters {
     /// still are, and still count in the similarity): 0 reports every one.
     #[serde(default)]
     pub min_passage: usize,
+    /// What one symbol is (`token`, `character`, `word`, `consonant`): the
+    /// unit of every count in symbols, such as a pair's longest fragment;
+    /// `None` when not known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<String>,
     /// In a batch of several languages, the settings of each, most units
     /// first; empty when the batch had one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -118,10 +123,13 @@ pub struct LanguageParameters {
     /// Passages matching fewer symbols were not reported.
     #[serde(default)]
     pub min_passage: usize,
+    /// What one symbol is, as [`Parameters::symbol`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<String>,
 }
 
 /// Totals of a comparison.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     /// Units compared.
     pub units: usize,
@@ -135,17 +143,63 @@ pub struct Summary {
     pub common_fingerprints: usize,
     /// The most units a kept fingerprint could be in (`None`: no limit).
     pub max_units_per_fingerprint: Option<usize>,
-    /// Pairs that shared enough fingerprints to be candidates.
+    /// Pairs found sharing fingerprints: candidates.
     pub candidate_pairs: usize,
-    /// Candidates scored (fewer when the cap applied).
+    /// Candidates whose fragments were found and scored (the others could
+    /// not be listed, or are counted in [`Self::unlisted`]).
     pub scored_pairs: usize,
-    /// Pairs with at least one fragment.
+    /// Scored pairs with at least one fragment, listed or not.
     pub matching_pairs: usize,
+    /// When the listing limit ([`Parameters::max_pairs`] pairs of each
+    /// language) left pairs out: how many, down to what similarity, and
+    /// whether any of them could be more similar than the listed ones.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unlisted: Option<Unlisted>,
     /// Pairs listed in this report (the top ones when limited).
     pub reported_pairs: usize,
     /// Pairs listed with their fragments and passages: the most similar
     /// ones when not all are.
     pub detailed_pairs: usize,
+}
+
+/// The pairs a comparison found and did not list.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Unlisted {
+    /// Pairs found sharing fingerprints and not listed: less similar than
+    /// the listed ones, without a fragment, or possibly missing.
+    pub pairs: usize,
+    /// The similarity of the least similar listed pair (of the language
+    /// where it is lowest), when the limit was reached.
+    pub lowest_listed_similarity: Option<f64>,
+    /// Pairs that could be more similar than the least similar listed one
+    /// and are not listed; empty when the listed pairs are exactly those
+    /// scoring every pair would rank highest.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub possibly_missing: Vec<MissingPairs>,
+}
+
+/// Pairs that may be missing from a listing, and why.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MissingPairs {
+    /// Why they were not scored.
+    pub reason: MissingReason,
+    /// At most this many such pairs; `None` when they were never counted.
+    pub pairs: Option<usize>,
+    /// None of them is more similar than this.
+    pub up_to_similarity: f64,
+}
+
+/// Why pairs may be missing from a listing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MissingReason {
+    /// At most a few times the listing limit of candidates are kept for
+    /// scoring (raise `--max-pairs` to keep more).
+    ScoringLimit,
+    /// Fingerprints held by very many units were not counted when pairing
+    /// (a pair sharing only those was never found), to bound the work on
+    /// large batches.
+    WorkBudget,
 }
 
 /// Whether a unit is a current or an earlier submission.
@@ -156,6 +210,45 @@ pub enum UnitRole {
     New,
     /// Earlier submission (`--old`), never paired with another old one.
     Old,
+}
+
+/// Where a unit came from. [`UnitRole`] says whom a unit is paired with;
+/// the origin says what it is, for the reader: an earlier submission and
+/// a document from an archive are both only paired with new units, but a
+/// grader treats them differently. The index knows only whom to pair (its
+/// two roles); where a unit came from is the report's to say, so an input
+/// with archive documents gives their origin to the report, not a third
+/// role to the index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UnitOrigin {
+    /// A current submission.
+    New,
+    /// An earlier submission (`--old`).
+    Old,
+    /// A document from an archive of earlier work, such as a fingerprint
+    /// database; its role is [`UnitRole::Old`].
+    Archive,
+}
+
+impl UnitOrigin {
+    /// The origin of a unit of this role when nothing else is known: the
+    /// comparison's input says only new or old.
+    pub fn of_role(role: UnitRole) -> Self {
+        match role {
+            UnitRole::New => Self::New,
+            UnitRole::Old => Self::Old,
+        }
+    }
+
+    /// The origin as the JSON and CSV reports write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::New => "new",
+            Self::Old => "old",
+            Self::Archive => "archive",
+        }
+    }
 }
 
 /// One compared unit.
@@ -175,6 +268,9 @@ pub struct UnitReport {
     pub language: Option<String>,
     /// New or old.
     pub role: UnitRole,
+    /// New, old or from an archive. Reports written before it existed
+    /// are read with the origin of their role.
+    pub origin: UnitOrigin,
     /// The unit's group (author, team), if any.
     pub group: Option<String>,
     /// All symbols.
@@ -315,11 +411,47 @@ pub struct Location {
     pub lines: Option<[u32; 2]>,
 }
 
-/// Input that could not be compared.
+/// Input that was not compared, or not as a whole.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Problem {
-    /// The file or directory.
+    /// The file, unit or directory.
     pub path: String,
-    /// What went wrong.
+    /// What went wrong, starting with the path.
     pub message: String,
+    /// What kind of problem it is. Reports written before it existed are
+    /// read as `unreadable`.
+    #[serde(default)]
+    pub kind: ProblemKind,
+}
+
+/// What kind of problem a [`Problem`] is: whether some input could not be
+/// read at all, or was read and left out or found too small to check.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProblemKind {
+    /// A file that could not be read, decoded or extracted, a directory
+    /// that could not be listed, an archive entry refused.
+    #[default]
+    Unreadable,
+    /// Read, but left out: another language than its unit, no other unit
+    /// of its language, a symbolic link not followed.
+    Skipped,
+    /// A file that is empty or gives no symbols.
+    Empty,
+    /// A unit with fewer symbols than the shortest shared run that is
+    /// sure to be found (w + k − 1), or with no fingerprint: a copy of it
+    /// may go unseen.
+    TooShort,
+}
+
+impl ProblemKind {
+    /// The kind as the JSON report writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Unreadable => "unreadable",
+            Self::Skipped => "skipped",
+            Self::Empty => "empty",
+            Self::TooShort => "too_short",
+        }
+    }
 }

@@ -4,8 +4,8 @@
 //! shares and counts.
 
 use copyhound_report::{
-    CSV_HEADER, PairReport, PairSide, Parameters, Report, Summary, Tool, UnitReport, UnitRole,
-    write_csv,
+    CSV_HEADER, PairReport, PairSide, Parameters, Report, Summary, Tool, UnitOrigin, UnitReport,
+    UnitRole, write_csv,
 };
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -30,6 +30,8 @@ fn reference_csv(report: &Report) -> Vec<u8> {
                 pair.shared_fingerprints.to_string(),
                 pair.fragment_count.to_string(),
                 report.pair_language(pair).unwrap_or_default().to_owned(),
+                report.units[pair.a.unit].origin.name().to_owned(),
+                report.units[pair.b.unit].origin.name().to_owned(),
             ])
             .unwrap();
     }
@@ -80,19 +82,28 @@ fn pair() -> impl Strategy<Value = PairReport> {
     })
 }
 
-fn unit(id: usize, language: Option<String>) -> UnitReport {
+fn unit(id: usize, language: Option<String>, origin: UnitOrigin) -> UnitReport {
     UnitReport {
         id,
         path: format!("u{id}"),
         root: "in".into(),
         language,
-        role: UnitRole::New,
+        role: UnitRole::Old,
+        origin,
         group: None,
         symbols: 0,
         compared_symbols: 0,
         base_symbols: 0,
         documents: Vec::new(),
     }
+}
+
+fn origin() -> impl Strategy<Value = UnitOrigin> {
+    prop_oneof![
+        Just(UnitOrigin::New),
+        Just(UnitOrigin::Old),
+        Just(UnitOrigin::Archive)
+    ]
 }
 
 fn report() -> impl Strategy<Value = Report> {
@@ -103,8 +114,9 @@ fn report() -> impl Strategy<Value = Report> {
             proptest::option::of(text()),
         ],
         proptest::collection::vec(pair(), 0..20),
+        [origin(), origin(), origin()],
     )
-        .prop_map(|(languages, pairs)| Report {
+        .prop_map(|(languages, pairs, origins)| Report {
             schema_version: copyhound_report::SCHEMA_VERSION,
             tool: Tool {
                 name: "copyhound".into(),
@@ -114,8 +126,9 @@ fn report() -> impl Strategy<Value = Report> {
             summary: Summary::default(),
             units: languages
                 .into_iter()
+                .zip(origins)
                 .enumerate()
-                .map(|(id, language)| unit(id, language))
+                .map(|(id, (language, origin))| unit(id, language, origin))
                 .collect(),
             pairs,
             problems: Vec::new(),

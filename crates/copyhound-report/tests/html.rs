@@ -1,11 +1,13 @@
 //! The HTML report of small fixed comparisons: the data embedded in the
-//! page (snapshot), that no file's text or path can break out of it, that
-//! fragments and passages of non-ASCII text slice correctly in
-//! JavaScript's UTF-16 indices, and the limits on what is embedded.
+//! page (snapshot, its compressed blocks inflated), that no file's text or
+//! path can break out of it, that fragments and passages of non-ASCII
+//! text slice correctly in JavaScript's UTF-16 indices, and the limits on
+//! what is embedded.
 
 mod common;
 
 use std::cell::RefCell;
+use std::io::Read;
 
 use common::Compared;
 use copyhound_index::{Document, Unit};
@@ -59,14 +61,88 @@ fn page(
 
 const DATA_OPEN: &str = r#"<script type="application/json" id="copyhound-data">"#;
 
-/// The JSON inside the page's data element.
+/// The JSON inside the page's data element, its blocks inflated.
 fn embedded_data(page: &str) -> Value {
     let start = page.find(DATA_OPEN).expect("the data element") + DATA_OPEN.len();
     let end = start
         + page[start..]
             .find("</script>")
             .expect("the data element's end");
-    serde_json::from_str(&page[start..end]).expect("valid JSON")
+    let mut data: Value = serde_json::from_str(&page[start..end]).expect("valid JSON");
+    for blocks in ["detail_blocks", "text_blocks"] {
+        let inflated = data[blocks]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|block| inflate(block.as_str().unwrap()))
+            .collect();
+        data[blocks] = Value::Array(inflated);
+    }
+    data
+}
+
+/// A block as the page reads it: base64, raw DEFLATE, JSON.
+fn inflate(block: &str) -> Value {
+    let mut bits = Vec::new();
+    for byte in block.bytes().filter(|&b| b != b'=') {
+        let value = match byte {
+            b'A'..=b'Z' => byte - b'A',
+            b'a'..=b'z' => byte - b'a' + 26,
+            b'0'..=b'9' => byte - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => panic!("not base64: {byte}"),
+        };
+        bits.push(value);
+    }
+    let bytes: Vec<u8> = bits
+        .chunks(4)
+        .flat_map(|chunk| {
+            let n = chunk
+                .iter()
+                .enumerate()
+                .fold(0_u32, |n, (i, &v)| n | u32::from(v) << (18 - 6 * i));
+            let [_, a, b, c] = n.to_be_bytes();
+            [a, b, c].into_iter().take(chunk.len() - 1)
+        })
+        .collect();
+    let mut json = String::new();
+    flate2::read::DeflateDecoder::new(&bytes[..])
+        .read_to_string(&mut json)
+        .expect("a raw DEFLATE stream of UTF-8");
+    serde_json::from_str(&json).expect("a block holds JSON")
+}
+
+/// Pair `pair`'s `[fragments, passages]` as flat arrays.
+fn details(data: &Value, pair: usize) -> &Value {
+    let per_block = data["pairs_per_block"].as_u64().unwrap() as usize;
+    &data["detail_blocks"][pair / per_block][pair % per_block]
+}
+
+/// The text of embedded document `doc`, if any.
+fn text(data: &Value, doc: usize) -> Option<&str> {
+    let documents = &data["documents"];
+    let block = documents["text_block"][doc].as_u64()? as usize;
+    let index = documents["text_index"][doc].as_u64().unwrap() as usize;
+    Some(data["text_blocks"][block][index].as_str().unwrap())
+}
+
+/// The `(document, start, end)` of each side of each entry of `flat`,
+/// entries of `fields` integers whose sides start at `first`.
+fn spans(flat: &Value, fields: usize, first: usize) -> Vec<[[usize; 3]; 2]> {
+    let values: Vec<usize> = flat
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap() as usize)
+        .collect();
+    values
+        .chunks(fields)
+        .map(|entry| {
+            let side = |at: usize| [entry[at], entry[at + 1], entry[at + 2]];
+            [side(first), side(first + 5)]
+        })
+        .collect()
 }
 
 const POEM: &str = "The quick brown fox\njumps over the lazy dog\nand runs far away.\n";
@@ -104,11 +180,11 @@ fn embedded_data_of_a_small_report() {
     }
     let data = embedded_data(&page);
     // Only documents fragments lie in are embedded: not ann/other.txt.
-    let paths: Vec<&str> = data["documents"]
+    let paths: Vec<&str> = data["documents"]["path"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|d| d["path"].as_str().unwrap())
+        .map(|d| d.as_str().unwrap())
         .collect();
     assert!(!paths.contains(&"ann/other.txt"));
     insta::assert_json_snapshot!(data);
@@ -125,30 +201,27 @@ fn fragments_slice_the_embedded_text_as_the_report_says() {
 /// UTF-16 code units as the page's script does, is the report's byte range
 /// of the original text.
 fn assert_fragments_match(report: &Report, data: &Value) {
-    let documents = data["documents"].as_array().unwrap();
     let mut checked = 0;
-    for (pair, page_pair) in report.pairs.iter().zip(data["pairs"].as_array().unwrap()) {
-        let fragments = pair.listed_fragments().iter().map(|f| [&f.a, &f.b]);
-        let passages = pair.listed_passages().iter().map(|p| [&p.a, &p.b]);
-        let page_spans = page_pair["fragments"]
-            .as_array()
-            .unwrap()
+    for (i, pair) in report.pairs.iter().enumerate() {
+        let [fragments, passages] = [0, 1].map(|k| &details(data, i)[k]);
+        let locations = pair
+            .listed_fragments()
             .iter()
-            .chain(page_pair["passages"].as_array().unwrap());
+            .map(|f| [&f.a, &f.b])
+            .chain(pair.listed_passages().iter().map(|p| [&p.a, &p.b]));
+        let page_spans: Vec<_> = spans(fragments, 11, 1)
+            .into_iter()
+            .chain(spans(passages, 13, 3))
+            .collect();
         assert_eq!(
             pair.listed_fragments().len() + pair.listed_passages().len(),
-            page_spans.clone().count()
+            page_spans.len()
         );
-        for ([a, b], page_span) in fragments.chain(passages).zip(page_spans) {
-            for (location, span) in [(a, &page_span["a"]), (b, &page_span["b"])] {
-                let document = &documents[span["doc"].as_u64().unwrap() as usize];
-                assert_eq!(document["path"], location.path.as_str());
-                let text = document["text"].as_str().unwrap();
+        for (sides, page_sides) in locations.zip(page_spans) {
+            for (location, [doc, start, end]) in sides.into_iter().zip(page_sides) {
+                assert_eq!(data["documents"]["path"][doc], location.path.as_str());
+                let text = text(data, doc).unwrap();
                 let utf16: Vec<u16> = text.encode_utf16().collect();
-                let (start, end) = (
-                    span["start"].as_u64().unwrap() as usize,
-                    span["end"].as_u64().unwrap() as usize,
-                );
                 let sliced = String::from_utf16(&utf16[start..end]).unwrap();
                 assert_eq!(sliced, text[location.bytes[0]..location.bytes[1]]);
                 checked += 1;
@@ -175,9 +248,7 @@ fn non_ascii_fragments_slice_by_utf16_code_units() {
     let fragment = &report.pairs[0].listed_fragments()[0];
     let data = embedded_data(&page(&report, texts(NON_ASCII), &HtmlOptions::default()));
     assert_fragments_match(&report, &data);
-    let mixed_start = data["pairs"][0]["fragments"][0]["b"]["start"]
-        .as_u64()
-        .unwrap() as usize;
+    let mixed_start = spans(&details(&data, 0)[0], 11, 1)[0][1][1];
     assert!(mixed_start < fragment.b.bytes[0]);
 }
 
@@ -204,9 +275,8 @@ fn no_text_or_path_breaks_out_of_the_data() {
     assert!(!page.contains("<b>hound"));
     // And the data still holds the texts exactly.
     let data = embedded_data(&page);
-    let documents = data["documents"].as_array().unwrap();
-    assert_eq!(documents[0]["path"], SNEAKY_NAME);
-    assert_eq!(documents[0]["text"], SNEAKY);
+    assert_eq!(data["documents"]["path"][0], SNEAKY_NAME);
+    assert_eq!(text(&data, 0), Some(SNEAKY));
     assert_eq!(data["tool"]["name"], "<b>hound</b>");
 }
 
@@ -224,7 +294,7 @@ fn only_the_most_similar_pairs_and_their_documents_are_embedded() {
     };
     let data = embedded_data(&page(&report, source, &options));
 
-    assert_eq!(data["pairs"].as_array().unwrap().len(), 1);
+    assert_eq!(data["pairs"]["a"].as_array().unwrap().len(), 1);
     assert_eq!(data["listed_pairs"], report.pairs.len());
     let histogram_total: u64 = data["histogram"]
         .as_array()
@@ -263,9 +333,11 @@ fn missing_and_long_texts_are_named_not_embedded() {
         (&unavailable, "the text of this file is not available"),
         (&too_long, "this file is too long to embed"),
     ] {
-        for document in data["documents"].as_array().unwrap() {
-            assert_eq!(document["text"], Value::Null);
-            assert_eq!(document["missing"], why);
+        let documents = data["documents"]["path"].as_array().unwrap().len();
+        assert!(documents > 0);
+        for doc in 0..documents {
+            assert_eq!(text(data, doc), None);
+            assert_eq!(data["documents"]["missing"][doc], why);
         }
     }
 }

@@ -5,8 +5,8 @@
 
 use copyhound_report::{
     DocumentReport, FragmentReport, LanguageParameters, Location, PairDetails, PairReport,
-    PairSide, Parameters, PassageReport, Problem, Report, Summary, Tool, UnitReport, UnitRole,
-    write_json, write_json_with_details,
+    PairSide, Parameters, PassageReport, Problem, ProblemKind, Report, Summary, Tool, UnitOrigin,
+    UnitReport, UnitRole, write_json, write_json_with_details,
 };
 use proptest::prelude::*;
 
@@ -175,16 +175,22 @@ fn unit() -> impl Strategy<Value = UnitReport> {
         proptest::option::of(text()),
         proptest::option::of(text()),
         any::<bool>(),
+        prop_oneof![
+            Just(UnitOrigin::New),
+            Just(UnitOrigin::Old),
+            Just(UnitOrigin::Archive)
+        ],
         any::<[usize; 3]>(),
         proptest::collection::vec(document, 0..3),
     )
         .prop_map(
-            |(id, path, language, group, old, counts, documents)| UnitReport {
+            |(id, path, language, group, old, origin, counts, documents)| UnitReport {
                 id,
                 root: path.clone(),
                 path,
                 language,
                 role: if old { UnitRole::Old } else { UnitRole::New },
+                origin,
                 group,
                 symbols: counts[0],
                 compared_symbols: counts[1],
@@ -195,14 +201,18 @@ fn unit() -> impl Strategy<Value = UnitReport> {
 }
 
 fn parameters() -> impl Strategy<Value = Parameters> {
-    let language = (text(), any::<[usize; 6]>()).prop_map(|(language, n)| LanguageParameters {
-        language,
-        units: n[0],
-        k: n[1],
-        window: n[2],
-        min_fragment: n[3],
-        merge_gap: n[4],
-        min_passage: n[5],
+    let symbol = || proptest::option::of(text());
+    let language = (text(), any::<[usize; 6]>(), symbol()).prop_map(|(language, n, symbol)| {
+        LanguageParameters {
+            language,
+            symbol,
+            units: n[0],
+            k: n[1],
+            window: n[2],
+            min_fragment: n[3],
+            merge_gap: n[4],
+            min_passage: n[5],
+        }
     });
     (
         proptest::option::of(text()),
@@ -210,8 +220,9 @@ fn parameters() -> impl Strategy<Value = Parameters> {
         proptest::collection::vec(text(), 0..2),
         any::<[usize; 4]>(),
         proptest::collection::vec(language, 0..2),
+        symbol(),
     )
-        .prop_map(|(language, seed, base, n, languages)| Parameters {
+        .prop_map(|(language, seed, base, n, languages, symbol)| Parameters {
             language,
             k: n[0],
             window: n[1],
@@ -222,12 +233,25 @@ fn parameters() -> impl Strategy<Value = Parameters> {
             min_shared: n[2],
             max_pairs: n[3],
             languages,
+            symbol,
             ..Parameters::default()
         })
 }
 
 fn report() -> impl Strategy<Value = Report> {
-    let problem = (text(), text()).prop_map(|(path, message)| Problem { path, message });
+    let kinds = [
+        ProblemKind::Unreadable,
+        ProblemKind::Skipped,
+        ProblemKind::Empty,
+        ProblemKind::TooShort,
+    ];
+    let problem = (text(), text(), proptest::sample::select(kinds.to_vec())).prop_map(
+        |(path, message, kind)| Problem {
+            path,
+            message,
+            kind,
+        },
+    );
     (
         (text(), text()),
         parameters(),

@@ -7,7 +7,7 @@ mod common;
 use common::Compared;
 use copyhound_index::Unit;
 use copyhound_report::{
-    PairDetails, Problem, Report, read_json, write_json, write_json_with_details,
+    PairDetails, Problem, ProblemKind, Report, read_json, write_json, write_json_with_details,
 };
 
 const FOX: &str = "The quick brown fox jumps over the lazy dog near the river bank.";
@@ -27,6 +27,7 @@ fn language_part(language: &str, k: usize, units: &[(&str, &str)], problem: &str
     let problems = vec![Problem {
         path: problem.into(),
         message: format!("{problem}: unreadable"),
+        kind: ProblemKind::Unreadable,
     }];
     let mut compared = Compared::new(units, roots, (k, 4, 3), problems);
     compared.parameters.language = Some(language.into());

@@ -6,8 +6,8 @@ mod common;
 use common::Compared;
 use copyhound_index::{Document, Role, Unit};
 use copyhound_report::{
-    PairDetails, Problem, Report, ReportError, SCHEMA_VERSION, UnitRole, read_json, write_csv,
-    write_csv_of, write_json, write_json_with_details, write_table,
+    PairDetails, Problem, ProblemKind, Report, ReportError, SCHEMA_VERSION, UnitOrigin, UnitRole,
+    read_json, write_csv, write_csv_of, write_json, write_json_with_details, write_table,
 };
 
 const K: usize = 8;
@@ -42,6 +42,7 @@ fn named_fixture([alice, bob, carol, dave]: [&str; 4]) -> Compared {
     let problems = vec![Problem {
         path: "subs/erin/notes.bin".into(),
         message: "not UTF-8 text".into(),
+        kind: ProblemKind::Unreadable,
     }];
     Compared::new(units, roots, (K, W, SEED), problems)
 }
@@ -296,6 +297,9 @@ fn a_version_1_report_is_read_as_version_2() {
     assert_eq!(report.schema_version, SCHEMA_VERSION);
     assert_eq!(report.summary.detailed_pairs, 2);
     assert_eq!(report.units[2].role, UnitRole::Old);
+    // Written before units had an origin: that of their role.
+    assert_eq!(report.units[2].origin, UnitOrigin::Old);
+    assert_eq!(report.units[0].origin, UnitOrigin::New);
     assert_eq!(report.units[2].group.as_deref(), Some("g"));
     let [first, second] = &report.pairs[..] else {
         panic!("two pairs: {:?}", report.pairs);

@@ -4,20 +4,27 @@
 //! which the tests compare with the `OpenAPI` description. Handlers check
 //! the token (writes) before the body is read, then run the blocking
 //! database work on tokio's blocking pool.
+//!
+//! Documents registered from the command line have a path on the server as
+//! their location. Without the write token, answers show only its file
+//! name, and the text of such a document is not served: only token holders
+//! may read files of the server's disk. Texts uploaded over HTTP and kept
+//! by the server are served to everyone, as their uploader meant.
 
 use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, State};
 use axum::http::request::Parts;
-use axum::http::{Method, StatusCode, header};
+use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, delete, get, post};
 use axum::{Json, Router};
 use copyhound_db::DocId;
+use copyhound_pipeline::database::SearchResult;
 use tower_http::trace::TraceLayer;
 
 use crate::auth::authorize_write;
 use crate::error::{ApiError, ApiResult};
 use crate::input::Upload;
-use crate::service::{AppState, DocumentOutput, SearchOutput, StatsOutput};
+use crate::service::{AppState, DocumentOutput, StatsOutput, is_web_url};
 use crate::{openapi, web};
 
 /// One route: its method and path (axum syntax, `{id}` for parameters).
@@ -97,25 +104,66 @@ async fn add_document(
     Ok((StatusCode::CREATED, Json(added)))
 }
 
-async fn search(State(state): State<AppState>, upload: Upload) -> ApiResult<Json<SearchOutput>> {
-    blocking(move || state.search(&upload)).await.map(Json)
+async fn search(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    upload: Upload,
+) -> ApiResult<Json<SearchResult>> {
+    let trusted = holds_token(&state, &headers);
+    let mut result = blocking(move || state.search(&upload)).await?;
+    if !trusted {
+        for found in &mut result.matches {
+            hide_server_path(&mut found.location);
+        }
+    }
+    Ok(Json(result))
 }
 
 async fn get_document(
     State(state): State<AppState>,
+    headers: HeaderMap,
     Path(id): Path<String>,
 ) -> ApiResult<Json<DocumentOutput>> {
     let id = parse_id(&id)?;
-    blocking(move || state.get(id)).await.map(Json)
+    let trusted = holds_token(&state, &headers);
+    let reader = state.clone();
+    let mut output = blocking(move || reader.get(id)).await?;
+    if !trusted {
+        hide_server_path(&mut output.location);
+        output.text_available &= state.has_kept_text(id);
+    }
+    Ok(Json(output))
 }
 
 async fn document_text(
     State(state): State<AppState>,
+    headers: HeaderMap,
     Path(id): Path<String>,
 ) -> ApiResult<Response> {
     let id = parse_id(&id)?;
+    if !state.has_kept_text(id) {
+        // Its text would be read from a file on the server's disk.
+        authorize_write(state.token(), &headers)?;
+    }
     let text = blocking(move || state.text(id)).await?;
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
+}
+
+/// Whether the request carries the write token.
+fn holds_token(state: &AppState, headers: &HeaderMap) -> bool {
+    authorize_write(state.token(), headers).is_ok()
+}
+
+/// Shows a location that is a path on the server as its file name only.
+fn hide_server_path(location: &mut String) {
+    if location.is_empty() || is_web_url(location) {
+        return;
+    }
+    let name = std::path::Path::new(location.as_str())
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    *location = name;
 }
 
 async fn remove_document(

@@ -7,6 +7,7 @@
 use axum::Json;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use copyhound_pipeline::database::DatabaseError;
 use serde::Serialize;
 
 /// Why a request failed.
@@ -38,6 +39,18 @@ pub enum ApiError {
     /// The route exists but not for this method.
     #[error("method not allowed on this path")]
     MethodNotAllowed,
+    /// The server is at its limit of work in flight; try again later.
+    #[error(
+        "the server is busy with other documents; try again in {} s",
+        retry_after.as_secs().max(1)
+    )]
+    Busy {
+        /// How long to wait.
+        retry_after: std::time::Duration,
+    },
+    /// The request body did not arrive in time.
+    #[error("the request body did not arrive within {} s", .0.as_secs())]
+    BodyTimeout(std::time::Duration),
     /// The database failed; the message names the file.
     #[error("database error: {0}")]
     Database(#[from] copyhound_db::DbError),
@@ -58,6 +71,8 @@ impl ApiError {
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
             ApiError::NotFound(_) => StatusCode::NOT_FOUND,
             ApiError::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            ApiError::Busy { .. } => StatusCode::TOO_MANY_REQUESTS,
+            ApiError::BodyTimeout(_) => StatusCode::REQUEST_TIMEOUT,
             ApiError::Database(_) | ApiError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -72,6 +87,8 @@ impl ApiError {
             ApiError::Forbidden(_) => "forbidden",
             ApiError::NotFound(_) => "not_found",
             ApiError::MethodNotAllowed => "method_not_allowed",
+            ApiError::Busy { .. } => "busy",
+            ApiError::BodyTimeout(_) => "body_timeout",
             ApiError::Database(_) => "database_error",
             ApiError::Internal(_) => "internal_error",
         }
@@ -102,12 +119,38 @@ impl IntoResponse for ApiError {
             },
         };
         let mut response = (status, Json(body)).into_response();
-        if matches!(self, ApiError::Unauthorized) {
-            response
-                .headers_mut()
-                .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+        match self {
+            ApiError::Unauthorized => {
+                response
+                    .headers_mut()
+                    .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+            }
+            ApiError::Busy { retry_after } => {
+                response
+                    .headers_mut()
+                    .insert(header::RETRY_AFTER, retry_after.as_secs().max(1).into());
+            }
+            // The connection may hold the rest of a body nobody will read.
+            ApiError::BodyTimeout(_) => {
+                response
+                    .headers_mut()
+                    .insert(header::CONNECTION, HeaderValue::from_static("close"));
+            }
+            _ => {}
         }
         response
+    }
+}
+
+impl From<DatabaseError> for ApiError {
+    fn from(error: DatabaseError) -> Self {
+        match error {
+            DatabaseError::Db(error) => ApiError::Database(error),
+            DatabaseError::NoFingerprint { .. } => ApiError::Unprocessable(error.to_string()),
+            DatabaseError::UnknownFrontEnd(_)
+            | DatabaseError::Vanished(_)
+            | DatabaseError::Io(_) => ApiError::Internal(error.to_string()),
+        }
     }
 }
 

@@ -4,22 +4,22 @@
 //! Both forms carry the same optional fields — `title`, `url`, `email` for
 //! registering, `limit`, `min_hits`, `fragments`, `include_text` for
 //! searching. The bytes then go through the database's front-end
-//! (`copyhound_normalize::load_bytes`), which recognises PDF, DOCX and HTML
+//! (`DocumentDatabase::load_bytes`), which recognises PDF, DOCX and HTML
 //! by content and refuses binary or undecodable data.
 
 use std::path::Path;
 
-use axum::body::Bytes;
+use axum::body::{Bytes, HttpBody};
 use axum::extract::{FromRequest, Multipart, Request};
 use axum::http::{StatusCode, header};
-use copyhound_db::{Params, SearchOptions};
-use copyhound_normalize::{
-    KindChoice, LoadError, LoadOptions, LoadedDocument, TextMode, TextOptions, load_bytes,
-};
+use copyhound_db::SearchOptions;
+use copyhound_normalize::{LoadError, LoadedDocument};
+use copyhound_pipeline::database::DocumentDatabase;
 use serde::Deserialize;
 
 use crate::AppState;
 use crate::error::ApiError;
+use crate::limits::{Admission, AdmissionPermit};
 
 /// The name pasted text is loaded under (its extension makes it text).
 const PASTED_NAME: &str = "pasted.txt";
@@ -33,6 +33,10 @@ pub struct Upload {
     pub bytes: Vec<u8>,
     /// The other fields.
     pub fields: UploadFields,
+    /// Its share of the server's work budget, held as long as the upload
+    /// lives (through the database work); `None` on a router without
+    /// admission control.
+    pub admission: Option<AdmissionPermit>,
 }
 
 /// The optional fields of an upload.
@@ -94,32 +98,75 @@ impl FromRequest<AppState> for Upload {
             .unwrap_or("")
             .to_ascii_lowercase();
         let limit = state.max_upload_bytes();
-        if content_type.starts_with("application/json") {
-            let body = Bytes::from_request(request, state)
-                .await
-                .map_err(|rejection| {
-                    body_error(rejection.status(), &rejection.body_text(), limit)
-                })?;
-            let upload: JsonUpload = serde_json::from_slice(&body)
-                .map_err(|error| ApiError::BadRequest(format!("invalid JSON body: {error}")))?;
-            Ok(Upload {
-                name: PASTED_NAME.into(),
-                bytes: upload.text.into_bytes(),
-                fields: upload.fields,
-            })
-        } else if content_type.starts_with("multipart/form-data") {
-            let multipart = Multipart::from_request(request, state)
-                .await
-                .map_err(|rejection| {
-                    body_error(rejection.status(), &rejection.body_text(), limit)
-                })?;
-            read_multipart(multipart, limit).await
-        } else {
-            Err(ApiError::BadRequest(format!(
-                "unsupported content type {content_type:?}: send application/json \
-                 ({{\"text\": ...}}) or multipart/form-data (a `file` or `text` field)"
-            )))
-        }
+        // Admitted before the body is read, charged what it announces.
+        let admission = request.extensions().get::<Admission>().cloned();
+        let permit = match &admission {
+            Some(admission) => Some(admission.try_admit(announced_length(&request, limit))?),
+            None => None,
+        };
+        let body_timeout = admission.map(|admission| admission.body_timeout());
+        let mut upload = within(
+            body_timeout,
+            read_upload(request, state, &content_type, limit),
+        )
+        .await?;
+        upload.admission = permit;
+        Ok(upload)
+    }
+}
+
+/// The body length a request announces (its `Content-Length`), capped at
+/// the upload limit, which a chunked body of unknown length is charged.
+fn announced_length(request: &Request, limit: usize) -> usize {
+    request
+        .body()
+        .size_hint()
+        .exact()
+        .and_then(|length| usize::try_from(length).ok())
+        .map_or(limit, |length| length.min(limit))
+}
+
+/// `reading`, given up after `timeout` when there is one.
+async fn within<T>(
+    timeout: Option<std::time::Duration>,
+    reading: impl Future<Output = Result<T, ApiError>>,
+) -> Result<T, ApiError> {
+    match timeout {
+        Some(timeout) => tokio::time::timeout(timeout, reading)
+            .await
+            .map_err(|_| ApiError::BodyTimeout(timeout))?,
+        None => reading.await,
+    }
+}
+
+async fn read_upload(
+    request: Request,
+    state: &AppState,
+    content_type: &str,
+    limit: usize,
+) -> Result<Upload, ApiError> {
+    if content_type.starts_with("application/json") {
+        let body = Bytes::from_request(request, state)
+            .await
+            .map_err(|rejection| body_error(rejection.status(), &rejection.body_text(), limit))?;
+        let upload: JsonUpload = serde_json::from_slice(&body)
+            .map_err(|error| ApiError::BadRequest(format!("invalid JSON body: {error}")))?;
+        Ok(Upload {
+            name: PASTED_NAME.into(),
+            bytes: upload.text.into_bytes(),
+            fields: upload.fields,
+            admission: None,
+        })
+    } else if content_type.starts_with("multipart/form-data") {
+        let multipart = Multipart::from_request(request, state)
+            .await
+            .map_err(|rejection| body_error(rejection.status(), &rejection.body_text(), limit))?;
+        read_multipart(multipart, limit).await
+    } else {
+        Err(ApiError::BadRequest(format!(
+            "unsupported content type {content_type:?}: send application/json \
+             ({{\"text\": ...}}) or multipart/form-data (a `file` or `text` field)"
+        )))
     }
 }
 
@@ -193,25 +240,8 @@ fn parse_number<T: std::str::FromStr>(name: &str, text: &str) -> Result<T, ApiEr
         .map_err(|_| ApiError::BadRequest(format!("form field `{name}` is not a number: {text:?}")))
 }
 
-/// How documents are loaded for a database: its stored text front-end,
-/// never as code, within the upload limit.
-pub fn load_options(params: &Params, max_bytes: usize) -> Result<LoadOptions, String> {
-    let mode = TextMode::from_name(&params.front_end).ok_or_else(|| {
-        format!(
-            "the database uses an unknown front-end {:?}",
-            params.front_end
-        )
-    })?;
-    Ok(LoadOptions {
-        kind: KindChoice::Text,
-        text: TextOptions::with_mode(mode),
-        max_bytes: max_bytes as u64,
-        ..LoadOptions::default()
-    })
-}
-
 /// Loads an upload through the front-end; refuses empty documents.
-pub fn load(upload: &Upload, options: &LoadOptions) -> Result<LoadedDocument, ApiError> {
+pub fn load(upload: &Upload, db: &DocumentDatabase) -> Result<LoadedDocument, ApiError> {
     if upload.bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(ApiError::BadRequest(format!(
             "{}: the document is empty",
@@ -221,13 +251,15 @@ pub fn load(upload: &Upload, options: &LoadOptions) -> Result<LoadedDocument, Ap
     let name = Path::new(&upload.name)
         .file_name()
         .map_or_else(|| Path::new(PASTED_NAME), Path::new);
-    load_bytes(name, &upload.bytes, options).map_err(|error| match error {
-        LoadError::TooLarge { limit, .. } => ApiError::TooLarge {
-            limit: limit as usize,
-        },
-        LoadError::Binary { .. } | LoadError::Undecodable { .. } | LoadError::Extract { .. } => {
-            ApiError::Unprocessable(error.to_string())
-        }
-        other => ApiError::Internal(other.to_string()),
-    })
+    db.load_bytes(name, &upload.bytes)
+        .map_err(|error| match error {
+            LoadError::TooLarge { limit, .. } => ApiError::TooLarge {
+                limit: limit as usize,
+            },
+            LoadError::Binary { .. }
+            | LoadError::Undecodable { .. }
+            | LoadError::Extract { .. }
+            | LoadError::TooLargeForMemory { .. } => ApiError::Unprocessable(error.to_string()),
+            other => ApiError::Internal(other.to_string()),
+        })
 }

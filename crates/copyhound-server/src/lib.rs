@@ -10,9 +10,15 @@
 //!   matches, view one side by side with the shared passages highlighted.
 //! - Writes need a bearer token ([`auth`]); request bodies are limited;
 //!   every error is JSON with a 4xx code for bad input ([`error`]).
+//! - Hostile clients are bounded ([`limits`]): open connections, header,
+//!   idle and body timeouts, and admission of documents under a concurrency
+//!   limit and an in-flight byte budget (429 with `Retry-After` when full).
 //! - Database calls block, so they run on tokio's blocking pool
 //!   ([`service`]); searches go on while documents are added (the database
-//!   serialises writes and gives searches a snapshot).
+//!   serialises writes and gives searches a snapshot). Loading, adding,
+//!   searching and stats go through the pipeline's database layer
+//!   (`copyhound_pipeline::database`), as `copyhound db` does: a search
+//!   answers with the same JSON from both.
 //! - Auditing ([`audit`], Koala §3.3): per-document search counters, kept
 //!   in the database in batches, and a warning in the log when one document
 //!   is searched unusually often.
@@ -22,24 +28,25 @@ pub mod api;
 pub mod audit;
 pub mod auth;
 pub mod error;
-pub mod fragments;
 pub mod input;
+pub mod limits;
 pub mod openapi;
 pub mod service;
-pub mod texts;
 pub mod web;
 
 use std::future::Future;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use axum::Router;
+use axum::{Extension, Router};
 use copyhound_db::Database;
+use copyhound_normalize::extract::isolated::IsolatedExtractor;
 use tokio::net::TcpListener;
 
 pub use audit::AuditConfig;
 pub use auth::Token;
 pub use error::ApiError;
+pub use limits::Limits;
 pub use service::AppState;
 
 /// Default request-body limit: 16 MiB.
@@ -57,6 +64,12 @@ pub struct ServerConfig {
     pub texts_dir: Option<PathBuf>,
     /// When a document counts as searched unusually often.
     pub audit: AuditConfig,
+    /// The child process that extracts uploaded PDFs (`copyhound serve`
+    /// runs itself as `copyhound __extract`); `None` extracts them on a
+    /// thread of the server, which a looping PDF keeps busy for good.
+    pub isolation: Option<IsolatedExtractor>,
+    /// Connections, timeouts and admission of work.
+    pub limits: Limits,
 }
 
 impl Default for ServerConfig {
@@ -66,6 +79,8 @@ impl Default for ServerConfig {
             max_upload_bytes: DEFAULT_MAX_UPLOAD_BYTES,
             texts_dir: None,
             audit: AuditConfig::default(),
+            isolation: None,
+            limits: Limits::default(),
         }
     }
 }
@@ -91,20 +106,22 @@ pub enum ServerError {
 }
 
 /// The application: API, `OpenAPI` description and web page over `db`.
+/// Documents are admitted under `config.limits`.
 pub fn router(db: Arc<Database>, config: ServerConfig) -> Result<Router, ServerError> {
+    let admission = limits::Admission::new(&config.limits);
     let state = AppState::new(db, config)?;
-    Ok(api::router(state))
+    Ok(api::router(state).layer(Extension(admission)))
 }
 
-/// Serves `app` on `listener` until `shutdown` completes; requests in
-/// flight are finished first.
+/// Serves `app` on `listener` under the connection limits and timeouts of
+/// `limits` until `shutdown` completes; requests in flight are finished
+/// first.
 pub async fn serve(
     listener: TcpListener,
     app: Router,
+    limits: Limits,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServerError> {
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown)
-        .await?;
+    limits::serve_connections(listener, app, &limits, shutdown).await?;
     Ok(())
 }

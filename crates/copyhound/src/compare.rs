@@ -10,20 +10,19 @@
 mod output;
 mod progress;
 
-use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
-use copyhound_index::{DEFAULT_MAX_PAIRS, MaxOccurrences};
+use copyhound_index::{Comparison, DEFAULT_MAX_PAIRS, MaxOccurrences, SCORED_PER_LISTED};
 use copyhound_pipeline::{
     CompareSettings, GroupPattern, Inputs, PipelineError, UnitMode, WalkFilter, Weighting,
 };
 use copyhound_report::{
-    DEFAULT_HTML_MAX_PAIRS, DEFAULT_JSON_DETAILED_PAIRS, HtmlOptions, Tool, write_csv_of,
-    write_html, write_json_with_details, write_table,
+    DEFAULT_HTML_MAX_PAIRS, DEFAULT_JSON_DETAILED_PAIRS, HtmlOptions, Problem, ProblemKind, Tool,
+    write_csv_of, write_html, write_json_with_details, write_table,
 };
 
 use crate::front_end::FrontEndArgs;
@@ -32,7 +31,13 @@ use progress::Bar;
 
 /// Arguments of `copyhound compare`.
 #[derive(Debug, Args)]
-#[command(about = "Find the pairs of submissions that share code or text")]
+#[command(
+    about = "Find the pairs of submissions that share code or text",
+    after_help = "Exit status: 0 when every input was read (empty, too short and skipped input is \
+                  listed as a problem and leaves it 0); 1 when some file could not be read, decoded \
+                  or extracted, or a folder could not be listed (the rest is compared and reported); \
+                  2 when nothing usable remained or the command could not run."
+)]
 pub struct CompareArgs {
     /// Submissions: files, or directories of them. A unit is named by its
     /// path relative to the PATH it came from; units that would share a
@@ -59,6 +64,12 @@ pub struct CompareArgs {
     /// Do not honour .gitignore and .ignore files.
     #[arg(long)]
     no_ignore: bool,
+    /// Follow symbolic links (each real file and folder is read once, by
+    /// the first path to it in name order). Without it, each link is
+    /// listed as a problem and not read: a link in a submission may point
+    /// anywhere.
+    #[arg(long)]
+    follow_links: bool,
     /// A regular expression over unit paths; units with the same match
     /// (its first capture group, if it has one) are by the same author or
     /// team and are never paired.
@@ -69,7 +80,7 @@ pub struct CompareArgs {
     /// of the units of their language.
     #[arg(short = 'm', long, value_name = "N|SHARE", value_parser = parse_max_occurrences)]
     max_occurrences: Option<MaxOccurrences>,
-    /// Pairs sharing fewer distinct fingerprints are not scored.
+    /// Pairs sharing fewer distinct fingerprints are not listed.
     #[arg(long, default_value_t = 1, value_name = "N")]
     min_shared: usize,
     /// Shared runs shorter than N symbols (tokens of code, characters of
@@ -83,6 +94,12 @@ pub struct CompareArgs {
     /// PAN text set it joins every noisy copied passage back into one).
     #[arg(long, value_name = "N")]
     merge_gap: Option<usize>,
+    /// Fragments that follow each other on both sides with gaps of at most
+    /// N symbols count in the similarity as one stretch, gaps included (a
+    /// copy cut up by inserted or edited statements); 0: only exactly
+    /// matching symbols count.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    score_gap: u32,
     /// Report only passages matching at least N symbols; the fragments of
     /// shorter ones are still listed and still count in the similarity.
     /// Default for text: 100 characters (letters and digits), 20 words or
@@ -95,15 +112,18 @@ pub struct CompareArgs {
     /// many submissions share counts less; `flat` counts all alike.
     #[arg(long, value_enum, default_value_t = WeightingArg::Rarity)]
     weighting: WeightingArg,
-    /// Score at most this many pairs (those sharing most fingerprints) of
-    /// each language.
+    /// List at most this many pairs of each language: the most similar
+    /// (compare says on stderr when it cannot be sure a pair left out is
+    /// less similar).
     #[arg(long, default_value_t = DEFAULT_MAX_PAIRS, value_name = "N")]
     max_pairs: usize,
     /// Rows of the table printed on stdout.
     #[arg(long, default_value_t = 20, value_name = "N")]
     top: usize,
-    /// Write the report as JSON to FILE: every pair with its scores, and
-    /// the fragments and passages of the `--json-details` most similar.
+    /// Write the report as JSON to FILE (`-`: standard output, which then
+    /// carries only it; the table goes to stderr): every pair with its
+    /// scores, and the fragments and passages of the `--json-details` most
+    /// similar.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
     /// Pairs the JSON report lists with their fragments and passages (the
@@ -112,7 +132,8 @@ pub struct CompareArgs {
     /// gigabytes.
     #[arg(long, default_value_t = DEFAULT_JSON_DETAILED_PAIRS, value_name = "N|all", value_parser = parse_pair_count::<0>)]
     json_details: usize,
-    /// Write one row per pair as CSV to FILE.
+    /// Write one row per pair as CSV to FILE (`-`: standard output, which
+    /// then carries only it; the table goes to stderr).
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
     /// Write a self-contained HTML page to FILE: pair list, histogram,
@@ -123,7 +144,7 @@ pub struct CompareArgs {
     /// says when it leaves pairs out. Large values make a large page.
     #[arg(long, default_value_t = DEFAULT_HTML_MAX_PAIRS, value_name = "N|all", value_parser = parse_pair_count::<1>)]
     report_pairs: usize,
-    /// No progress bar.
+    /// No progress bar (warnings are still printed).
     #[arg(short, long)]
     quiet: bool,
     #[command(flatten)]
@@ -164,8 +185,10 @@ pub enum WeightingArg {
 /// What one unit of comparison is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum UnitArg {
-    /// Directories whose files all sit in subdirectories ("a folder of
-    /// folders") are split by subdirectory; otherwise every file is a unit.
+    /// A directory whose folders outnumber the files beside it ("a
+    /// folder of folders", perhaps with a stray `notes.txt`) is split by
+    /// folder, each stray file a unit of its own; otherwise every file is a
+    /// unit. A mixed or nested layout is warned about.
     #[default]
     Auto,
     /// Every file is a unit.
@@ -176,6 +199,14 @@ pub enum UnitArg {
 }
 
 impl CompareArgs {
+    /// How many reports are written to standard output (`-`).
+    fn reports_on_stdout(&self) -> usize {
+        [&self.json, &self.csv, &self.report]
+            .into_iter()
+            .filter(|path| path.as_deref() == Some(Path::new(STDOUT)))
+            .count()
+    }
+
     /// The batch the paths and the walking options name.
     fn inputs(&self) -> Inputs {
         Inputs {
@@ -191,6 +222,7 @@ impl CompareArgs {
                 include: self.include.clone(),
                 exclude: self.exclude.clone(),
                 honour_ignore_files: !self.no_ignore,
+                follow_links: self.follow_links,
             },
         }
     }
@@ -211,6 +243,7 @@ impl CompareArgs {
                 WeightingArg::Flat => Weighting::Flat,
             },
             merge_gap: self.merge_gap,
+            score_gap: self.score_gap,
             min_passage: self.min_passage,
             group,
         })
@@ -219,15 +252,21 @@ impl CompareArgs {
 
 /// Runs `copyhound compare`.
 pub fn run(args: &CompareArgs) -> Result<ExitCode> {
+    if args.reports_on_stdout() > 1 {
+        bail!("only one of --json, --csv and --report can write to standard output (-)");
+    }
     let settings = args.settings()?;
     let bar = Bar::new(args.quiet);
     let outcome = copyhound_pipeline::run(&args.inputs(), &settings, &bar);
     bar.finish();
     let outcome = outcome.inspect_err(|error| {
-        for load_error in error.load_errors() {
-            eprintln!("copyhound: warning: {load_error}");
+        for problem in error.problems() {
+            eprintln!("copyhound: warning: {}", problem.message);
         }
     })?;
+    for family in &outcome.families {
+        say_what_is_unlisted(family.family.name(), &family.comparison, args.quiet);
+    }
     let tool = Tool {
         name: env!("CARGO_PKG_NAME").into(),
         version: env!("CARGO_PKG_VERSION").into(),
@@ -268,20 +307,76 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
         let source = |unit, document| outcome.document_text(&report, unit, document);
         write_to(path, |out| write_html(&report, source, &html_options, out))?;
     }
-    write_table(&report, args.top, io::stdout().lock()).context("cannot write to stdout")?;
+    // A report on standard output is all it carries; the table goes to
+    // stderr then.
+    if args.reports_on_stdout() > 0 {
+        write_table(&report, args.top, io::stderr().lock()).context("cannot write to stderr")?;
+    } else {
+        write_table(&report, args.top, io::stdout().lock()).context("cannot write to stdout")?;
+    }
     // The process ends next, and the OS takes its memory back at once:
     // freeing the units, the index and every pair's paths one allocation
     // at a time cost a small batch as much as writing its CSV.
+    let status = exit_status(&outcome.problems);
     std::mem::forget(details);
     std::mem::forget(report);
     std::mem::forget(outcome);
-    Ok(ExitCode::SUCCESS)
+    Ok(status)
 }
 
+/// 1 when some input could not be read (a file not read, decoded or
+/// extracted, a folder not listed), 0 otherwise: empty, too short and
+/// skipped input is listed in the report and leaves the status 0.
+fn exit_status(problems: &[Problem]) -> ExitCode {
+    if problems.iter().any(|p| p.kind == ProblemKind::Unreadable) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Says on stderr down to what similarity the listing limit listed pairs
+/// (unless `quiet`), and warns when a pair left out could be more similar
+/// than the listed ones.
+fn say_what_is_unlisted(language: &str, comparison: &Comparison, quiet: bool) {
+    let omitted = &comparison.omitted;
+    let percent = |x: f64| format!("{:.1}%", x * 100.0);
+    if let (Some(lowest), false) = (omitted.lowest_listed, quiet) {
+        eprintln!(
+            "copyhound: {language}: listed the {} most similar pairs, down to {}; {} other pairs found are not listed (--max-pairs)",
+            comparison.pairs.len(),
+            percent(lowest),
+            omitted.unlisted,
+        );
+    }
+    if omitted.open > 0 {
+        eprintln!(
+            "copyhound: warning: {language}: up to {} pairs that could be more similar than the last listed (up to {}) were not scored: {SCORED_PER_LISTED} candidates per listed pair are kept for scoring; a higher --max-pairs scores more",
+            omitted.open,
+            percent(omitted.open_bound),
+        );
+    }
+    if let Some(units) = omitted.counted_units.filter(|_| omitted.uncounted_open()) {
+        eprintln!(
+            "copyhound: warning: {language}: pairs sharing only fingerprints found in more than {units} units were not looked for, to bound the work; such a pair could be up to {} similar",
+            percent(omitted.uncounted_bound),
+        );
+    }
+}
+
+/// The path that names standard output.
+const STDOUT: &str = "-";
+
+/// Writes a report to `path`, or to standard output when it is `-`.
 fn write_to(
     path: &Path,
-    write: impl FnOnce(&mut BufWriter<File>) -> Result<(), copyhound_report::ReportError>,
+    write: impl FnOnce(&mut dyn Write) -> Result<(), copyhound_report::ReportError>,
 ) -> Result<()> {
+    if path == Path::new(STDOUT) {
+        let mut out = BufWriter::new(io::stdout().lock());
+        write(&mut out).context("cannot write the report to stdout")?;
+        return out.flush().context("cannot write the report to stdout");
+    }
     let file =
         output::create(path).with_context(|| format!("{}: cannot create", path.display()))?;
     let mut out = BufWriter::new(file);

@@ -7,24 +7,21 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
-use copyhound_db::{
-    DEFAULT_ROTATION_BATCH, Database, DocumentMeta, DocumentPrint, DocumentRecord, MatchBucket,
-    Mode, NewDocument, Params, RotationOptions, SearchMatch, SearchOptions, SearchReport,
-    SharedPassage, check,
-};
-use copyhound_normalize::{
-    KindChoice, LoadOptions, LoadedDocument, TextMode, TextOptions, load_file as load,
-};
-use serde::Serialize;
+use copyhound_db::{DEFAULT_ROTATION_BATCH, Params, SearchOptions, check};
+use copyhound_pipeline::WalkFilter;
+use copyhound_pipeline::database::{AddEvent, AddRequest, DocumentDatabase, SearchRequest};
+
+use crate::front_end::TextModeName;
 
 /// The `db` subcommands.
 #[derive(Debug, Subcommand)]
 pub enum DbCommand {
     /// Create a database.
     Init(InitArgs),
-    /// Register documents (files, or directories walked recursively).
+    /// Register documents (files, or directories walked recursively; hidden
+    /// files and what `.gitignore` leaves out are skipped, as by `compare`).
     Add(AddArgs),
     /// Search a document: ranked matches with match ratio and hits.
     Search(SearchArgs),
@@ -78,17 +75,6 @@ enum ModeName {
     Winnow,
 }
 
-/// Text normalisations (stored in the database, used by every command).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum FrontEnd {
-    /// Letters and digits, case-folded.
-    Chars,
-    /// One symbol per word.
-    Words,
-    /// Consonants only (Koala §5), for text from lossy conversions.
-    Consonants,
-}
-
 /// Arguments of `db init`.
 #[derive(Debug, Args)]
 pub struct InitArgs {
@@ -100,9 +86,10 @@ pub struct InitArgs {
     /// Secret key of the hashes and ranks; random if not given.
     #[arg(long)]
     seed: Option<u64>,
-    /// How text is normalised.
-    #[arg(long, value_enum, default_value_t = FrontEnd::Chars)]
-    text_mode: FrontEnd,
+    /// How text is normalised (stored in the database, used by every
+    /// command).
+    #[arg(long, value_enum, default_value_t = TextModeName::Chars)]
+    text_mode: TextModeName,
     /// k-gram length in symbols [default: 20].
     #[arg(long)]
     k: Option<u32>,
@@ -166,6 +153,13 @@ pub struct AddArgs {
     /// Documents per transaction: each batch is durable when it is reported.
     #[arg(long, default_value_t = 256)]
     batch: usize,
+    /// Do not honour .gitignore and .ignore files.
+    #[arg(long)]
+    no_ignore: bool,
+    /// Follow symbolic links (each real file is registered once). Without
+    /// it, each link is said on stderr and not read.
+    #[arg(long)]
+    follow_links: bool,
 }
 
 /// Arguments of `db search`.
@@ -257,7 +251,7 @@ fn init(args: &InitArgs) -> Result<ExitCode> {
             params.set(name, &value.to_string())?;
         }
     }
-    Database::create(&args.db, params.clone())?;
+    DocumentDatabase::create(&args.db, params.clone())?;
     println!(
         "created {} ({} mode, {} text)",
         args.db.display(),
@@ -275,366 +269,72 @@ fn random_seed() -> Result<u64> {
     Ok(u64::from_le_bytes(bytes))
 }
 
-/// How documents are loaded for a database: its stored front-end, and
-/// never as code.
-fn load_options(params: &Params) -> Result<LoadOptions> {
-    let mode = match params.front_end.as_str() {
-        "chars" => TextMode::Chars,
-        "words" => TextMode::Words,
-        "consonants" => TextMode::Consonants,
-        other => bail!("the database uses an unknown front-end {other:?}"),
-    };
-    Ok(LoadOptions {
-        kind: KindChoice::Text,
-        text: TextOptions::with_mode(mode),
-        ..LoadOptions::default()
-    })
-}
-
-/// Files under `paths`, directories walked recursively in name order.
-fn collect_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
-    let mut files = Vec::new();
-    let mut pending: Vec<PathBuf> = paths.iter().rev().cloned().collect();
-    while let Some(path) = pending.pop() {
-        if path.is_dir() {
-            let mut entries: Vec<PathBuf> = fs::read_dir(&path)
-                .with_context(|| format!("reading directory {}", path.display()))?
-                .map(|e| e.map(|e| e.path()))
-                .collect::<io::Result<_>>()
-                .with_context(|| format!("reading directory {}", path.display()))?;
-            entries.sort();
-            pending.extend(entries.into_iter().rev());
-        } else {
-            files.push(path);
-        }
-    }
-    Ok(files)
-}
-
 fn add(args: &AddArgs) -> Result<ExitCode> {
-    let mut db = Database::open(&args.db)?;
-    let options = load_options(db.params())?;
-    let files = collect_files(&args.paths)?;
-    let mut failed = false;
-    let stdout = io::stdout();
-    // Loading, normalising and selecting the next batch (on every core)
-    // overlaps with committing this one: a producer thread prepares batches
-    // one ahead of the writer.
-    std::thread::scope(|scope| -> Result<()> {
-        let (sender, receiver) = std::sync::mpsc::sync_channel(1);
-        let (db, options, files) = (&db, &options, &files);
-        scope.spawn(move || {
-            for chunk in files.chunks(args.batch.max(1)) {
-                let prepared = prepare_files(db, args, options, chunk);
-                if sender.send((chunk, prepared)).is_err() {
-                    break;
-                }
-            }
-        });
-        for (chunk, prepared) in receiver {
-            let mut batch = Vec::new();
-            let mut names = Vec::new();
-            for (path, outcome) in chunk.iter().zip(prepared) {
-                match outcome {
-                    Ok((document, warnings)) => {
-                        for warning in warnings {
-                            eprintln!("copyhound: warning: {}: {warning}", path.display());
-                        }
-                        batch.push(document);
-                        names.push(path.display().to_string());
-                    }
-                    Err(error) => {
-                        eprintln!("copyhound: {error}");
-                        failed = true;
-                    }
-                }
-            }
-            if batch.is_empty() {
-                continue;
-            }
-            let ids = db.add(batch)?;
-            let mut out = stdout.lock();
-            for (id, name) in ids.iter().zip(names) {
-                writeln!(out, "added {id}\t{name}")?;
-            }
-            out.flush()?;
-        }
-        Ok(())
-    })?;
-    // The staging area is the crash-safe log of the documents just added;
-    // once they are all in, a segment holds their postings in less space
-    // and the catalogue file can give its staging pages back.
-    if db.flush()? {
-        db.merge()?;
-    }
-    db.compact_catalog()?;
-    Ok(if failed {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
-}
-
-/// A file ready to register (with its load warnings), or why it is not.
-type PreparedFile = std::result::Result<(NewDocument, Vec<String>), String>;
-
-/// Loads, normalises and fingerprints `files` on every core, in order.
-fn prepare_files(
-    db: &Database,
-    args: &AddArgs,
-    options: &LoadOptions,
-    files: &[PathBuf],
-) -> Vec<PreparedFile> {
-    parallel_map(files, |path| {
-        let loaded = load(path, options).map_err(|e| e.to_string())?;
-        let warnings = loaded.warnings.iter().map(ToString::to_string).collect();
-        Ok((new_document(db, args, path, &loaded), warnings))
-    })
-}
-
-/// `f` over `items` on every core, results in order. Documents differ in
-/// size, so threads take the next item as they finish.
-fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, usize::from)
-        .min(items.len());
-    if threads <= 1 {
-        return items.iter().map(f).collect();
-    }
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                        let Some(item) = items.get(i) else { break };
-                        mine.push((i, f(item)));
-                    }
-                    mine
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().expect("a worker thread panicked"))
-            .collect()
-    });
-    done.sort_unstable_by_key(|(i, _)| *i);
-    done.into_iter().map(|(_, result)| result).collect()
-}
-
-fn new_document(
-    db: &Database,
-    args: &AddArgs,
-    path: &Path,
-    loaded: &LoadedDocument,
-) -> NewDocument {
-    let location = match &args.url {
-        Some(url) => url.clone(),
-        None => fs::canonicalize(path)
-            .unwrap_or_else(|_| path.to_owned())
-            .display()
-            .to_string(),
-    };
-    let title = args.title.clone().unwrap_or_else(|| {
-        path.file_name().map_or_else(
-            || path.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        )
-    });
-    NewDocument {
-        meta: DocumentMeta {
-            title,
-            location,
-            email: args.email.clone(),
-            size: fs::metadata(path).map_or(loaded.text.len() as u64, |m| m.len()),
+    let mut db = DocumentDatabase::open(&args.db)?;
+    let request = AddRequest {
+        paths: args.paths.clone(),
+        url: args.url.clone(),
+        email: args.email.clone(),
+        title: args.title.clone(),
+        batch: args.batch,
+        filter: WalkFilter {
+            honour_ignore_files: !args.no_ignore,
+            follow_links: args.follow_links,
+            ..WalkFilter::default()
         },
-        print: db.fingerprinter().print(&loaded.doc),
-    }
-}
-
-#[derive(Serialize)]
-struct SearchOutput {
-    query: String,
-    query_hashes: usize,
-    ignored_common_hashes: usize,
-    distribution: Vec<BucketCount>,
-    matches: Vec<MatchOutput>,
-}
-
-#[derive(Serialize)]
-struct BucketCount {
-    range: &'static str,
-    documents: u64,
-}
-
-#[derive(Serialize)]
-struct MatchOutput {
-    id: u32,
-    title: String,
-    location: String,
-    email: String,
-    ratio: f64,
-    query_ratio: f64,
-    hits: u32,
-    stored: u32,
-    fragments: Option<Vec<SharedPassage>>,
+    };
+    let stdout = io::stdout();
+    let mut written = Ok(());
+    let summary = db.add_paths(&request, &mut |event| match event {
+        AddEvent::Added { id, path } => {
+            let mut out = stdout.lock();
+            if written.is_ok() {
+                written =
+                    writeln!(out, "added {id}\t{}", path.display()).and_then(|()| out.flush());
+            }
+        }
+        AddEvent::Warning { path, message } => {
+            eprintln!("copyhound: warning: {}: {message}", path.display());
+        }
+        AddEvent::WalkProblem { message } => eprintln!("copyhound: warning: {message}"),
+        AddEvent::Failed { message } => eprintln!("copyhound: {message}"),
+    })?;
+    written?;
+    Ok(ExitCode::from(u8::from(summary.failed > 0)))
 }
 
 fn search(args: &SearchArgs) -> Result<ExitCode> {
-    let db = Database::open(&args.db)?;
-    let options = load_options(db.params())?;
-    let query = load(&args.file, &options)?;
-    let print = db.fingerprinter().print(&query.doc);
-    let report = db.search(
-        &print,
-        &SearchOptions {
+    let db = DocumentDatabase::open(&args.db)?;
+    let query = db.prepare(db.load_file(&args.file)?);
+    let request = SearchRequest {
+        options: SearchOptions {
             limit: args.limit,
             min_hits: args.min_hits,
         },
-    )?;
-    let output = search_output(&db, &options, args, &query, &report);
+        fragments: args.fragments,
+        include_text: false,
+    };
+    let result = db.search(&args.file.display().to_string(), query, &request)?;
     let mut out = io::stdout().lock();
     if args.json {
-        serde_json::to_writer_pretty(&mut out, &output)?;
+        serde_json::to_writer_pretty(&mut out, &result)?;
         writeln!(out)?;
     } else {
-        print_search(&mut out, &output)?;
+        result.write_text(&mut out)?;
     }
-    Ok(if report.matches.is_empty() {
+    Ok(if result.matches.is_empty() {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
 }
 
-fn search_output(
-    db: &Database,
-    options: &LoadOptions,
-    args: &SearchArgs,
-    query: &LoadedDocument,
-    report: &SearchReport,
-) -> SearchOutput {
-    let matches = report
-        .matches
-        .iter()
-        .enumerate()
-        .map(|(rank, m)| MatchOutput {
-            id: m.document.id,
-            title: m.document.meta.title.clone(),
-            location: m.document.meta.location.clone(),
-            email: m.document.meta.email.clone(),
-            ratio: m.ratio,
-            query_ratio: m.query_ratio,
-            hits: m.hits,
-            stored: m.document.stored,
-            fragments: (rank < args.fragments)
-                .then(|| fragments(db, options, query, m))
-                .flatten(),
-        })
-        .collect();
-    SearchOutput {
-        query: args.file.display().to_string(),
-        query_hashes: report.query_keys,
-        ignored_common_hashes: report.ignored.len(),
-        distribution: MatchBucket::ALL
-            .iter()
-            .zip(report.distribution)
-            .map(|(bucket, documents)| BucketCount {
-                range: bucket.label(),
-                documents,
-            })
-            .collect(),
-        matches,
-    }
-}
-
-/// The exact shared fragments of the query and a registered document, if
-/// its location is a file that can still be read.
-fn fragments(
-    db: &Database,
-    options: &LoadOptions,
-    query: &LoadedDocument,
-    found: &SearchMatch,
-) -> Option<Vec<SharedPassage>> {
-    let path = Path::new(&found.document.meta.location);
-    if !path.is_file() {
-        return None;
-    }
-    let registered = load(path, options).ok()?;
-    Some(db.fingerprinter().shared_passages(
-        (&query.doc, &query.text),
-        (&registered.doc, &registered.text),
-    ))
-}
-
-fn print_search(out: &mut impl Write, output: &SearchOutput) -> io::Result<()> {
-    writeln!(
-        out,
-        "{}: {} hashes searched, {} common ones ignored",
-        output.query, output.query_hashes, output.ignored_common_hashes
-    )?;
-    let distribution: Vec<String> = output
-        .distribution
-        .iter()
-        .filter(|b| b.documents > 0)
-        .map(|b| format!("{} {}", b.range, b.documents))
-        .collect();
-    if output.matches.is_empty() {
-        return writeln!(out, "no match");
-    }
-    writeln!(out, "matches by ratio: {}", distribution.join(", "))?;
-    writeln!(out, "{:>6} {:>7} {:>9}  document", "id", "ratio", "hits")?;
-    for m in &output.matches {
-        writeln!(
-            out,
-            "{:>6} {:>6.1}% {:>4}/{:<4}  {} ({})",
-            m.id,
-            m.ratio * 100.0,
-            m.hits,
-            m.stored,
-            m.title,
-            m.location
-        )?;
-        for f in m.fragments.iter().flatten() {
-            writeln!(
-                out,
-                "{:>24}query lines {}-{} ~ registered lines {}-{} ({} symbols)",
-                "",
-                f.query_lines[0],
-                f.query_lines[1],
-                f.registered_lines[0],
-                f.registered_lines[1],
-                f.symbols
-            )?;
-        }
-    }
-    Ok(())
-}
-
 fn rotate(args: &RotateArgs) -> Result<ExitCode> {
-    let mut db = Database::open(&args.db)?;
+    let mut db = DocumentDatabase::open(&args.db)?;
     let progress = |done: u64, end: u64| {
         eprintln!("rotated through document {done} of {end}");
     };
-    let rotation = RotationOptions {
-        batch_docs: args.batch.max(1),
-        max_batches: None,
-        progress: Some(&progress),
-    };
-    let report = if db.params().keep_prints || db.params().mode != Mode::Koala {
-        db.rotate_with_options(&rotation)?
-    } else {
-        let options = load_options(db.params())?;
-        db.rotate_from_documents_with_options(
-            &|records| parallel_map(records, |record| refetch(&db, &options, record)),
-            &rotation,
-        )?
-    };
-    // Every record was rewritten: give the old pages back, as `db add` does.
-    db.compact_catalog()?;
+    let report = db.rotate(args.batch, &progress)?;
     let mut out = io::stdout().lock();
     if report.resumed {
         writeln!(out, "resumed the unfinished rotation {}", report.epoch)?;
@@ -663,152 +363,32 @@ fn rotate(args: &RotateArgs) -> Result<ExitCode> {
     Ok(ExitCode::from(1))
 }
 
-/// A registered document's print, computed again from its file as `db add`
-/// computed it, provided the file still has the size it had then.
-fn refetch(
-    db: &Database,
-    options: &LoadOptions,
-    record: &DocumentRecord,
-) -> std::result::Result<DocumentPrint, String> {
-    let location = &record.meta.location;
-    if location.contains("://") {
-        return Err("a URL: only files on this machine are read again".into());
-    }
-    let path = Path::new(location);
-    let size = fs::metadata(path)
-        .map_err(|e| format!("cannot read it: {e}"))?
-        .len();
-    if size != record.meta.size {
-        return Err(format!(
-            "its size is {size} bytes, {} when it was added",
-            record.meta.size
-        ));
-    }
-    let loaded = load(path, options).map_err(|e| e.to_string())?;
-    Ok(db.fingerprinter().print(&loaded.doc))
-}
-
 fn remove(args: &RemoveArgs) -> Result<ExitCode> {
-    let db = Database::open(&args.db)?;
+    let db = DocumentDatabase::open(&args.db)?;
     let mut missing = false;
     for &id in &args.ids {
-        if let Some(record) = db.remove(id)? {
+        if let Some((record, text_error)) = db.remove(id)? {
             println!("removed {id}\t{}", record.meta.title);
+            if let Some(error) = text_error {
+                eprintln!("copyhound: warning: {error}");
+            }
         } else {
             eprintln!("copyhound: no document {id}");
             missing = true;
         }
     }
-    Ok(if missing {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
-}
-
-#[derive(Serialize)]
-struct StatsOutput {
-    mode: String,
-    rotation: u64,
-    documents: u64,
-    staged_documents: u64,
-    removed_pending_merge: u64,
-    segments: usize,
-    postings: u64,
-    segment_bytes: u64,
-    catalog_bytes: u64,
-    print_bytes: u64,
-    /// Segment bytes per document: what searches read.
-    hot_bytes_per_document: f64,
-    /// Catalogue bytes per document: records, staging and kept prints.
-    catalog_bytes_per_document: f64,
-    /// A rotation stopped before its end (the next `db rotate` resumes
-    /// it), or null.
-    unfinished_rotation: Option<RotationProgressOutput>,
-}
-
-#[derive(Serialize)]
-struct RotationProgressOutput {
-    epoch: u64,
-    done_below: u64,
-    end: u64,
+    Ok(ExitCode::from(u8::from(missing)))
 }
 
 fn stats(args: &StatsArgs) -> Result<ExitCode> {
-    let db = Database::open(&args.db)?;
-    let s = db.stats()?;
-    let per_doc = |bytes: u64| bytes as f64 / s.documents.max(1) as f64;
-    let output = StatsOutput {
-        mode: s.mode.name().to_owned(),
-        rotation: s.epoch,
-        documents: s.documents,
-        staged_documents: s.staged_documents,
-        removed_pending_merge: s.removed_pending,
-        segments: s.segments,
-        postings: s.postings,
-        segment_bytes: s.segment_bytes,
-        catalog_bytes: s.catalog_bytes,
-        print_bytes: s.print_bytes,
-        hot_bytes_per_document: per_doc(s.segment_bytes),
-        catalog_bytes_per_document: per_doc(s.catalog_bytes),
-        unfinished_rotation: s.unfinished_rotation.map(|r| RotationProgressOutput {
-            epoch: r.epoch,
-            done_below: r.done_below,
-            end: r.end,
-        }),
-    };
+    let db = DocumentDatabase::open(&args.db)?;
+    let stats = db.stats()?;
     let mut out = io::stdout().lock();
     if args.json {
-        serde_json::to_writer_pretty(&mut out, &output)?;
+        serde_json::to_writer_pretty(&mut out, &stats)?;
         writeln!(out)?;
     } else {
-        let params = db.params();
-        writeln!(
-            out,
-            "mode              {} (rotation {})",
-            output.mode, output.rotation
-        )?;
-        if s.mode == Mode::Koala {
-            writeln!(
-                out,
-                "fingerprints      N = {} searched, n = {} stored, k = {}",
-                params.search_size, params.stored_size, params.k
-            )?;
-        } else {
-            writeln!(
-                out,
-                "fingerprints      winnowing w = {}, k = {}",
-                params.window, params.k
-            )?;
-        }
-        writeln!(
-            out,
-            "documents         {} ({} staged)",
-            output.documents, output.staged_documents
-        )?;
-        writeln!(
-            out,
-            "segments          {} with {} postings",
-            output.segments, output.postings
-        )?;
-        writeln!(
-            out,
-            "hot storage       {} bytes ({:.0} per document)",
-            output.segment_bytes, output.hot_bytes_per_document
-        )?;
-        writeln!(
-            out,
-            "catalogue         {} bytes ({:.0} per document; kept prints {} bytes)",
-            output.catalog_bytes, output.catalog_bytes_per_document, output.print_bytes
-        )?;
-        if let Some(r) = &output.unfinished_rotation {
-            writeln!(
-                out,
-                "rotation          unfinished: to epoch {}, done below document {} of {}; \
-                 `db rotate` resumes it",
-                r.epoch, r.done_below, r.end
-            )?;
-        }
+        stats.write_text(&mut out, db.params())?;
     }
     Ok(ExitCode::SUCCESS)
 }

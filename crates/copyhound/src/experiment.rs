@@ -1,10 +1,19 @@
-//! `copyhound experiment`: the papers' measurements, reproduced.
+//! `copyhound experiment`: the papers' measurements, reproduced. The
+//! experiments live in `copyhound-experiment`; this module parses flags.
 
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
-use copyhound_fingerprint::{
-    All, Fingerprint, KGramHasher, KoalaParams, KoalaSelector, ModP, SafeModP, Selector, Sketch,
-    SketchBudget, SketchParams, Smallest, Symbol, Winnowing,
+use copyhound_experiment::{
+    Corpus, CorpusOptions, DensitySettings, GapsSettings, KoalaSettings, Report, SketchSettings,
+    ZipfSettings, density, gaps, koala, sketch, zipf,
 };
+use copyhound_normalize::{LoadOptions, TextMode};
+use copyhound_pipeline::FrontEndChoice;
+
+use crate::front_end::{self, FrontEndArgs, TextModeName};
 
 /// Experiments.
 #[derive(Debug, Subcommand)]
@@ -12,6 +21,23 @@ pub enum ExperimentCommand {
     /// Density of every selector on random and low-entropy text, next to the
     /// winnowing paper's figures (§3.1, §5.1).
     Density(DensityArgs),
+    /// Winnowing's Figure 3 and §5.1 on a corpus: density, longest run with
+    /// no fingerprint and windows missed for winnowing, robust winnowing,
+    /// 0 mod p and safe 0 mod p; low-entropy and sensor-like input.
+    Gaps(GapsArgs),
+    /// Winnowing's Figure 4 on a corpus: frequency by rank of hashes and
+    /// fingerprints, the fitted slope, the shares seen once, twice, three
+    /// times; `--svg` draws the figure.
+    Zipf(ZipfArgs),
+    /// Heintze's Koala Tables 1–7 on a collection with planted
+    /// relationships built from the corpus, and §5's consonants against
+    /// conversion noise.
+    Koala(KoalaArgs),
+    /// Ganguly–Veda: sketch size against winnowing's fingerprint count on
+    /// uniform, low-entropy and crafted input, and the detection rate of
+    /// planted runs against δ and the total size S (`--full`: inputs up to
+    /// 10 million symbols, 1000 planted pairs per row).
+    Sketch(SketchArgs),
 }
 
 /// Arguments of `copyhound experiment density`.
@@ -31,205 +57,277 @@ pub struct DensityArgs {
     seed: u64,
 }
 
-/// Runs an experiment and prints its table.
-pub fn run(command: &ExperimentCommand) {
-    match command {
-        ExperimentCommand::Density(args) => density(args),
+/// How much of a corpus to read, and where the tables go besides stdout.
+#[derive(Debug, Args)]
+pub struct BudgetArgs {
+    /// Read files in path order until their sizes add up to this many MiB.
+    #[arg(long, default_value_t = 8, value_name = "MIB")]
+    max_mib: u64,
+    /// Read every file and run the larger sweeps: no size budget.
+    #[arg(long)]
+    full: bool,
+    /// Also write the tables as JSON to this file.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+}
+
+impl BudgetArgs {
+    fn load(&self, paths: &[PathBuf], load: LoadOptions) -> Result<Corpus> {
+        let options = CorpusOptions {
+            load,
+            max_bytes: (!self.full).then(|| self.max_mib.saturating_mul(1 << 20)),
+        };
+        Ok(Corpus::load(paths, &options)?)
     }
 }
 
-/// Every selector the experiment measures, with the density the theory or
-/// the paper gives for it on `text_len` symbols of random text.
-fn selector_rows(hasher: &KGramHasher, w: usize, seed: u64, text_len: usize) -> Vec<Row> {
-    let k = hasher.k();
-    let wf = w as f64;
-    let p_winnow = (w as u64).div_ceil(2).max(1);
-    let safe = SafeModP::optimal(w);
-    let safe_p = 1.0 / safe.p() as f64;
-    let paper_setting = k == 50 && w == 100;
-    // Ganguly–Veda size the sample for the document: s = (m/√W)·√ln(1/δ)
-    // (§IV.E, constant 1, δ = 0.05); a much smaller s makes every k-gram
-    // "window-frequent" and the sketch degenerates to full fingerprinting.
-    let sketch_sample =
-        (hasher.kgram_count(text_len) as f64 / wf.sqrt() * 20f64.ln().sqrt()).ceil() as usize;
-    let rows = vec![
-        Row {
-            selector: Box::new(Winnowing::new(w)),
-            label: "winnow".into(),
-            expected: Some(2.0 / (wf + 1.0)),
-            paper: paper_setting.then_some(0.019_902),
-        },
-        Row {
-            selector: Box::new(Winnowing::robust(w)),
-            label: "robust-winnow".into(),
-            expected: Some(2.0 / (wf + 1.0)),
-            paper: None,
-        },
-        Row {
-            selector: Box::new(ModP::new(50)),
-            label: "mod-p (p = 50)".into(),
-            expected: Some(1.0 / 50.0),
-            paper: paper_setting.then_some(0.020_005),
-        },
-        Row {
-            selector: Box::new(ModP::new(p_winnow)),
-            label: format!("mod-p (p = {p_winnow})"),
-            expected: Some(1.0 / p_winnow as f64),
-            paper: None,
-        },
-    ];
-    let mut rows = rows;
-    if p_winnow == 50 {
-        // Same as the paper's row above.
-        rows.pop();
+/// The corpus of an experiment and how much of it to read.
+#[derive(Debug, Args)]
+pub struct CorpusArgs {
+    /// Files and folders (walked recursively) of the corpus.
+    #[arg(required = true, value_name = "PATHS")]
+    paths: Vec<PathBuf>,
+    #[command(flatten)]
+    budget: BudgetArgs,
+}
+
+impl CorpusArgs {
+    fn load(&self, load: LoadOptions) -> Result<Corpus> {
+        self.budget.load(&self.paths, load)
     }
-    rows.extend([
-        Row {
-            selector: Box::new(safe),
-            label: format!("safe-mod-p (p = {})", safe.p()),
-            expected: Some(safe_p + (1.0 - safe_p).powf(wf)),
-            paper: None,
-        },
-        Row {
-            selector: Box::new(All),
-            label: "all".into(),
-            expected: Some(1.0),
-            paper: None,
-        },
-        Row {
-            selector: Box::new(Smallest::new(1000)),
-            label: "smallest (n = 1000)".into(),
-            expected: Some(1000.0 / hasher.kgram_count(text_len) as f64),
-            paper: None,
-        },
-        Row {
-            selector: Box::new(KoalaSelector::new(KoalaParams {
-                seed,
-                ..KoalaParams::default()
-            })),
-            label: "koala (N = 1000)".into(),
-            expected: Some(1000.0 / hasher.kgram_count(text_len) as f64),
-            paper: None,
-        },
-        Row {
-            selector: Box::new(Sketch::new(SketchParams {
-                window: w,
-                budget: SketchBudget::SampleSize(sketch_sample),
-                seed,
-                ..SketchParams::default()
-            })),
-            label: format!("sketch (s = {sketch_sample})"),
-            expected: None,
-            paper: None,
-        },
-    ]);
-    rows
 }
 
-/// One row: a selector with the density the theory (or the paper) expects.
-struct Row {
-    selector: Box<dyn Selector>,
-    label: String,
-    expected: Option<f64>,
-    paper: Option<f64>,
+/// A corpus read through the front-ends and winnowed, as Figures 3 and 4.
+#[derive(Debug, Args)]
+pub struct WinnowedCorpusArgs {
+    #[command(flatten)]
+    corpus: CorpusArgs,
+    #[command(flatten)]
+    front_end: FrontEndArgs,
+    /// k-gram length (the paper: 50).
+    #[arg(short, long, default_value_t = 50)]
+    k: usize,
+    /// Winnowing window (the paper: 100).
+    #[arg(short, long, default_value_t = 100)]
+    w: usize,
+    /// Seed of the hash and of the generated inputs.
+    #[arg(long, default_value_t = 2003)]
+    seed: u64,
 }
 
-fn density(args: &DensityArgs) {
-    let (k, w) = (args.k.max(1), args.w.max(1));
-    let hasher = KGramHasher::new(k, args.seed);
-    let text = random_text(args.size_mib << 20, args.seed);
-    let rows = selector_rows(&hasher, w, args.seed, text.len());
+impl WinnowedCorpusArgs {
+    /// The corpus's documents with at least one k-gram.
+    fn load(&self) -> Result<Corpus> {
+        Ok(self
+            .corpus
+            .load(self.front_end.front_end()?.load_options().clone())?
+            .require(&self.corpus.paths, self.k.max(1))?)
+    }
+}
 
-    println!(
-        "Selector density on {} MiB of random text (27 letters), k = {k}, w = {w}, seed = {}.",
-        args.size_mib, args.seed
+/// Arguments of `copyhound experiment gaps`.
+#[derive(Debug, Args)]
+pub struct GapsArgs {
+    #[command(flatten)]
+    winnowed: WinnowedCorpusArgs,
+    /// Size of the random text measured beside the corpus, in MiB.
+    #[arg(long, default_value_t = 1)]
+    random_mib: usize,
+}
+
+/// Arguments of `copyhound experiment zipf`.
+#[derive(Debug, Args)]
+pub struct ZipfArgs {
+    #[command(flatten)]
+    winnowed: WinnowedCorpusArgs,
+    /// Write the log-log plot (the paper's Figure 4) as SVG to this file.
+    #[arg(long, value_name = "FILE")]
+    svg: Option<PathBuf>,
+    /// How many of the most frequent k-grams to list.
+    #[arg(long, default_value_t = 8)]
+    top: usize,
+}
+
+/// Arguments of `copyhound experiment koala`.
+#[derive(Debug, Args)]
+pub struct KoalaArgs {
+    #[command(flatten)]
+    corpus: CorpusArgs,
+    /// Front-end of the fingerprints (Heintze: consonants).
+    #[arg(long, value_enum, default_value_t = TextModeName::Consonants)]
+    text_mode: TextModeName,
+    /// α, the k-gram length of the baseline (Heintze: 20 consonants).
+    #[arg(long, default_value_t = 20)]
+    alpha: usize,
+    /// Corpus documents planted in each of the six relationships.
+    #[arg(long, default_value_t = 10)]
+    per_relation: usize,
+    /// Generated unrelated documents added to the collection (words drawn
+    /// by their frequency in the corpus).
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    generate: usize,
+    /// Words per generated document.
+    #[arg(long, default_value_t = 3000)]
+    generated_words: usize,
+    /// Corpus documents given conversion noise in the §5 table.
+    #[arg(long, default_value_t = 40)]
+    noise_documents: usize,
+    /// Seed of the database and of every random choice.
+    #[arg(long, default_value_t = 1996)]
+    seed: u64,
+}
+
+/// Arguments of `copyhound experiment sketch`.
+#[derive(Debug, Args)]
+pub struct SketchArgs {
+    /// Files and folders whose documents add a row to the space table.
+    #[arg(value_name = "PATHS")]
+    paths: Vec<PathBuf>,
+    // `--full` here also means inputs of 10 thousand to 10 million symbols
+    // (instead of `--sizes`) and 1000 planted pairs per row.
+    #[command(flatten)]
+    budget: BudgetArgs,
+    /// k-gram length.
+    #[arg(short, long, default_value_t = 20)]
+    k: usize,
+    /// W, the guarantee window in k-grams.
+    #[arg(short = 'W', long, default_value_t = 100)]
+    window: usize,
+    /// S of the one-total-size variant (§V) in the space table.
+    #[arg(long, default_value_t = 1000)]
+    total: usize,
+    /// δ of the two-pass plan in the space table.
+    #[arg(long, default_value_t = 0.05)]
+    delta: f64,
+    /// Planted pairs per row of the detection tables.
+    #[arg(long, default_value_t = 200)]
+    trials: usize,
+    /// Sizes of the generated inputs of the space table, in symbols.
+    #[arg(long, value_delimiter = ',', default_values_t = [10_000, 100_000, 1_000_000])]
+    sizes: Vec<usize>,
+    /// Seed of the hash, the sketch and the generated inputs.
+    #[arg(long, default_value_t = 2003)]
+    seed: u64,
+}
+
+/// Runs an experiment and prints its tables.
+pub fn run(command: &ExperimentCommand) -> Result<ExitCode> {
+    let (report, json) = match command {
+        ExperimentCommand::Density(args) => (
+            density(&DensitySettings {
+                size_mib: args.size_mib,
+                k: args.k,
+                w: args.w,
+                seed: args.seed,
+            }),
+            None,
+        ),
+        ExperimentCommand::Gaps(args) => {
+            (run_gaps(args)?, args.winnowed.corpus.budget.json.as_deref())
+        }
+        ExperimentCommand::Zipf(args) => {
+            (run_zipf(args)?, args.winnowed.corpus.budget.json.as_deref())
+        }
+        ExperimentCommand::Koala(args) => (run_koala(args)?, args.corpus.budget.json.as_deref()),
+        ExperimentCommand::Sketch(args) => (run_sketch(args)?, args.budget.json.as_deref()),
+    };
+    print!("{report}");
+    if let Some(path) = json {
+        write(path, &report.to_json())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_gaps(args: &GapsArgs) -> Result<Report> {
+    let winnowed = &args.winnowed;
+    Ok(gaps(
+        &winnowed.load()?,
+        &GapsSettings {
+            k: winnowed.k,
+            w: winnowed.w,
+            seed: winnowed.seed,
+            random_symbols: args.random_mib << 20,
+            ..GapsSettings::default()
+        },
+    ))
+}
+
+fn run_zipf(args: &ZipfArgs) -> Result<Report> {
+    let winnowed = &args.winnowed;
+    let outcome = zipf(
+        &winnowed.load()?,
+        &ZipfSettings {
+            k: winnowed.k,
+            w: winnowed.w,
+            seed: winnowed.seed,
+            top: args.top,
+        },
     );
-    println!(
-        "Guarantee t = w + k - 1 = {}; 'longest gap' is the most positions between consecutive fingerprints (winnowing: at most w).\n",
-        w + k - 1
-    );
-    println!(
-        "{:<24} {:>10} {:>10} {:>10} {:>10} {:>12}",
-        "selector", "selected", "density", "expected", "paper", "longest gap"
-    );
-    for row in &rows {
-        let fps = fingerprints(row.selector.as_ref(), &hasher, &text);
-        let measured = fps.len() as f64 / hasher.kgram_count(text.len()) as f64;
-        println!(
-            "{:<24} {:>10} {:>10.6} {:>10} {:>10} {:>12}",
-            row.label,
-            fps.len(),
-            measured,
-            row.expected.map_or("-".into(), |e| format!("{e:.6}")),
-            row.paper.map_or("-".into(), |p| format!("{p:.6}")),
-            longest_gap(&fps, hasher.kgram_count(text.len())),
+    if let Some(path) = &args.svg {
+        write(path, &outcome.plot.to_svg()?)?;
+    }
+    Ok(outcome.report)
+}
+
+fn run_koala(args: &KoalaArgs) -> Result<Report> {
+    let load = front_end::load_options(FrontEndChoice {
+        lang: Some("text".into()),
+        ..FrontEndChoice::default()
+    })?;
+    let corpus = args
+        .corpus
+        .load(load)?
+        .require(&args.corpus.paths, args.alpha.max(1))?;
+    let mode = TextMode::from(args.text_mode);
+    Ok(koala(
+        &corpus,
+        &KoalaSettings {
+            mode,
+            alpha: args.alpha,
+            seed: args.seed,
+            per_relation: args.per_relation,
+            generated: args.generate,
+            generated_words: args.generated_words,
+            noise_documents: args.noise_documents,
+        },
+    )?)
+}
+
+fn run_sketch(args: &SketchArgs) -> Result<Report> {
+    let corpus = if args.paths.is_empty() {
+        Corpus::default()
+    } else {
+        args.budget.load(
+            &args.paths,
+            front_end::load_options(FrontEndChoice::default())?,
+        )?
+    };
+    let (sizes, trials) = if args.budget.full {
+        (vec![10_000, 100_000, 1_000_000, 10_000_000], 1000)
+    } else {
+        (args.sizes.clone(), args.trials)
+    };
+    if !(args.delta > 0.0 && args.delta < 1.0) {
+        anyhow::bail!(
+            "--delta must be strictly between 0 and 1, not {}",
+            args.delta
         );
     }
-
-    print_low_entropy(&hasher, w);
+    Ok(sketch(
+        &corpus,
+        &SketchSettings {
+            k: args.k.max(1),
+            window: args.window.max(1),
+            total: args.total,
+            delta: args.delta,
+            sizes,
+            trials,
+            seed: args.seed,
+            ..SketchSettings::default()
+        },
+    ))
 }
 
-/// §5.1: on low-entropy input plain winnowing selects far more than robust
-/// winnowing, which breaks ties toward the previous pick.
-fn print_low_entropy(hasher: &KGramHasher, w: usize) {
-    let (k, wf) = (hasher.k(), w as f64);
-    let low_entropy: [(&str, Vec<Symbol>); 2] = [
-        ("\"000…\"", vec![Symbol::from(b'0'); 1 << 20]),
-        (
-            "\"abbaabba…\"",
-            b"abba"
-                .iter()
-                .copied()
-                .map(Symbol::from)
-                .cycle()
-                .take(1 << 20)
-                .collect(),
-        ),
-    ];
-    println!(
-        "\nLow-entropy input (1 MiB), k = {k}, w = {w} (§5.1: robust winnowing selects about 1/w = {:.6}):\n",
-        1.0 / wf
-    );
-    println!("{:<14} {:>14} {:>14}", "input", "winnow", "robust-winnow");
-    for (name, symbols) in &low_entropy {
-        let count = hasher.kgram_count(symbols.len()) as f64;
-        let plain = fingerprints(&Winnowing::new(w), hasher, symbols).len() as f64 / count;
-        let robust = fingerprints(&Winnowing::robust(w), hasher, symbols).len() as f64 / count;
-        println!("{name:<14} {plain:>14.6} {robust:>14.6}");
-    }
-}
-
-fn fingerprints(
-    selector: &dyn Selector,
-    hasher: &KGramHasher,
-    symbols: &[Symbol],
-) -> Vec<Fingerprint> {
-    let mut out = Vec::new();
-    selector.fingerprint(hasher, symbols, &mut out);
-    out
-}
-
-/// The most consecutive k-gram positions with no fingerprint among them,
-/// counting the document's ends.
-fn longest_gap(fps: &[Fingerprint], kgrams: usize) -> usize {
-    let mut previous = 0usize;
-    let mut longest = 0;
-    for f in fps {
-        longest = longest.max(f.pos as usize - previous);
-        previous = f.pos as usize + 1;
-    }
-    longest.max(kgrams - previous)
-}
-
-/// Random lower-case letters and spaces, one symbol per character.
-fn random_text(len: usize, seed: u64) -> Vec<Symbol> {
-    let mut state = seed;
-    (0..len)
-        .map(|_| {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            Symbol::from(b"abcdefghijklmnopqrstuvwxyz "[((state >> 33) % 27) as usize])
-        })
-        .collect()
+fn write(path: &Path, contents: &str) -> Result<()> {
+    std::fs::write(path, contents).with_context(|| format!("{}: cannot write", path.display()))
 }

@@ -1,8 +1,18 @@
 //! Command-line choice of front-end, for the commands that read documents.
+//!
+//! Every command extracts PDFs in a child process, `copyhound __extract`
+//! ([`isolated_extractor`]), which limits its own CPU time and memory and is
+//! killed at its deadline, so a hostile PDF costs one child, never a thread
+//! of this process that cannot be stopped.
 
+use std::io::{BufWriter, Write};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
-use copyhound_normalize::TextMode;
-use copyhound_normalize::code::Level;
+use copyhound_normalize::code::{Level, StatementOptions};
+use copyhound_normalize::extract::isolated::{IsolatedExtractor, serve_extraction as serve};
+use copyhound_normalize::{LoadOptions, TextMode};
 use copyhound_pipeline::{FrontEnd, FrontEndChoice, PipelineError};
 
 /// How code is normalised (see `copyhound_normalize::code::Level`).
@@ -19,6 +29,45 @@ pub enum LevelName {
     Structure,
 }
 
+/// Whether dead statements of code count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum DeadCode {
+    /// Every statement counts.
+    Keep,
+    /// Statements that cannot change what their function does (locals
+    /// nothing reads, assignments to them, loops and branches over them)
+    /// are left out (Java, C, C++, C#, Python): inserted dead code hides
+    /// nothing. The default: it ranks the labelled code sets as well or
+    /// better, the AI-obfuscation set far better (docs/EVALUATION.md).
+    #[default]
+    Drop,
+}
+
+/// The order statements of code are compared in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum StatementOrder {
+    /// As written. The default: the canonical order costs the labelled sets
+    /// a little more than it gains (docs/EVALUATION.md).
+    #[default]
+    Written,
+    /// Statements that do not depend on each other in one canonical order,
+    /// so that swapping them changes nothing (Java, C, C++, C#, Python).
+    Canonical,
+}
+
+/// How counted `for` loops of code are compared.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Loops {
+    /// As written.
+    Written,
+    /// `for (init; cond; step) body` as the `while` loop it equals,
+    /// `init; while (cond) { body step; }` (Java, C, C++, C#): rewriting one
+    /// as the other hides nothing. The default: as good or better on every
+    /// labelled code set averaged over hash keys (docs/EVALUATION.md).
+    #[default]
+    While,
+}
+
 /// How text is normalised.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub enum TextModeName {
@@ -29,6 +78,16 @@ pub enum TextModeName {
     Words,
     /// Consonants only (Koala §5), for text from lossy conversions.
     Consonants,
+}
+
+impl From<TextModeName> for TextMode {
+    fn from(name: TextModeName) -> Self {
+        match name {
+            TextModeName::Chars => Self::Chars,
+            TextModeName::Words => Self::Words,
+            TextModeName::Consonants => Self::Consonants,
+        }
+    }
 }
 
 /// Front-end options shared by the commands that read documents.
@@ -47,9 +106,23 @@ pub struct FrontEndArgs {
     /// Drop import, include and package lines of code.
     #[arg(long)]
     pub drop_imports: bool,
+    /// Whether dead statements inside functions count.
+    #[arg(long, value_enum, default_value_t = DeadCode::default())]
+    pub dead_code: DeadCode,
+    /// The order statements inside functions are compared in.
+    #[arg(long, value_enum, default_value_t = StatementOrder::default())]
+    pub statement_order: StatementOrder,
+    /// How counted `for` loops inside functions are compared.
+    #[arg(long, value_enum, default_value_t = Loops::default())]
+    pub loops: Loops,
     /// Refuse files larger than this many MiB.
     #[arg(long, default_value_t = 64, value_name = "MIB")]
     pub max_file_mib: u64,
+    /// Refuse a file whose front-end would need more than this many MiB of
+    /// memory (about 32 times its text for text, HTML, PDF and DOCX, 64 for
+    /// Java, C and the table lexer, 320 for tree-sitter languages).
+    #[arg(long, default_value_t = 2048, value_name = "MIB")]
+    pub max_file_memory_mib: u64,
 }
 
 impl FrontEndArgs {
@@ -63,13 +136,43 @@ impl FrontEndArgs {
                 LevelName::Abstract => Level::Abstract,
                 LevelName::Structure => Level::Structure,
             },
-            text_mode: match self.text_mode {
-                TextModeName::Chars => TextMode::Chars,
-                TextModeName::Words => TextMode::Words,
-                TextModeName::Consonants => TextMode::Consonants,
-            },
+            text_mode: self.text_mode.into(),
             drop_imports: self.drop_imports,
+            statements: StatementOptions {
+                drop_dead_code: self.dead_code == DeadCode::Drop,
+                canonical_order: self.statement_order == StatementOrder::Canonical,
+                while_loops: self.loops == Loops::While,
+            },
             max_file_mib: self.max_file_mib,
+            max_file_memory_mib: self.max_file_memory_mib,
+            isolation: isolated_extractor(),
         })
     }
+}
+
+/// How a command with a front-end of its own (the database's, an
+/// experiment's) loads files: as `choice` says, PDFs in a child process.
+pub fn load_options(choice: FrontEndChoice) -> Result<LoadOptions, PipelineError> {
+    let front_end = FrontEnd::new(&FrontEndChoice {
+        isolation: isolated_extractor(),
+        ..choice
+    })?;
+    Ok(front_end.load_options().clone())
+}
+
+/// This executable run as `copyhound __extract`, when its path is known
+/// (else PDFs are extracted in-process, on a thread with a timeout).
+pub fn isolated_extractor() -> Option<IsolatedExtractor> {
+    std::env::current_exe()
+        .ok()
+        .map(|program| IsolatedExtractor::new(program, &["__extract"]))
+}
+
+/// `copyhound __extract`: one PDF from stdin, its text (framed) to stdout.
+pub fn serve_extraction() -> Result<ExitCode> {
+    let stdout = std::io::stdout().lock();
+    let mut out = BufWriter::new(stdout);
+    serve(std::io::stdin().lock(), &mut out).context("extracting from standard input")?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -5,6 +5,7 @@
 
 mod compare;
 mod db;
+mod dedup;
 mod experiment;
 mod fingerprint;
 mod front_end;
@@ -29,6 +30,7 @@ struct Cli {
 enum Command {
     // Boxed: its many options would make every other variant as large.
     Compare(Box<compare::CompareArgs>),
+    Dedup(dedup::DedupArgs),
     /// Print the fingerprints of files.
     Fingerprint(fingerprint::FingerprintArgs),
     /// Reproduce the papers' measurements.
@@ -42,20 +44,23 @@ enum Command {
     /// Serve a database over HTTP: JSON API, `OpenAPI` description, web page.
     #[cfg(feature = "serve")]
     Serve(serve::ServeArgs),
+    /// Extract one PDF from standard input under CPU and memory limits: the
+    /// child process every other command starts for each PDF.
+    #[command(name = "__extract", hide = true)]
+    Extract,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Compare(args) => compare::run(&args),
+        Command::Dedup(args) => dedup::run(&args),
         Command::Fingerprint(args) => fingerprint::run(&args),
-        Command::Experiment(command) => {
-            experiment::run(&command);
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Experiment(command) => experiment::run(&command),
         Command::Db(command) => db::run(command),
         #[cfg(feature = "serve")]
         Command::Serve(args) => serve::run(args),
+        Command::Extract => front_end::serve_extraction(),
     };
     match result {
         Ok(code) => code,

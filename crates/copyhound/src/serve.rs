@@ -10,7 +10,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::Args;
 use copyhound_db::Database;
-use copyhound_server::{AuditConfig, ServerConfig, Token};
+use copyhound_server::{AuditConfig, Limits, ServerConfig, Token};
 
 /// The environment variable that may hold the write token.
 const TOKEN_VARIABLE: &str = "COPYHOUND_TOKEN";
@@ -45,6 +45,23 @@ pub struct ServeArgs {
     /// The audit window in seconds.
     #[arg(long, default_value_t = 600, value_name = "SECS")]
     audit_window: u64,
+    /// Documents (adds, searches) in flight at most; more are answered 429.
+    #[arg(long, default_value_t = 16, value_name = "N")]
+    max_concurrent: usize,
+    /// MiB of documents in flight at most; more are answered 429. Memory in
+    /// use is about 45 times this at worst (see the README, "Reliability").
+    #[arg(long, default_value_t = 32, value_name = "MIB")]
+    max_inflight_mib: usize,
+    /// Open connections at most; more are answered 503 and closed.
+    #[arg(long, default_value_t = 512, value_name = "N")]
+    max_connections: usize,
+    /// Seconds a client has to send a request's header, and a kept-alive
+    /// connection may stay idle.
+    #[arg(long, default_value_t = 10, value_name = "SECS")]
+    header_timeout: u64,
+    /// Seconds a client has to send a document once admitted.
+    #[arg(long, default_value_t = 60, value_name = "SECS")]
+    body_timeout: u64,
     /// Worker threads for the HTTP side (database work runs on a separate
     /// blocking pool).
     #[arg(long, default_value_t = 2)]
@@ -67,8 +84,21 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         no_texts,
         audit_threshold,
         audit_window,
+        max_concurrent,
+        max_inflight_mib,
+        max_connections,
+        header_timeout,
+        body_timeout,
         workers,
     } = args;
+    let limits = Limits {
+        max_connections,
+        header_timeout: Duration::from_secs(header_timeout),
+        body_timeout: Duration::from_secs(body_timeout),
+        max_concurrent,
+        max_inflight_bytes: max_inflight_mib.saturating_mul(1 << 20),
+        ..Limits::default()
+    };
     let token = read_token(token_file.as_ref())?;
     if token.is_none() {
         tracing::warn!(
@@ -85,6 +115,8 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
             threshold: audit_threshold,
             window: Duration::from_secs(audit_window),
         },
+        isolation: crate::front_end::isolated_extractor(),
+        limits: limits.clone(),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(workers.max(1))
@@ -101,7 +133,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
             db_dir.display(),
             listener.local_addr()?
         );
-        copyhound_server::serve(listener, app, shutdown_signal()).await?;
+        copyhound_server::serve(listener, app, limits, shutdown_signal()).await?;
         tracing::info!("stopped");
         anyhow::Ok(())
     })?;

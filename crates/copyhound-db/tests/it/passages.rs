@@ -18,18 +18,16 @@ fn a_shared_body_is_located_in_both_texts() {
         (&normalize(&registered), &registered),
     );
     assert!(
-        passages
-            .windows(2)
-            .all(|w| w[0].query_bytes <= w[1].query_bytes),
+        passages.windows(2).all(|w| w[0].a_bytes <= w[1].a_bytes),
         "{passages:?}"
     );
     let longest = passages.iter().max_by_key(|p| p.symbols).unwrap();
-    let [qs, qe] = longest.query_bytes;
-    let [rs, re] = longest.registered_bytes;
+    let [qs, qe] = longest.a_bytes;
+    let [rs, re] = longest.b_bytes;
     assert_eq!(&query[qs..qe], &registered[rs..re]);
     assert_eq!(&query[qs..qe], body.trim_end_matches(['.', ' ']));
-    assert_eq!(longest.query_lines, [2, 2]);
-    assert_eq!(longest.registered_lines, [1, 1]);
+    assert_eq!(longest.a_lines, [2, 2]);
+    assert_eq!(longest.b_lines, [1, 1]);
     let letters = body.chars().filter(|c| c.is_alphanumeric()).count();
     assert_eq!(longest.symbols as usize, letters);
 }

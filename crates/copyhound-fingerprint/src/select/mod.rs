@@ -85,6 +85,15 @@ pub trait Selector: Send + Sync {
     /// Appends the selected fingerprints of `kgrams` to `out`.
     fn select(&self, kgrams: &KGrams<'_>, out: &mut Vec<Fingerprint>);
 
+    /// The window `w` of the selector's guarantee, if it has one: in any
+    /// run of `w + k − 1` symbols two documents share, both select a
+    /// fingerprint with the same hash inside the run (winnowing's
+    /// guarantee). Knowing it, a batch comparison can bound how much of a
+    /// unit a pair's shared fingerprints can cover.
+    fn window_guarantee(&self) -> Option<usize> {
+        None
+    }
+
     /// Hashes `symbols` and selects from them.
     ///
     /// The provided version materialises every hash; selectors that can
@@ -102,6 +111,9 @@ impl<S: Selector + ?Sized> Selector for Box<S> {
     }
     fn select(&self, kgrams: &KGrams<'_>, out: &mut Vec<Fingerprint>) {
         (**self).select(kgrams, out);
+    }
+    fn window_guarantee(&self) -> Option<usize> {
+        (**self).window_guarantee()
     }
     fn fingerprint(&self, hasher: &KGramHasher, symbols: &[Symbol], out: &mut Vec<Fingerprint>) {
         (**self).fingerprint(hasher, symbols, out);

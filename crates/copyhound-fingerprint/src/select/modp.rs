@@ -92,6 +92,13 @@ impl Selector for SafeModP {
         "safe-mod-p"
     }
 
+    /// A window with a hash `0 mod p` selects it in both documents; one
+    /// without selects its last position in both, where the run of other
+    /// hashes has reached `w`.
+    fn window_guarantee(&self) -> Option<usize> {
+        Some(self.window)
+    }
+
     fn select(&self, kgrams: &KGrams<'_>, out: &mut Vec<Fingerprint>) {
         // Length of the run of not-Good hashes ending at the current one.
         let mut not_good_run = 0usize;

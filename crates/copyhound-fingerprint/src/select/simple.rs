@@ -21,6 +21,11 @@ impl Selector for All {
                 .map(|(i, &h)| Fingerprint::new(h, i)),
         );
     }
+
+    /// Every k-gram is selected: a window of one.
+    fn window_guarantee(&self) -> Option<usize> {
+        Some(1)
+    }
 }
 
 /// The `n` smallest distinct hash values of a document (Broder's and

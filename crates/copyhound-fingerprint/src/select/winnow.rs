@@ -85,6 +85,12 @@ impl Selector for Winnowing {
         }
     }
 
+    /// Each window's minimum is selected in both documents, whichever of
+    /// its equal hashes robust winnowing keeps.
+    fn window_guarantee(&self) -> Option<usize> {
+        Some(self.window)
+    }
+
     fn fingerprint(&self, hasher: &KGramHasher, symbols: &[Symbol], out: &mut Vec<Fingerprint>) {
         if self.robust {
             self.hash_and_select::<true>(hasher, symbols, out);
@@ -273,6 +279,11 @@ impl QueryWinnowing {
 impl Selector for QueryWinnowing {
     fn name(&self) -> &'static str {
         "query-winnow"
+    }
+
+    /// Each query window's minimum, as for winnowing with `w'`.
+    fn window_guarantee(&self) -> Option<usize> {
+        Some(self.query_window)
     }
 
     fn select(&self, kgrams: &KGrams<'_>, out: &mut Vec<Fingerprint>) {

@@ -44,14 +44,33 @@
 //! as in Dolos, cannot), while renaming alone cannot hide a copy (as it
 //! can from a comparison of raw tokens, as in copydetect for JavaScript).
 //!
+//! Three options rewrite the token stream of each function body before it
+//! becomes symbols (Java, C, C++, C# and Python; the `statements` module):
+//! [`StatementOptions::drop_dead_code`] leaves out statements that cannot
+//! change what the function does (a local nothing reads, assignments to
+//! it), [`StatementOptions::canonical_order`] puts statements that do not
+//! depend on each other in one order, and [`StatementOptions::while_loops`]
+//! reads a counted `for` loop as the `while` loop it equals, so that
+//! inserting dead code, swapping independent statements or rewriting a
+//! loop leaves the symbols as they were.
+//!
 //! ```
-//! use copyhound_normalize::code::{CodeOptions, Language, normalize_code};
+//! use copyhound_normalize::code::{CodeOptions, Language, StatementOptions, normalize_code};
 //!
 //! let options = CodeOptions::default();
 //! let a = normalize_code(Language::C, "int total = 0; // sum", &options);
 //! let b = normalize_code(Language::C, "int   s=0;", &options);
 //! assert_eq!(a.symbols, b.symbols);
 //! assert_eq!(a.spans[1].range(), 4..9); // "total"
+//!
+//! let statements = StatementOptions { drop_dead_code: true, ..StatementOptions::default() };
+//! let dead = CodeOptions { statements, ..CodeOptions::default() };
+//! let padded = "class A { int f(int p) { int unused = 1; unused++; return p; } }";
+//! let plain = "class A { int f(int p) { return p; } }";
+//! assert_eq!(
+//!     normalize_code(Language::Java, padded, &dead).symbols,
+//!     normalize_code(Language::Java, plain, &dead).symbols,
+//! );
 //! ```
 
 mod c;
@@ -64,6 +83,7 @@ mod language;
 mod lexer;
 mod python;
 mod specs;
+mod statements;
 mod token;
 #[cfg(feature = "tree-sitter")]
 mod tree;
@@ -71,7 +91,7 @@ mod tree;
 pub use language::Language;
 pub use token::{FIRST_TEXT_SYMBOL, Token, TokenKind, text_symbol, token_symbol};
 
-use crate::NormalizedDocument;
+use crate::{NormalizedDocument, Symbol};
 
 /// How much of each token the symbols keep; see the [module docs](self).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -96,24 +116,72 @@ pub struct CodeOptions {
     /// Drop import, include, using, package and require lines, which are
     /// alike in unrelated programs.
     pub drop_imports: bool,
+    /// How statements inside function bodies are normalised.
+    pub statements: StatementOptions,
+}
+
+/// How the statements inside function bodies are normalised (Java, C, C++,
+/// C#, Python; see the `statements` module). All off by default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StatementOptions {
+    /// Leave out statements that cannot change what the function does:
+    /// locals nothing reads, assignments to them, loops and branches with
+    /// nothing else inside.
+    pub drop_dead_code: bool,
+    /// Put statements that do not depend on each other in one canonical
+    /// order, so that swapping them changes nothing. Tokens keep their own
+    /// spans, which are then no longer in increasing order where
+    /// statements moved.
+    pub canonical_order: bool,
+    /// Read `for (init; cond; step) body` as `init; while (cond) { body
+    /// step; }` (not Python): the loop's own tokens in that order, its
+    /// `for` with the symbol of `while`.
+    pub while_loops: bool,
 }
 
 /// Normalises source code in `lang` into symbols with byte spans.
 ///
 /// Never fails: code with syntax errors is still tokenised, and any text
-/// yields a document (an empty one for empty text). Spans are
-/// non-decreasing byte ranges inside `text`.
+/// yields a document (an empty one for empty text). Spans are disjoint,
+/// non-empty byte ranges inside `text`, each a token's own; they are in
+/// increasing order unless the statement options moved statements.
 pub fn normalize_code(lang: Language, text: &str, opts: &CodeOptions) -> NormalizedDocument {
     let tokens = tokenize(lang, text, opts.drop_imports);
     let fold = folds_case(lang);
+    let mut symbols: Vec<Symbol> = tokens
+        .iter()
+        .map(|token| {
+            let fold = fold.applies_to(token.kind);
+            token_symbol(token.kind, &text[token.range.clone()], opts.level, fold)
+        })
+        .collect();
+    let wanted = opts.statements;
+    let rewrite = statements::Rewrite {
+        drop_dead_code: wanted.drop_dead_code,
+        canonical_order: wanted.canonical_order,
+        while_loops: wanted
+            .while_loops
+            .then(|| token_symbol(TokenKind::Keyword, "while", opts.level, false)),
+    };
+    let rewrites = wanted != StatementOptions::default();
+    let order = rewrites
+        .then(|| statements::rewrite(lang, text, &tokens, &mut symbols, rewrite))
+        .flatten();
     let mut doc = NormalizedDocument {
         symbols: Vec::with_capacity(tokens.len()),
         spans: Vec::with_capacity(tokens.len()),
     };
-    for token in tokens {
-        let fold = fold.applies_to(token.kind);
-        let symbol = token_symbol(token.kind, &text[token.range.clone()], opts.level, fold);
-        doc.push(symbol, token.range);
+    match order {
+        Some(order) => {
+            for index in order {
+                doc.push(symbols[index], tokens[index].range.clone());
+            }
+        }
+        None => {
+            for (symbol, token) in symbols.into_iter().zip(tokens) {
+                doc.push(symbol, token.range);
+            }
+        }
     }
     doc
 }
@@ -185,6 +253,22 @@ pub fn uses_grammar(lang: Language) -> bool {
     #[cfg(feature = "tree-sitter")]
     {
         !has_own_lexer(lang) && tree::has_grammar(lang)
+    }
+    #[cfg(not(feature = "tree-sitter"))]
+    {
+        let _ = lang;
+        false
+    }
+}
+
+/// Whether reading a file of `lang` may run a tree-sitter grammar in this
+/// build: `lang` has no lexer of its own, or its lexer hands the files it
+/// sees an error in to the grammar (Python's, Go's and JavaScript's do;
+/// Java's and C's never do).
+pub fn may_use_grammar(lang: Language) -> bool {
+    #[cfg(feature = "tree-sitter")]
+    {
+        !matches!(lang, Language::Java | Language::C) && tree::has_grammar(lang)
     }
     #[cfg(not(feature = "tree-sitter"))]
     {

@@ -8,10 +8,13 @@
 //! - [`pdf`]: the text layer of a PDF (feature `pdf`).
 //! - [`docx`]: the body, footnotes and endnotes of a Word document
 //!   (feature `docx`).
+//! - [`isolated`]: PDF extraction in a child process with CPU-time and
+//!   memory limits, killed at its deadline.
 
 #[cfg(feature = "docx")]
 pub mod docx;
 pub mod html;
+pub mod isolated;
 #[cfg(feature = "pdf")]
 pub mod pdf;
 
@@ -40,6 +43,25 @@ pub enum ExtractError {
         /// The limit in bytes.
         limit: u64,
     },
+    /// The isolated PDF reader used up its CPU time and was stopped.
+    #[error("the PDF reader used more than {seconds} s of CPU time and was stopped")]
+    ExtractorCpuLimit {
+        /// The CPU-time limit in seconds.
+        seconds: u64,
+    },
+    /// The isolated PDF reader needed more memory than it was allowed.
+    #[error(
+        "the PDF reader needed more than {} MiB of memory and was stopped (a decompression bomb?)",
+        bytes >> 20
+    )]
+    ExtractorMemoryLimit {
+        /// The address-space limit in bytes.
+        bytes: u64,
+    },
+    /// The isolated PDF reader could not be started, died, or answered
+    /// garbage.
+    #[error("{0}")]
+    ExtractorFailed(String),
     /// The DOCX container or its XML is broken.
     #[error("corrupt DOCX: {0}")]
     CorruptDocx(String),

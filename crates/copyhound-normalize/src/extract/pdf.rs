@@ -1,29 +1,37 @@
 //! The text layer of a PDF, through `pdf-extract` (on `lopdf`).
 //!
-//! Three bounds keep a hostile PDF from taking the process down:
+//! These bounds keep a hostile PDF from taking the process down:
 //!
 //! - **Panics**: `pdf-extract` panics on many malformed files; it runs under
 //!   `catch_unwind`, and a panic becomes an error carrying the panic message.
 //!   A panic hook installed once keeps such panics of the reader thread off
 //!   stderr; every other panic goes to the hook that was there before.
+//! - **Memory**: a deflated stream can expand a thousandfold, and `lopdf`
+//!   inflates object streams while it parses. Before the file is parsed,
+//!   every deflated stream in its bytes is inflated into a sink with a
+//!   running total ([`check_inflated_streams`]), and the file is refused
+//!   when the total would pass the limit, so nothing is allocated for a
+//!   bomb. Image streams count too: a stream's dictionary cannot be trusted
+//!   to say what the reader will do with it.
+//! - **Loops**: `pdf-extract` follows a page's `/Parent` chain to find
+//!   inherited attributes and never returns when the chain is a cycle; such
+//!   page trees are refused before extraction ([`check_page_parents`]).
 //! - **Time**: it runs on its own thread and the caller stops waiting after a
 //!   timeout. A timed-out thread cannot be killed; it is left running,
-//!   detached, until it finishes or the process exits.
-//! - **Memory**: a deflated stream can expand a thousandfold. Before any
-//!   text is extracted, every non-image stream is inflated into a sink with a
-//!   running total, and the file is refused when the total would pass the
-//!   limit. (Object streams are inflated by `lopdf` while parsing, before
-//!   this check; they hold only object syntax and are bounded by the input.)
+//!   detached, until it finishes or the process exits. Only a child process
+//!   can be stopped for certain: see [`super::isolated`], which the
+//!   `copyhound` command line uses.
 //!
 //! Scanned PDFs have no text layer and give an empty text, not an error.
 
+use std::collections::HashSet;
 use std::io::Read;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Once, mpsc};
 use std::time::Duration;
 
 use flate2::read::ZlibDecoder;
-use pdf_extract::{Document, Error as PdfError, Object, OutputError, PlainTextOutput};
+use pdf_extract::{Document, Error as PdfError, OutputError, PlainTextOutput};
 
 use super::ExtractError;
 
@@ -62,14 +70,17 @@ pub fn extract_pdf_text(
     }
 }
 
-fn extract(bytes: &[u8], inflated_limit: u64) -> Result<String, ExtractError> {
+/// The text of the PDF in `bytes` on the calling thread: the checks, then
+/// `pdf-extract`. Panics of the reader are not caught here.
+pub(crate) fn extract(bytes: &[u8], inflated_limit: u64) -> Result<String, ExtractError> {
+    check_inflated_streams(bytes, inflated_limit)?;
     let mut document = Document::load_mem(bytes).map_err(|error| classify(&error))?;
     if document.is_encrypted() {
         // Many PDFs are encrypted with an empty user password only to set
         // permissions; those can be read.
         document.decrypt("").map_err(|error| classify(&error))?;
     }
-    check_inflated_size(&document, inflated_limit)?;
+    check_page_parents(&document)?;
     let mut text = String::new();
     pdf_extract::output_doc(&document, &mut PlainTextOutput::new(&mut text)).map_err(|error| {
         match error {
@@ -80,38 +91,78 @@ fn extract(bytes: &[u8], inflated_limit: u64) -> Result<String, ExtractError> {
     Ok(text)
 }
 
-/// Refuses a document whose deflated non-image streams expand beyond `limit`.
-fn check_inflated_size(document: &Document, limit: u64) -> Result<(), ExtractError> {
+/// Refuses a file whose deflated streams together expand beyond `limit`.
+///
+/// Works on the raw bytes, before `lopdf` parses (and inflates) anything:
+/// a zlib stream ends by itself, so each one is inflated from just after
+/// its `stream` keyword into a sink, whatever its `/Length` says. Data that
+/// is not zlib counts as far as it inflates.
+pub fn check_inflated_streams(bytes: &[u8], limit: u64) -> Result<(), ExtractError> {
     let mut total = 0u64;
-    for object in document.objects.values() {
-        let Object::Stream(stream) = object else {
-            continue;
+    let mut from = 0;
+    while let Some(found) = find(&bytes[from..], b"stream") {
+        let keyword = from + found;
+        from = keyword + b"stream".len();
+        let data_start = match bytes.get(from..from + 2) {
+            Some([b'\r', b'\n']) => from + 2,
+            Some([b'\n' | b'\r', _]) => from + 1,
+            _ => continue,
         };
-        let is_image = stream
-            .dict
-            .get(b"Subtype")
-            .and_then(Object::as_name)
-            .is_ok_and(|subtype| subtype == b"Image");
-        let deflated = stream.filters().is_ok_and(|filters| {
-            filters
-                .first()
-                .is_some_and(|&filter| filter == b"FlateDecode")
-        });
-        if is_image || !deflated {
-            total += stream.content.len() as u64;
-        } else {
-            let budget = limit.saturating_sub(total).saturating_add(1);
-            // A corrupt stream counts as far as it inflates; pdf-extract
-            // reports the corruption itself.
-            let inflated = std::io::copy(
-                &mut ZlibDecoder::new(stream.content.as_slice()).take(budget),
-                &mut std::io::sink(),
-            )
-            .unwrap_or(0);
-            total += inflated;
+        // `endstream` contains `stream` too; so does no stream dictionary.
+        if keyword >= 3 && &bytes[keyword - 3..keyword] == b"end" {
+            continue;
         }
+        let budget = limit.saturating_sub(total).saturating_add(1);
+        let inflated = std::io::copy(
+            &mut ZlibDecoder::new(&bytes[data_start..]).take(budget),
+            &mut std::io::sink(),
+        )
+        .unwrap_or(0);
+        total += inflated;
         if total > limit {
             return Err(ExtractError::PdfTooLarge { limit });
+        }
+    }
+    Ok(())
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack
+        .windows(needle.len())
+        .position(|window| window == needle)
+}
+
+/// Page trees deeper than this are refused; real ones are a few levels deep.
+const MAX_PAGE_TREE_DEPTH: usize = 256;
+
+/// Refuses a document in which some page's `/Parent` chain is a cycle or
+/// deeper than [`MAX_PAGE_TREE_DEPTH`].
+fn check_page_parents(document: &Document) -> Result<(), ExtractError> {
+    let mut ancestors = HashSet::new();
+    for page in document.page_iter() {
+        ancestors.clear();
+        let mut current = page;
+        loop {
+            if !ancestors.insert(current) {
+                return Err(ExtractError::CorruptPdf(format!(
+                    "the page tree loops: object {} {} is its own ancestor",
+                    current.0, current.1
+                )));
+            }
+            if ancestors.len() > MAX_PAGE_TREE_DEPTH {
+                return Err(ExtractError::CorruptPdf(format!(
+                    "the page tree is more than {MAX_PAGE_TREE_DEPTH} levels deep"
+                )));
+            }
+            let parent = document
+                .get_dictionary(current)
+                .ok()
+                .and_then(|dictionary| dictionary.get(b"Parent").ok())
+                .and_then(|parent| parent.as_reference().ok());
+            match parent {
+                Some(parent) => current = parent,
+                None => break,
+            }
         }
     }
     Ok(())
@@ -138,7 +189,7 @@ fn silence_reader_panics() {
     });
 }
 
-fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
     panic
         .downcast_ref::<&str>()
         .map(ToString::to_string)

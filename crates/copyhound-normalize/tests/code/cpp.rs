@@ -210,7 +210,16 @@ mod generated {
                     ]),
                     inner.clone()
                 )
-                    .prop_map(|(l, op, r)| format!("{l} {op} {r}")),
+                    .prop_map(|(l, op, r)| {
+                        // Without knowing what names are, `(f(a)) and x` may
+                        // be a cast of the name `and` to the type `f(a)`,
+                        // as the grammar reads it; C++ reads the operator.
+                        if matches!(op.as_str(), "and" | "or") && l.ends_with(')') {
+                            format!("({l}) {op} {r}")
+                        } else {
+                            format!("{l} {op} {r}")
+                        }
+                    }),
                 (name(), select(&["-", "+"]), literal())
                     .prop_map(|(l, op, n)| format!("{l} {op}{n}")),
                 (name(), prop::collection::vec(inner.clone(), 0..3))

@@ -98,6 +98,7 @@ fn fixture_token_streams() {
                 let options = CodeOptions {
                     level,
                     drop_imports,
+                    ..CodeOptions::default()
                 };
                 let doc = check_invariants(lang, &text, &options);
                 assert!(!doc.is_empty(), "{name}: no symbols");

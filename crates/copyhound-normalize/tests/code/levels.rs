@@ -7,7 +7,7 @@ use copyhound_normalize::code::{
 fn symbols(lang: Language, text: &str, level: Level) -> Vec<u32> {
     let options = CodeOptions {
         level,
-        drop_imports: false,
+        ..CodeOptions::default()
     };
     normalize_code(lang, text, &options).symbols
 }
@@ -269,6 +269,7 @@ fn drop_imports_removes_import_lines_only() {
         let options = CodeOptions {
             level: Level::Rename,
             drop_imports: true,
+            ..CodeOptions::default()
         };
         let dropped = normalize_code(lang, with_imports, &options).symbols;
         let expected = normalize_code(lang, without, &CodeOptions::default()).symbols;

@@ -49,7 +49,7 @@ fn disguised_copies_have_the_same_rename_stream() {
         // The exact level sees the renaming.
         let exact = CodeOptions {
             level: Level::Exact,
-            drop_imports: false,
+            ..CodeOptions::default()
         };
         assert_ne!(
             normalize_code(lang, &original, &exact).symbols,

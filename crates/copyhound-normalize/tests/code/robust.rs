@@ -124,7 +124,7 @@ proptest! {
         let level = [Level::Exact, Level::Rename, Level::Abstract, Level::Structure][level_index];
         for &lang in Language::all() {
             for drop_imports in [false, true] {
-                check_invariants(lang, &text, &CodeOptions { level, drop_imports });
+                check_invariants(lang, &text, &CodeOptions { level, drop_imports, ..CodeOptions::default() });
             }
         }
     }

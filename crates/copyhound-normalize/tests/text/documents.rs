@@ -333,3 +333,24 @@ fn password_protected_docx_is_refused() {
     let problem = extract_problem(load("locked.docx", &bytes));
     assert_eq!(problem, ExtractError::OleCompoundFile);
 }
+
+#[test]
+fn pdf_whose_page_tree_loops_is_refused() {
+    let objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        "<< /Type /Page /Parent 4 0 R /Contents 5 0 R >>",
+        "<< /Type /Pages /Parent 4 0 R /Kids [3 0 R] /Count 1 >>",
+        "<< /Length 4 >>\nstream\nBT E\nendstream",
+    ];
+    let options = LoadOptions {
+        pdf_timeout: std::time::Duration::from_secs(5),
+        ..LoadOptions::default()
+    };
+    let result = load_bytes("loop.pdf".as_ref(), &pdf(&objects, ""), &options);
+    let problem = extract_problem(result);
+    assert_eq!(
+        problem.to_string(),
+        "corrupt PDF: the page tree loops: object 4 0 is its own ancestor"
+    );
+}

@@ -84,6 +84,7 @@ fn code_defaults_find_every_shared_run_of_twelve_tokens() {
     let report = compare(&inputs(&[&a, &b]), &CompareSettings::default());
     assert_eq!((report.parameters.k, report.parameters.window), (10, 3));
     assert_eq!(report.parameters.min_passage, 0);
+    assert_eq!(report.parameters.symbol.as_deref(), Some("token"));
     for (seed, found) in longest_fragments_at_every_key(&a, &b, chars, None) {
         assert_eq!(
             found,

@@ -6,6 +6,7 @@ use copyhound_normalize::code::Language;
 use copyhound_pipeline::{
     CompareSettings, Family, FrontEnd, FrontEndChoice, Inputs, PipelineError, UnitMode, run,
 };
+use copyhound_report::ProblemKind;
 
 use crate::support::{
     BINARY, Batch, C_SQUARES, JAVA_SUM, RIVERS, compare, example_python, inputs, names, outcome,
@@ -154,7 +155,7 @@ fn load_errors_are_reported_in_name_order() {
 }
 
 #[test]
-fn a_batch_without_two_units_of_a_family_is_an_error_that_keeps_the_load_errors() {
+fn a_batch_without_two_units_of_a_family_is_an_error_that_keeps_the_problems() {
     let batch = Batch::new();
     batch.write("in/Sum.java", JAVA_SUM);
     batch.write("in/squares.c", C_SQUARES);
@@ -170,12 +171,14 @@ fn a_batch_without_two_units_of_a_family_is_an_error_that_keeps_the_load_errors(
             if families == "c: 1 unit(s), 1 new; java: 1 unit(s), 1 new"),
         "{error}"
     );
-    let [load_error] = error.load_errors() else {
-        panic!("one load error: {:?}", error.load_errors());
+    let [problem] = error.problems() else {
+        panic!("one problem: {:?}", error.problems());
     };
+    assert_eq!(problem.kind, ProblemKind::Unreadable);
+    assert_eq!(problem.path, unreadable.display().to_string());
     assert!(
-        load_error
-            .to_string()
+        problem
+            .message
             .starts_with(&unreadable.display().to_string())
     );
 

@@ -5,4 +5,5 @@
 mod defaults;
 mod families;
 mod plan;
+mod problems;
 mod support;

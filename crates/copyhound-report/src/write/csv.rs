@@ -1,7 +1,9 @@
 //! The CSV report: one row per listed pair. The first three columns are
 //! fixed (`a,b,similarity`) so scripts can rely on them; `a` and `b` are
-//! unit paths relative to the input path they came from. The last column
-//! is the pair's language (both units have it).
+//! unit paths relative to the input path they came from. Then come the
+//! scores, the pair's language (both units have it), and where each unit
+//! came from (`new`, `old` or `archive`). Scripts read the columns by
+//! name: new ones are added at the end.
 
 use std::io::Write;
 
@@ -9,10 +11,10 @@ use super::numbers::{push_count, push_share};
 use super::{ChunkBuffers, write_in_chunks};
 use copyhound_index::{PairScore, UnitSummary};
 
-use crate::{PairReport, Report, ReportError, ReportInput};
+use crate::{PairReport, Report, ReportError, ReportInput, UnitOrigin};
 
 /// The header row.
-pub const CSV_HEADER: [&str; 12] = [
+pub const CSV_HEADER: [&str; 14] = [
     "a",
     "b",
     "similarity",
@@ -25,6 +27,8 @@ pub const CSV_HEADER: [&str; 12] = [
     "shared_fingerprints",
     "fragments",
     "language",
+    "a_origin",
+    "b_origin",
 ];
 
 /// Rows are formatted this many at a time, each chunk on its own thread
@@ -79,6 +83,8 @@ struct InputFields<'a> {
     /// Where each unit's name ends in `names`.
     ends: Vec<usize>,
     language: Vec<u8>,
+    /// Every unit's origin.
+    origins: Vec<UnitOrigin>,
 }
 
 impl<'a> InputFields<'a> {
@@ -97,11 +103,17 @@ impl<'a> InputFields<'a> {
             &mut language,
             input.parameters.language.as_deref().unwrap_or_default(),
         );
+        let origins = input
+            .units
+            .iter()
+            .map(|unit| UnitOrigin::of_role(unit.role.into()))
+            .collect();
         Self {
             summaries: &input.comparison.units,
             names,
             ends,
             language,
+            origins,
         }
     }
 
@@ -148,6 +160,7 @@ struct Row<'a> {
     /// Longest fragment, total overlap, shared fingerprints, fragments.
     counts: [usize; 4],
     language: Field<'a>,
+    origins: [UnitOrigin; 2],
 }
 
 /// A text field: as it is, or already escaped as [`push_text`] escapes.
@@ -179,6 +192,7 @@ impl<'a> Row<'a> {
                 pair.fragment_count,
             ],
             language: Field::Text(report.pair_language(pair).unwrap_or_default()),
+            origins: [pair.a.unit, pair.b.unit].map(|u| report.units[u].origin),
         }
     }
 
@@ -203,6 +217,7 @@ impl<'a> Row<'a> {
                 pair.fragment_count as usize,
             ],
             language: Field::Escaped(&fields.language),
+            origins: [pair.a, pair.b].map(|u| fields.origins[u]),
         }
     }
 }
@@ -228,6 +243,10 @@ fn push_row(rows: &mut Vec<u8>, row: &Row<'_>) {
     }
     rows.push(b',');
     row.language.push_to(rows);
+    for origin in row.origins {
+        rows.push(b',');
+        rows.extend_from_slice(origin.name().as_bytes());
+    }
     rows.push(b'\n');
 }
 

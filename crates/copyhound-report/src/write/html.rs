@@ -1,16 +1,20 @@
 //! The HTML report: one self-contained page that works offline, with no
-//! server and nothing fetched — a sortable, filterable pair list, a
+//! server and nothing fetched — a pair list (virtual: only the rows in
+//! view exist, so tens of thousands of pairs sort and filter at once), a
 //! similarity histogram, a graph of the units linked above a threshold,
-//! and a side-by-side view of every embedded pair with line numbers: its
+//! a side-by-side view of every embedded pair with line numbers — its
 //! passages listed (a click shows one on both sides), each fragment
 //! highlighted exactly in its passage's colour, the gaps inside a passage
-//! dotted.
+//! dotted — and a review workflow: each pair can be marked reviewed,
+//! confirmed or dismissed and given a note, kept in the browser's local
+//! storage under the report's identity, filtered on and exported as CSV.
 //!
 //! The page is a fixed template, style sheet and script (under `html/`,
-//! embedded at compile time) plus the data: one JSON object inside a
-//! `<script type="application/json">`, with `<`, `>` and `&` written as
-//! `\u003c`-style escapes so no file's text can close the element. The
-//! script renders everything with `textContent`, never as markup.
+//! embedded at compile time) plus the data (`html/data.rs`): one JSON object
+//! inside a `<script type="application/json">`, with `<`, `>` and `&`
+//! written as `\u003c`-style escapes so no file's text can close the
+//! element. The script renders everything with `textContent`, never as
+//! markup.
 //!
 //! Only the most similar pairs are embedded ([`HtmlOptions::max_pairs`]),
 //! and only the texts of the documents their fragments lie in; the page
@@ -24,7 +28,16 @@ use crate::{Report, ReportError};
 
 const TEMPLATE: &str = include_str!("html/page.html");
 const STYLE: &str = include_str!("html/style.css");
-const SCRIPT: &str = include_str!("html/report.js");
+/// The page's script, in parts that run in this order inside one function
+/// (the template wraps them): each part uses what the ones before define.
+const SCRIPTS: [&str; 6] = [
+    include_str!("html/common.js"),
+    include_str!("html/review.js"),
+    include_str!("html/overview.js"),
+    include_str!("html/list.js"),
+    include_str!("html/pair.js"),
+    include_str!("html/main.js"),
+];
 
 /// Pairs embedded by default: enough for any class, small enough for a
 /// browser to open at once.
@@ -68,7 +81,7 @@ pub fn write_html(
     let data = data::PageData::new(report, &source, options);
     let json = script_safe(&serde_json::to_string(&data)?);
     let title = format!(
-        "{} report: {} units, {} similar pairs",
+        "{} report: {} units, {} pairs with shared fragments",
         report.tool.name, report.summary.units, report.summary.matching_pairs
     );
     let page = fill(
@@ -77,7 +90,7 @@ pub fn write_html(
             ("{{TITLE}}", &escape_html(&title)),
             ("{{STYLE}}", STYLE),
             ("{{DATA}}", &json),
-            ("{{SCRIPT}}", SCRIPT),
+            ("{{SCRIPT}}", &SCRIPTS.join("\n")),
         ],
     );
     out.write_all(page.as_bytes())?;

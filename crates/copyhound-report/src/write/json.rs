@@ -253,7 +253,22 @@ pub fn read_json(input: impl Read) -> Result<Report, ReportError> {
     if found < 2 {
         upgrade_from_version_1(&mut value);
     }
+    add_origins(&mut value);
     Ok(serde_json::from_value(value)?)
+}
+
+/// Gives each unit without an `origin` (a report written before units
+/// had one) the origin of its role.
+fn add_origins(report: &mut Value) {
+    let Some(units) = report.get_mut("units").and_then(Value::as_array_mut) else {
+        return;
+    };
+    for unit in units.iter_mut().filter_map(Value::as_object_mut) {
+        if !unit.contains_key("origin") {
+            let role = unit.get("role").cloned().unwrap_or(Value::Null);
+            unit.insert("origin".into(), role);
+        }
+    }
 }
 
 /// A version-1 report as version 2 says it: version 1 listed the

@@ -48,11 +48,27 @@ pub fn write_table(report: &Report, limit: usize, mut out: impl Write) -> Result
         })
         .collect();
     let mut header: Vec<String> = HEADER.map(String::from).into();
+    // What "longest" counts, when every pair counts in one kind of symbol.
+    let symbols: Vec<Option<&str>> = if multilingual {
+        report
+            .parameters
+            .languages
+            .iter()
+            .map(|l| l.symbol.as_deref())
+            .collect()
+    } else {
+        vec![report.parameters.symbol.as_deref()]
+    };
+    if let [Some(symbol), rest @ ..] = &symbols[..]
+        && rest.iter().all(|other| other == &Some(*symbol))
+    {
+        header[6] = format!("longest ({symbol}s)");
+    }
     if multilingual {
         header.push("language".to_owned());
     }
     if report.summary.matching_pairs == 0 {
-        writeln!(out, "No similar pairs found.")?;
+        writeln!(out, "No pair shares a fragment.")?;
     } else if !rows.is_empty() {
         let mut widths: Vec<usize> = header.iter().map(String::len).collect();
         for row in &rows {
@@ -79,18 +95,28 @@ pub fn write_table(report: &Report, limit: usize, mut out: impl Write) -> Result
     let summary = &report.summary;
     write!(
         out,
-        "{shown} of {matching} similar pairs shown; {units} units, {candidates} candidate pairs",
+        "{shown} of {matching} pairs with shared fragments shown; {units} units, {candidates} candidate pairs",
         shown = rows.len(),
         matching = summary.matching_pairs,
         units = summary.units,
         candidates = summary.candidate_pairs,
     )?;
-    if summary.scored_pairs < summary.candidate_pairs {
-        write!(
-            out,
-            " (only the {} sharing most fingerprints scored)",
-            summary.scored_pairs
-        )?;
+    if let Some(unlisted) = &summary.unlisted {
+        if let Some(lowest) = unlisted.lowest_listed_similarity {
+            write!(
+                out,
+                "; only the most similar are listed (down to {})",
+                percent(lowest)
+            )?;
+        }
+        if let Some(up_to) = unlisted
+            .possibly_missing
+            .iter()
+            .map(|m| m.up_to_similarity)
+            .max_by(f64::total_cmp)
+        {
+            write!(out, "; pairs up to {} may be missing", percent(up_to))?;
+        }
     }
     writeln!(out, ".")?;
     out.flush()?;

@@ -55,6 +55,7 @@ pub fn parameters(options: &CompareOptions, window: usize) -> Parameters {
         merge_gap: 2 * k,
         languages: vec![],
         min_passage: 0,
+        symbol: Some("character".into()),
     }
 }
 

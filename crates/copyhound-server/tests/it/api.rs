@@ -5,13 +5,14 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
 use std::sync::Arc;
 
-use copyhound_db::{Database, Params, RotationOptions};
+use copyhound_db::{Database, DocumentMeta, NewDocument, Params, RotationOptions};
+use copyhound_pipeline::database::DocumentDatabase;
 use copyhound_server::api::routes;
 use copyhound_server::{ServerConfig, Token, router};
 use serde_json::{Value, json};
 
 use crate::support::{
-    TOKEN, add, bare_request, json_request, params, search, send, server, server_with,
+    TOKEN, TestServer, add, bare_request, json_request, params, search, send, server, server_with,
     synthetic_text,
 };
 
@@ -470,4 +471,63 @@ fn multipart_with_token(uri: &str, file_name: &str, bytes: &[u8]) -> Request<Bod
         format!("Bearer {TOKEN}").parse().unwrap(),
     );
     request
+}
+
+/// A server whose database holds one document registered from a file on
+/// the server's disk, as `copyhound db add` registers it: its id, and the
+/// file's absolute path.
+fn server_with_registered_file() -> (TestServer, u64, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("private").join("thesis.txt");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    let text = synthetic_text(77, 300);
+    std::fs::write(&file, &text).unwrap();
+    let db = Database::create(&dir.path().join("db"), params()).unwrap();
+    let db = DocumentDatabase::new(Arc::new(db)).unwrap();
+    let loaded = db.load_bytes(&file, text.as_bytes()).unwrap();
+    let print = db.prepare(loaded).print;
+    let location = file.display().to_string();
+    let meta = DocumentMeta {
+        title: "thesis".into(),
+        location: location.clone(),
+        email: String::new(),
+        size: text.len() as u64,
+    };
+    let id = db
+        .database()
+        .add(vec![NewDocument { meta, print }])
+        .unwrap()[0];
+    let config = ServerConfig {
+        token: Token::new(TOKEN),
+        texts_dir: Some(dir.path().join("texts")),
+        ..ServerConfig::default()
+    };
+    let app = router(Arc::clone(db.database()), config).unwrap();
+    (TestServer { app, _dir: dir }, id.into(), location)
+}
+
+#[tokio::test]
+async fn files_registered_on_the_server_are_read_with_the_token_only() {
+    let (server, id, location) = server_with_registered_file();
+    let app = &server.app;
+    let text_uri = format!("/api/documents/{id}/text");
+    let (status, _) = send(app, bare_request("GET", &text_uri, None)).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (status, _) = send(app, bare_request("GET", &text_uri, Some("wrong"))).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, body) = send(app, bare_request("GET", &text_uri, Some(TOKEN))).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body.as_str().unwrap(), synthetic_text(77, 300));
+
+    // Without the token the server's path shows as the file name alone.
+    let uri = format!("/api/documents/{id}");
+    let (_, anonymous) = send(app, bare_request("GET", &uri, None)).await;
+    assert_eq!(anonymous["location"], "thesis.txt");
+    assert_eq!(anonymous["text_available"], false);
+    let (_, trusted) = send(app, bare_request("GET", &uri, Some(TOKEN))).await;
+    assert_eq!(trusted["location"], location.as_str());
+    let (status, found) = search(app, &synthetic_text(77, 300)).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(found["matches"][0]["location"], "thesis.txt");
+    assert!(!found.to_string().contains("private"), "{found}");
 }

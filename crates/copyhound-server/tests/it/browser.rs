@@ -90,6 +90,7 @@ async fn the_page_searches_a_shared_text_and_shows_the_match() {
     let serving = tokio::spawn(copyhound_server::serve(
         listener,
         server.app.clone(),
+        copyhound_server::Limits::default(),
         async {
             stopped.await.ok();
         },

@@ -4,4 +4,5 @@
 mod api;
 mod browser;
 mod concurrency;
+mod limits;
 mod support;

@@ -7,7 +7,7 @@ use axum::Router;
 use axum::body::{Body, to_bytes};
 use axum::http::{Request, StatusCode, header};
 use copyhound_db::{Database, Params};
-use copyhound_server::{ServerConfig, Token, router};
+use copyhound_server::{Limits, ServerConfig, Token, router};
 use serde_json::Value;
 use tempfile::TempDir;
 use tower::ServiceExt;
@@ -46,9 +46,15 @@ pub fn server_with(config: ServerConfig) -> TestServer {
     TestServer { app, _dir: dir }
 }
 
+/// A server with the write token, admitting more work at once than the
+/// tests send (the limits have their own tests).
 pub fn server() -> TestServer {
     server_with(ServerConfig {
         token: Token::new(TOKEN),
+        limits: Limits {
+            max_concurrent: 64,
+            ..Limits::default()
+        },
         ..ServerConfig::default()
     })
 }

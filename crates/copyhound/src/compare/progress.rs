@@ -1,5 +1,5 @@
 //! The progress bar on stderr, drawn only on a terminal and without `-q`,
-//! and the warnings of a run, printed as they come.
+//! and the warnings of a run, printed as they come (with `-q` too).
 
 use std::io::IsTerminal;
 
@@ -13,8 +13,6 @@ pub struct Bar {
     /// Whether it is drawn: a hidden bar still reads the clock at every
     /// step, and scoring steps once per pair from every thread.
     shown: bool,
-    /// No progress bar, and no front-end remarks on the files read.
-    quiet: bool,
 }
 
 impl Bar {
@@ -32,11 +30,7 @@ impl Bar {
                 .expect("the template is valid")
                 .progress_chars("=> "),
         );
-        Self {
-            indicator,
-            shown,
-            quiet,
-        }
+        Self { indicator, shown }
     }
 
     /// Removes the bar.
@@ -72,14 +66,14 @@ impl Progress for Bar {
         }
     }
 
+    /// Every warning is printed, with `-q` too: `-q` hides only the bar.
     fn warn(&self, warning: Warning<'_>) {
-        match warning {
-            Warning::Read { path, message } if !self.quiet => {
-                eprintln!("copyhound: warning: {}: {message}", path.display());
-            }
-            Warning::Read { .. } => {}
-            // What is left out is said even with -q: the report lists it.
-            Warning::LeftOut(problem) => eprintln!("copyhound: warning: {}", problem.message),
-        }
+        let message = match warning {
+            Warning::Read { path, message } => format!("{}: {message}", path.display()),
+            Warning::LeftOut(problem) => problem.message.clone(),
+            Warning::Layout(message) => message.to_string(),
+        };
+        self.indicator
+            .suspend(|| eprintln!("copyhound: warning: {message}"));
     }
 }

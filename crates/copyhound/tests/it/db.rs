@@ -12,7 +12,7 @@ use serde_json::Value;
 use crate::support::{binary, copyhound, temp_dir};
 
 /// Deterministic English-like words: a fixed vocabulary, Zipf-like choice.
-fn words(seed: u64, count: usize) -> String {
+pub fn words(seed: u64, count: usize) -> String {
     let mut vocabulary_state = 0x5eed_u64;
     let vocabulary: Vec<String> = (0..3000)
         .map(|_| {
@@ -41,14 +41,14 @@ fn step(state: &mut u64) -> u64 {
 }
 
 /// `copyhound db ARGS[0] DB ARGS[1..]`, run to its end.
-fn db(args: &[&str], db: &Path) -> assert_cmd::assert::Assert {
+pub fn db(args: &[&str], db: &Path) -> assert_cmd::assert::Assert {
     let mut command = copyhound();
     command.arg("db").arg(args[0]).arg(db).args(&args[1..]);
     command.assert()
 }
 
 /// Writes `count` documents of `len` words into `dir`; returns their paths.
-fn write_documents(dir: &Path, first_seed: u64, count: usize, len: usize) -> Vec<PathBuf> {
+pub fn write_documents(dir: &Path, first_seed: u64, count: usize, len: usize) -> Vec<PathBuf> {
     std::fs::create_dir_all(dir).unwrap();
     (0..count)
         .map(|i| {
@@ -66,7 +66,7 @@ fn kill_running(child: &mut std::process::Child) {
     assert_eq!(status.signal(), Some(9), "it had exited before the kill");
 }
 
-fn search_json(database: &Path, file: &Path) -> Value {
+pub fn search_json(database: &Path, file: &Path) -> Value {
     let output = db(&["search", file.to_str().unwrap(), "--json"], database)
         .get_output()
         .stdout
@@ -446,4 +446,33 @@ fn a_killed_rotation_is_reported_by_check_and_resumed() {
 fn stats_json(database: &Path) -> Value {
     let stats = db(&["stats", "--json"], database).success();
     serde_json::from_slice(&stats.get_output().stdout).unwrap()
+}
+
+/// `db add` walks with the walker of `compare`: two links back to the
+/// folder end the walk with each real file registered once (each link
+/// said on stderr), with `--follow-links` too.
+#[cfg(unix)]
+#[test]
+fn add_survives_link_loops_and_registers_each_file_once() {
+    let work = tempfile::tempdir().unwrap();
+    let database = work.path().join("db");
+    let docs_dir = work.path().join("docs");
+    let docs = write_documents(&docs_dir, 700, 3, 200);
+    std::os::unix::fs::symlink(".", docs_dir.join("l1")).unwrap();
+    std::os::unix::fs::symlink(".", docs_dir.join("l2")).unwrap();
+    db(&["init"], &database).success();
+    let added = |extra: &[&str]| {
+        let mut args = vec!["add", docs_dir.to_str().unwrap()];
+        args.extend(extra);
+        let output = db(&args, &database)
+            .success()
+            .stderr(predicates::str::contains("l1").and(predicates::str::contains("l2")))
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(output).unwrap().lines().count()
+    };
+    assert_eq!(added(&[]), docs.len());
+    assert_eq!(added(&["--follow-links"]), docs.len());
+    assert_eq!(stats_json(&database)["documents"], 2 * docs.len());
 }

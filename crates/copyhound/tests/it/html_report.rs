@@ -1,7 +1,7 @@
 //! The HTML report in a real browser: `copyhound compare --report` on a
 //! small batch with one copied passage (one word changed inside it, so two
 //! fragments), the page opened in headless Chromium, and the DOM it renders
-//! checked — the pair list has its rows, opening a pair (`#pair=0`) shows
+//! checked — the pair list has its rows, opening a pair (`#pair=1`) shows
 //! the passage listed and both fragments highlighted in its colour on both
 //! sides with the gap between them, and a page holding fewer pairs than
 //! were found says so.
@@ -10,12 +10,12 @@
 //! `COPYHOUND_REQUIRE_CHROMIUM=1` is set (CI), where that is a failure.
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use std::{env, thread};
 
-use crate::support::{copyhound, temp_dir, write};
+use crate::support::{chromium, copyhound, temp_dir, write};
 
 const ESSAY: &str = "Glaciers shape the land slowly.\n\
     Ice grinds the rock beneath it, plucks boulders from the valley walls\n\
@@ -31,14 +31,6 @@ const RIDGES: &str = "Meltwater then sorts the gravel into long ridges that farm
     Nothing else to add.\n";
 const UNRELATED: &str = "Bread rises because yeast feeds on sugar and releases gas\n\
     that the gluten network traps while the dough is kneaded.\n";
-
-/// `chromium` on the `PATH`, if any.
-fn chromium() -> Option<PathBuf> {
-    let path = env::var_os("PATH")?;
-    env::split_paths(&path)
-        .map(|dir| dir.join("chromium"))
-        .find(|candidate| candidate.is_file())
-}
 
 /// The DOM of `url` after its scripts ran, as headless Chromium prints it.
 fn rendered_dom(browser: &Path, url: &str, profile: &Path) -> String {
@@ -129,7 +121,7 @@ fn the_report_renders_in_headless_chromium() {
         "a page with every pair says none is left out"
     );
 
-    let pair = rendered_dom(&browser, &format!("{url}#pair=0"), &profile);
+    let pair = rendered_dom(&browser, &format!("{url}#pair=1"), &profile);
     // The copy is one passage of two fragments, cut by the changed word.
     let passage_row = pair
         .find("<tr data-passage=\"0\">")
@@ -185,7 +177,7 @@ fn the_report_renders_in_headless_chromium() {
 
 /// Fragments of no reported passage are still shown, in grey.
 fn fragments_of_no_passage_are_grey(browser: &Path, url: &str, profile: &Path) {
-    let pair = rendered_dom(browser, &format!("{url}#pair=0"), profile);
+    let pair = rendered_dom(browser, &format!("{url}#pair=1"), profile);
     assert!(
         !pair.contains("<tr data-passage="),
         "no passage is reported"

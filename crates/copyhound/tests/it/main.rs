@@ -4,7 +4,13 @@
 
 mod compare;
 mod db;
+mod dedup;
+mod experiment;
 mod fingerprint;
+mod hostile;
 mod html_report;
+mod inputs;
+mod listing;
+mod obfuscation;
 mod serve;
 mod support;

@@ -1,8 +1,17 @@
-//! `copyhound serve`: refuses what is not a database before listening.
+//! `copyhound serve`: refuses what is not a database before listening, and
+//! answers a search with the JSON `db search --json` prints.
+
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 use predicates::str::contains;
+use serde_json::{Value, json};
 
-use crate::support::{copyhound, temp_dir};
+use crate::db::{db, search_json, write_documents};
+use crate::support::{binary, copyhound, temp_dir};
 
 #[test]
 fn serve_refuses_a_folder_that_is_not_a_database() {
@@ -31,4 +40,128 @@ fn serve_refuses_an_empty_token_file() {
         .assert()
         .code(2)
         .stderr(contains("is empty"));
+}
+
+#[test]
+fn the_server_and_the_command_line_answer_a_search_alike() {
+    let work = temp_dir();
+    let database = work.path().join("db");
+    let docs = write_documents(&work.path().join("docs"), 11, 3, 1500);
+    db(&["init", "--seed", "7"], &database).success();
+    db(
+        &["add", work.path().join("docs").to_str().unwrap()],
+        &database,
+    )
+    .success();
+    let from_cli = search_json(&database, &docs[1]);
+
+    let server = Server::start(&database);
+    let text = std::fs::read_to_string(&docs[1]).unwrap();
+    let from_server = server.post_json("/api/search", &json!({ "text": text }));
+
+    assert_eq!(key_paths(&from_cli), key_paths(&from_server));
+    assert!(key_paths(&from_cli).contains(&"matches[].fragments[].query_lines".to_owned()));
+    // Everything but the name the query was read under is the same, and
+    // locations: a caller without the token sees only the file name of a
+    // path on the server's disk.
+    let without_name = |mut answer: Value| {
+        answer.as_object_mut().unwrap().remove("query_name");
+        for found in answer["matches"].as_array_mut().unwrap() {
+            let location = found["location"].as_str().unwrap();
+            let file_name = Path::new(location).file_name().unwrap();
+            found["location"] = json!(file_name.to_str().unwrap());
+        }
+        answer
+    };
+    assert_eq!(without_name(from_cli), without_name(from_server));
+}
+
+/// Every key path of `value`, array elements written `[]`, sorted.
+fn key_paths(value: &Value) -> Vec<String> {
+    fn walk(value: &Value, prefix: &str, out: &mut Vec<String>) {
+        match value {
+            Value::Object(map) => {
+                for (key, child) in map {
+                    let path = if prefix.is_empty() {
+                        key.clone()
+                    } else {
+                        format!("{prefix}.{key}")
+                    };
+                    out.push(path.clone());
+                    walk(child, &path, out);
+                }
+            }
+            Value::Array(items) => {
+                for item in items {
+                    walk(item, &format!("{prefix}[]"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(value, "", &mut out);
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// `copyhound serve` on a free local port, read-only.
+struct Server {
+    child: Child,
+    port: u16,
+}
+
+impl Server {
+    fn start(database: &std::path::Path) -> Self {
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = Command::new(binary())
+            .args(["serve", "--no-texts", "--listen"])
+            .arg(format!("127.0.0.1:{port}"))
+            .arg(database)
+            .env_remove("COPYHOUND_TOKEN")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "the server did not listen"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Self { child, port }
+    }
+
+    /// POSTs `body` as JSON to `path`; the answer's body, parsed.
+    fn post_json(&self, path: &str, body: &Value) -> Value {
+        let body = body.to_string();
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        write!(
+            stream,
+            "POST {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).unwrap();
+        let (head, body) = response.split_once("\r\n\r\n").unwrap();
+        assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+        serde_json::from_str(body).unwrap()
+    }
+}
+
+/// Stopped even when an assertion fails.
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }

@@ -33,6 +33,14 @@ pub fn write(dir: &Path, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
     path
 }
 
+/// `chromium` on the `PATH`, if any: the browser tests skip without it.
+pub fn chromium() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join("chromium"))
+        .find(|candidate| candidate.is_file())
+}
+
 /// The example batch of the README: `submissions`, `base`, `previous`.
 pub fn examples() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/compare")

@@ -1,17 +1,48 @@
-//! The data the page's script renders: the embedded pairs with their
-//! fragments and passages as UTF-16 ranges (what JavaScript strings index
-//! by) into the embedded document texts, the histogram of all pairs, and
-//! the totals.
+//! The data the page's script renders, encoded to stay small and quick to
+//! open with tens of thousands of pairs:
+//!
+//! - the units and the pair list as columns (one array per field, units
+//!   by index, shares in millionths), read at once to draw the list;
+//! - each pair's fragments and passages as flat integer arrays, as UTF-16
+//!   ranges (what JavaScript strings index by) into the embedded texts,
+//!   [`PAIRS_PER_BLOCK`] pairs to a block;
+//! - the texts of the documents fragments lie in, a block of up to
+//!   [`TEXT_BLOCK_BYTES`] at a time.
+//!
+//! A block is JSON compressed with raw DEFLATE and written in base64: the
+//! page inflates one (with the browser's `DecompressionStream`) only when
+//! a pair that needs it is opened. Fragments are most of a report, and
+//! their integers and the texts compress several times over.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
 
+use flate2::Compression;
+use flate2::write::DeflateEncoder;
+use rayon::prelude::*;
 use serde::Serialize;
 
 use super::HtmlOptions;
-use crate::{Location, PairReport, PairSide, Parameters, Problem, Report, Summary, Tool};
+use crate::{Location, PairReport, Parameters, Problem, Report, Summary, Tool, UnitOrigin};
 
 /// Bins of the similarity histogram, each 5 % wide.
 const HISTOGRAM_BINS: usize = 20;
+
+/// Pairs whose details share a compressed block: small enough that
+/// opening a pair inflates little, large enough to compress well.
+pub(super) const PAIRS_PER_BLOCK: usize = 64;
+
+/// Bytes of text a block of texts holds at most (a longer document gets
+/// a block to itself).
+pub(super) const TEXT_BLOCK_BYTES: usize = 256 << 10;
+
+/// Integers per fragment in a block: symbols, then each side's document,
+/// UTF-16 start and end, first and last line (0 when not known).
+pub(super) const FRAGMENT_FIELDS: usize = 11;
+
+/// Integers per passage: its fragments' first and end, matched symbols,
+/// then each side as a fragment's.
+pub(super) const PASSAGE_FIELDS: usize = 13;
 
 /// Everything the page shows.
 #[derive(Debug, Serialize)]
@@ -19,71 +50,61 @@ pub(super) struct PageData<'a> {
     tool: &'a Tool,
     parameters: &'a Parameters,
     summary: &'a Summary,
-    /// Pairs in the report; more than `pairs.len()` when capped.
+    /// Names the set of units compared (a hash of their input paths,
+    /// names and sizes), so that the reviews a browser keeps for one class
+    /// are not shown for another.
+    identity: String,
+    /// Pairs in the report; more than the page embeds when capped.
     listed_pairs: usize,
     /// Pair counts by similarity, `[0, 5 %)`, `[5 %, 10 %)`, … `[95 %, 100 %]`,
     /// over all listed pairs.
     histogram: [usize; HISTOGRAM_BINS],
-    pairs: Vec<PagePair<'a>>,
-    documents: Vec<PageDocument<'a>>,
+    units: PageUnits<'a>,
+    pairs: PagePairs,
+    pairs_per_block: usize,
+    /// Compressed: per pair of the block, `[fragments, passages]`, each a
+    /// flat array of [`FRAGMENT_FIELDS`] or [`PASSAGE_FIELDS`] integers
+    /// per entry.
+    detail_blocks: Vec<String>,
+    documents: PageDocuments<'a>,
+    /// Compressed: the texts of the documents of the block, in order.
+    text_blocks: Vec<String>,
     problems: &'a [Problem],
 }
 
-#[derive(Debug, Serialize)]
-struct PagePair<'a> {
-    similarity: f64,
-    /// Both units' language, when known.
-    language: Option<&'a str>,
-    a: PageSide<'a>,
-    b: PageSide<'a>,
-    shared_fingerprints: usize,
-    longest_fragment: usize,
-    total_overlap: usize,
-    fragments: Vec<PageFragment>,
-    passages: Vec<PagePassage>,
+/// Every unit, by id.
+#[derive(Debug, Default, Serialize)]
+struct PageUnits<'a> {
+    path: Vec<&'a str>,
+    origin: Vec<UnitOrigin>,
+    language: Vec<Option<&'a str>>,
 }
 
-#[derive(Debug, Serialize)]
-struct PageSide<'a> {
-    unit: usize,
-    path: &'a str,
-    coverage: f64,
+/// The embedded pairs, most similar first, one array per field.
+#[derive(Debug, Default, Serialize)]
+struct PagePairs {
+    a: Vec<usize>,
+    b: Vec<usize>,
+    /// Millionths.
+    similarity: Vec<u32>,
+    coverage_a: Vec<u32>,
+    coverage_b: Vec<u32>,
+    longest: Vec<usize>,
+    overlap: Vec<usize>,
+    shared: Vec<usize>,
+    fragments: Vec<usize>,
 }
 
-#[derive(Debug, Serialize)]
-struct PageFragment {
-    symbols: u32,
-    a: PageSpan,
-    b: PageSpan,
-}
-
-/// Fragments `[first, last + 1)` that make one copied stretch; its spans
-/// run from its first fragment's start to its last one's end.
-#[derive(Debug, Serialize)]
-struct PagePassage {
-    fragments: [usize; 2],
-    matched_symbols: u32,
-    a: PageSpan,
-    b: PageSpan,
-}
-
-/// A fragment or passage on one side: `[start, end)` in UTF-16 code units of the
-/// text of `documents[doc]`, and its lines.
-#[derive(Debug, Serialize)]
-struct PageSpan {
-    doc: usize,
-    start: usize,
-    end: usize,
-    lines: Option<[u32; 2]>,
-}
-
-#[derive(Debug, Serialize)]
-struct PageDocument<'a> {
-    unit: usize,
-    path: &'a str,
-    /// `None` when not available or too long; `missing` says which.
-    text: Option<String>,
-    missing: Option<&'static str>,
+/// The embedded documents, one array per field. A document's text is
+/// entry `text_index` of block `text_block`; the block is `null` when
+/// `missing` says why there is none.
+#[derive(Debug, Default, Serialize)]
+struct PageDocuments<'a> {
+    unit: Vec<usize>,
+    path: Vec<&'a str>,
+    missing: Vec<Option<&'static str>>,
+    text_block: Vec<Option<usize>>,
+    text_index: Vec<usize>,
 }
 
 impl<'a> PageData<'a> {
@@ -94,20 +115,56 @@ impl<'a> PageData<'a> {
     ) -> Self {
         let embedded = &report.pairs[..report.pairs.len().min(options.max_pairs)];
         let documents = Documents::load(embedded, source, options);
+        let detail_blocks = embedded
+            .par_chunks(PAIRS_PER_BLOCK)
+            .map(|pairs| {
+                let details: Vec<[Vec<u32>; 2]> =
+                    pairs.iter().map(|pair| details(pair, &documents)).collect();
+                compressed(&details)
+            })
+            .collect();
+        let (documents, text_blocks) = documents.into_page();
         Self {
             tool: &report.tool,
             parameters: &report.parameters,
             summary: &report.summary,
+            identity: identity(report),
             listed_pairs: report.pairs.len(),
             histogram: histogram(&report.pairs),
-            pairs: embedded
-                .iter()
-                .map(|pair| page_pair(report, pair, &documents))
-                .collect(),
-            documents: documents.into_page(),
+            units: PageUnits {
+                path: report.units.iter().map(|u| u.path.as_str()).collect(),
+                origin: report.units.iter().map(|u| u.origin).collect(),
+                language: report.units.iter().map(|u| u.language.as_deref()).collect(),
+            },
+            pairs: page_pairs(embedded),
+            pairs_per_block: PAIRS_PER_BLOCK,
+            detail_blocks,
+            documents,
+            text_blocks,
             problems: &report.problems,
         }
     }
+}
+
+/// FNV-1a over every unit's input path, name and symbol count: the same
+/// files compared again (other settings, a later run) get the same
+/// identity, another assignment handed in by the same names does not.
+fn identity(report: &Report) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for unit in &report.units {
+        let symbols = unit.symbols.to_le_bytes();
+        let fields = [
+            unit.root.as_bytes(),
+            &[0],
+            unit.path.as_bytes(),
+            &[0],
+            &symbols,
+        ];
+        for &byte in fields.iter().copied().flatten() {
+            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{hash:016x}")
 }
 
 fn histogram(pairs: &[PairReport]) -> [usize; HISTOGRAM_BINS] {
@@ -119,44 +176,77 @@ fn histogram(pairs: &[PairReport]) -> [usize; HISTOGRAM_BINS] {
     bins
 }
 
-fn page_pair<'a>(
-    report: &'a Report,
-    pair: &'a PairReport,
-    documents: &Documents<'a>,
-) -> PagePair<'a> {
-    let side = |side: &'a PairSide| PageSide {
-        unit: side.unit,
-        path: &side.path,
-        coverage: side.coverage,
-    };
-    PagePair {
-        similarity: pair.similarity,
-        language: report.pair_language(pair),
-        a: side(&pair.a),
-        b: side(&pair.b),
-        shared_fingerprints: pair.shared_fingerprints,
-        longest_fragment: pair.longest_fragment,
-        total_overlap: pair.total_overlap,
-        fragments: pair
-            .listed_fragments()
-            .iter()
-            .map(|fragment| PageFragment {
-                symbols: fragment.symbols,
-                a: documents.span(pair.a.unit, &fragment.a),
-                b: documents.span(pair.b.unit, &fragment.b),
-            })
-            .collect(),
-        passages: pair
-            .listed_passages()
-            .iter()
-            .map(|passage| PagePassage {
-                fragments: passage.fragments,
-                matched_symbols: passage.matched_symbols,
-                a: documents.span(pair.a.unit, &passage.a),
-                b: documents.span(pair.b.unit, &passage.b),
-            })
-            .collect(),
+/// A share in `[0, 1]` in millionths.
+fn millionths(share: f64) -> u32 {
+    (share.clamp(0.0, 1.0) * 1e6).round() as u32
+}
+
+fn page_pairs(pairs: &[PairReport]) -> PagePairs {
+    let mut page = PagePairs::default();
+    for pair in pairs {
+        page.a.push(pair.a.unit);
+        page.b.push(pair.b.unit);
+        page.similarity.push(millionths(pair.similarity));
+        page.coverage_a.push(millionths(pair.a.coverage));
+        page.coverage_b.push(millionths(pair.b.coverage));
+        page.longest.push(pair.longest_fragment);
+        page.overlap.push(pair.total_overlap);
+        page.shared.push(pair.shared_fingerprints);
+        page.fragments.push(pair.fragment_count);
     }
+    page
+}
+
+/// A pair's fragments and passages as flat integer arrays.
+fn details(pair: &PairReport, documents: &Documents<'_>) -> [Vec<u32>; 2] {
+    let sides = |out: &mut Vec<u32>, a: &Location, b: &Location| {
+        out.extend(documents.span(pair.a.unit, a));
+        out.extend(documents.span(pair.b.unit, b));
+    };
+    let mut fragments = Vec::with_capacity(pair.listed_fragments().len() * FRAGMENT_FIELDS);
+    for fragment in pair.listed_fragments() {
+        fragments.push(fragment.symbols);
+        sides(&mut fragments, &fragment.a, &fragment.b);
+    }
+    let mut passages = Vec::with_capacity(pair.listed_passages().len() * PASSAGE_FIELDS);
+    for passage in pair.listed_passages() {
+        let [first, end] = passage
+            .fragments
+            .map(|f| u32::try_from(f).unwrap_or(u32::MAX));
+        passages.extend([first, end, passage.matched_symbols]);
+        sides(&mut passages, &passage.a, &passage.b);
+    }
+    [fragments, passages]
+}
+
+/// `value` as JSON, compressed with raw DEFLATE, in base64.
+fn compressed(value: &impl Serialize) -> String {
+    let json = serde_json::to_vec(value).expect("plain data serialises");
+    let mut encoder = DeflateEncoder::new(Vec::new(), Compression::default());
+    encoder
+        .write_all(&json)
+        .expect("writing to memory cannot fail");
+    base64(&encoder.finish().expect("writing to memory cannot fail"))
+}
+
+/// Standard base64 with padding, what the browser's `atob` reads.
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0_u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[(n >> (18 - 6 * i)) as usize & 63]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
 }
 
 /// The embedded documents, keyed by `(unit, document)`, with each one's
@@ -167,10 +257,10 @@ struct Documents<'a> {
 
 struct Entry<'a> {
     /// Position in the page's `documents`.
-    index: usize,
+    index: u32,
     path: &'a str,
     text: Result<String, &'static str>,
-    utf16: BTreeMap<usize, usize>,
+    utf16: BTreeMap<usize, u32>,
 }
 
 impl<'a> Documents<'a> {
@@ -194,8 +284,8 @@ impl<'a> Documents<'a> {
         }
         let entries = offsets
             .into_iter()
-            .enumerate()
-            .map(|(index, ((unit, document), (path, bytes)))| {
+            .zip(0..)
+            .map(|(((unit, document), (path, bytes)), index)| {
                 let text = match source(unit, document) {
                     None => Err("the text of this file is not available"),
                     Some(text) if text.len() > options.max_document_bytes => {
@@ -219,33 +309,51 @@ impl<'a> Documents<'a> {
         Self { entries }
     }
 
-    fn span(&self, unit: usize, location: &Location) -> PageSpan {
+    /// Document, UTF-16 start and end, first and last line (0 when not
+    /// known) of `location` in unit `unit`.
+    fn span(&self, unit: usize, location: &Location) -> [u32; 5] {
         let entry = &self.entries[&(unit, location.document)];
         let at = |byte: usize| entry.utf16.get(&byte).copied().unwrap_or(0);
-        PageSpan {
-            doc: entry.index,
-            start: at(location.bytes[0]),
-            end: at(location.bytes[1]),
-            lines: location.lines,
-        }
+        let [first, last] = location.lines.unwrap_or([0, 0]);
+        [
+            entry.index,
+            at(location.bytes[0]),
+            at(location.bytes[1]),
+            first,
+            last,
+        ]
     }
 
-    fn into_page(self) -> Vec<PageDocument<'a>> {
-        self.entries
-            .into_iter()
-            .map(|((unit, _), entry)| {
-                let (text, missing) = match entry.text {
-                    Ok(text) => (Some(text), None),
-                    Err(why) => (None, Some(why)),
-                };
-                PageDocument {
-                    unit,
-                    path: entry.path,
-                    text,
-                    missing,
+    /// The documents' columns, and their texts in compressed blocks.
+    fn into_page(self) -> (PageDocuments<'a>, Vec<String>) {
+        let mut page = PageDocuments::default();
+        let mut blocks: Vec<Vec<String>> = Vec::new();
+        let mut block_bytes = 0;
+        for ((unit, _), entry) in self.entries {
+            page.unit.push(unit);
+            page.path.push(entry.path);
+            match entry.text {
+                Ok(text) => {
+                    if blocks.is_empty() || block_bytes + text.len() > TEXT_BLOCK_BYTES {
+                        blocks.push(Vec::new());
+                        block_bytes = 0;
+                    }
+                    block_bytes += text.len();
+                    page.missing.push(None);
+                    page.text_block.push(Some(blocks.len() - 1));
+                    let block = blocks.last_mut().expect("a block was pushed");
+                    page.text_index.push(block.len());
+                    block.push(text);
                 }
-            })
-            .collect()
+                Err(why) => {
+                    page.missing.push(Some(why));
+                    page.text_block.push(None);
+                    page.text_index.push(0);
+                }
+            }
+        }
+        let blocks = blocks.par_iter().map(compressed).collect();
+        (page, blocks)
     }
 }
 
@@ -253,15 +361,15 @@ impl<'a> Documents<'a> {
 /// `text`. An offset inside a character counts as that character's start
 /// and one past the end as the end, so a stale or odd range still gives a
 /// valid (if wrong) slice.
-fn utf16_offsets(text: &str, bytes: &BTreeSet<usize>) -> BTreeMap<usize, usize> {
+fn utf16_offsets(text: &str, bytes: &BTreeSet<usize>) -> BTreeMap<usize, u32> {
     let mut offsets = BTreeMap::new();
     let mut wanted = bytes.iter().copied().peekable();
-    let mut units = 0;
+    let mut units = 0_u32;
     for (at, c) in text.char_indices() {
         while let Some(byte) = wanted.next_if(|&byte| byte < at + c.len_utf8()) {
             offsets.insert(byte, units);
         }
-        units += c.len_utf16();
+        units += c.len_utf16() as u32;
     }
     for byte in wanted {
         offsets.insert(byte, units);
@@ -272,6 +380,7 @@ fn utf16_offsets(text: &str, bytes: &BTreeSet<usize>) -> BTreeMap<usize, usize> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::PairSide;
 
     #[test]
     fn utf16_offsets_of_non_ascii_text() {
@@ -279,7 +388,7 @@ mod tests {
         let text = "aé€𝄞b";
         let bytes: BTreeSet<usize> = [0, 1, 3, 6, 10, 11, 2, 99].into();
         let offsets = utf16_offsets(text, &bytes);
-        let expected: BTreeMap<usize, usize> = [
+        let expected: BTreeMap<usize, u32> = [
             (0, 0),
             (1, 1),
             (2, 1),
@@ -294,25 +403,77 @@ mod tests {
     }
 
     #[test]
+    fn base64_as_the_standard_writes_it() {
+        // RFC 4648, section 10.
+        for (bytes, encoded) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ] {
+            assert_eq!(base64(bytes.as_bytes()), encoded);
+        }
+        assert_eq!(base64(&[0xff, 0xfe, 0x00]), "//4A");
+    }
+
+    #[test]
+    fn the_identity_is_of_the_units_paths_and_sizes() {
+        let unit = |path: &str, symbols: usize| crate::UnitReport {
+            id: 0,
+            path: path.into(),
+            root: "class".into(),
+            language: None,
+            role: crate::UnitRole::New,
+            origin: UnitOrigin::New,
+            group: None,
+            symbols,
+            compared_symbols: symbols,
+            base_symbols: 0,
+            documents: Vec::new(),
+        };
+        let report = |units| Report {
+            schema_version: crate::SCHEMA_VERSION,
+            tool: Tool {
+                name: "copyhound".into(),
+                version: "test".into(),
+            },
+            parameters: Parameters::default(),
+            summary: Summary::default(),
+            units,
+            pairs: Vec::new(),
+            problems: Vec::new(),
+        };
+        let class = identity(&report(vec![unit("ann", 10), unit("ben", 20)]));
+        let mut other_settings = report(vec![unit("ann", 10), unit("ben", 20)]);
+        other_settings.parameters.k = 99;
+        assert_eq!(identity(&other_settings), class);
+        for other in [
+            vec![unit("ann", 10), unit("ben", 21)],
+            vec![unit("ann", 10), unit("bob", 20)],
+            vec![unit("ann", 10)],
+            vec![unit("an", 10), unit("nben", 20)],
+        ] {
+            assert_ne!(identity(&report(other)), class);
+        }
+    }
+
+    #[test]
     fn histogram_bins_include_both_ends() {
+        let side = |unit: usize| PairSide {
+            unit,
+            path: unit.to_string(),
+            coverage: 0.0,
+            line_coverage: None,
+            covered_symbols: 0,
+            covered_lines: None,
+        };
         let pair = |similarity| PairReport {
             similarity,
-            a: PairSide {
-                unit: 0,
-                path: "a".into(),
-                coverage: 0.0,
-                line_coverage: None,
-                covered_symbols: 0,
-                covered_lines: None,
-            },
-            b: PairSide {
-                unit: 1,
-                path: "b".into(),
-                coverage: 0.0,
-                line_coverage: None,
-                covered_symbols: 0,
-                covered_lines: None,
-            },
+            a: side(0),
+            b: side(1),
             shared_fingerprints: 0,
             longest_fragment: 0,
             total_overlap: 0,

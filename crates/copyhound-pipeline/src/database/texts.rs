@@ -1,5 +1,5 @@
-//! The texts of documents added over HTTP, kept so that later searches can
-//! show matching fragments side by side.
+//! The texts of documents registered from uploads, kept so that later
+//! searches can show matching passages side by side.
 //!
 //! The database keeps fingerprints only. A document registered from a file
 //! (`copyhound db add`) can be read again from its location; one uploaded

@@ -1,0 +1,112 @@
+//! The settings of a deduplication run, checked once when a [`Scheme`] is
+//! made from them.
+//!
+//! [`Scheme`]: crate::Scheme
+
+use copyhound_normalize::TextMode;
+
+use crate::DedupError;
+
+/// What a deduplication run finds and how.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DedupOptions {
+    /// How text becomes symbols (`chars` by default).
+    pub text_mode: TextMode,
+    /// k-gram length, in symbols.
+    pub k: usize,
+    /// Robust-winnowing window of the pair scores: the fragments of a pair
+    /// are those `compare` finds with the same k and window.
+    pub window: usize,
+    /// Robust-winnowing window of the candidate fingerprints: any two
+    /// documents sharing a run of `k + index_window - 1` symbols become a
+    /// candidate pair. Larger than `window`, so the index is a few times
+    /// smaller than a comparison's.
+    pub index_window: usize,
+    /// Secret key of the k-gram hash.
+    pub seed: u64,
+    /// A candidate fingerprint found in more documents than this is
+    /// dropped: it pairs nothing (MOSS's `-m`).
+    pub max_documents_per_hash: usize,
+    /// A pair is listed when it shares a passage of at least this many
+    /// symbols (in fragments), whatever its similarity.
+    pub min_passage: usize,
+    /// Fragments at most this many symbols apart on both sides are one
+    /// passage.
+    pub merge_gap: usize,
+    /// Pairs at least this similar join one cluster of near-duplicates.
+    pub min_similarity: f64,
+}
+
+impl DedupOptions {
+    /// The defaults for `mode`.
+    ///
+    /// k, the scoring window and the minimum passage are `compare`'s for
+    /// text (measured on the labelled text sets, docs/EVALUATION.md): a
+    /// pair's similarity is the one `compare --weighting flat` gives. The
+    /// candidate window makes `k + index_window - 1` half the minimum
+    /// passage, so every listed passage holds a shared candidate
+    /// fingerprint unless noise cuts it into runs shorter than that.
+    pub fn for_mode(mode: TextMode) -> Self {
+        let (k, window, min_passage) = match mode {
+            TextMode::Chars => (15, 6, 100),
+            TextMode::Words => (3, 5, 20),
+            TextMode::Consonants => (10, 6, 60),
+        };
+        Self {
+            text_mode: mode,
+            k,
+            window,
+            index_window: Self::index_window_for(k, min_passage),
+            seed: 0,
+            max_documents_per_hash: DEFAULT_MAX_DOCUMENTS_PER_HASH,
+            min_passage,
+            merge_gap: 2 * k,
+            min_similarity: DEFAULT_MIN_SIMILARITY,
+        }
+    }
+
+    /// The candidate window that makes `k + index_window - 1` half of
+    /// `min_passage` (at least 1).
+    pub fn index_window_for(k: usize, min_passage: usize) -> usize {
+        (min_passage / 2 + 1).saturating_sub(k).max(1)
+    }
+
+    /// Checks every setting.
+    pub fn validate(&self) -> Result<(), DedupError> {
+        let bad = |message: String| Err(DedupError::Setting(message));
+        if self.k == 0 || self.window == 0 || self.index_window == 0 {
+            return bad(format!(
+                "k ({}), the window ({}) and the index window ({}) must be at least 1",
+                self.k, self.window, self.index_window
+            ));
+        }
+        if self.max_documents_per_hash < 2 {
+            return bad(format!(
+                "the most documents a fingerprint may be in ({}) must be at least 2 to pair any",
+                self.max_documents_per_hash
+            ));
+        }
+        if !(0.0..=1.0).contains(&self.min_similarity) {
+            return bad(format!(
+                "the minimum similarity ({}) must be in [0, 1]",
+                self.min_similarity
+            ));
+        }
+        if u32::try_from(self.merge_gap).is_err() {
+            return bad(format!("the merge gap ({}) is too large", self.merge_gap));
+        }
+        Ok(())
+    }
+}
+
+impl Default for DedupOptions {
+    fn default() -> Self {
+        Self::for_mode(TextMode::Chars)
+    }
+}
+
+/// The default of [`DedupOptions::max_documents_per_hash`].
+pub const DEFAULT_MAX_DOCUMENTS_PER_HASH: usize = 100;
+
+/// The default of [`DedupOptions::min_similarity`].
+pub const DEFAULT_MIN_SIMILARITY: f64 = 0.8;

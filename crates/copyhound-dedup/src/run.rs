@@ -1,0 +1,406 @@
+//! A deduplication run on one machine, stage by stage, each spilling to
+//! disk what the next reads a part at a time:
+//!
+//! 1. *Read and fingerprint*: rows are read in batches; each batch's
+//!    candidate fingerprints are taken on every core; texts go to the
+//!    [`TextStore`], `(hash, document)` records to 256 files by hash
+//!    prefix.
+//! 2. *Candidates*: each prefix file is read, sorted by hash; a hash in
+//!    more than `max_documents_per_hash` documents is dropped, every pair
+//!    of the documents of any other hash is a candidate. Pairs go to 256
+//!    files by the rank (id order) of their first document.
+//! 3. *Score*: each pair file, in order, is sorted and deduplicated, and
+//!    its pairs are scored on every core by [`Scheme::score`]; the listed
+//!    ones are written to `pairs.parquet`, in `(a, b)` order.
+//! 4. *Clusters*: the pairs at or above the minimum similarity are joined
+//!    into connected components (union–find); each document's cluster is
+//!    the smallest id in its component, and that document is the one kept.
+//!
+//! Memory: the ids and about 40 bytes per document, one batch of rows, and
+//! per thread one prefix file of fingerprints (12 bytes each) or one file
+//! of pairs with their passages; never the texts, never all fingerprints.
+//!
+//! Outputs are written to a temporary directory inside the output
+//! directory and renamed into place only once both are complete, so a run
+//! that fails leaves nothing half-written there.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rayon::prelude::*;
+
+use crate::ids::{Ids, Origins};
+use crate::input::{Columns, Format, Row, input_files, parquet_row_count, read_rows};
+use crate::output::{PairRow, PairsWriter, write_clusters};
+use crate::store::{SPILL_PARTS, Spill, TextStore, Texts, take_part};
+use crate::{DedupError, Scheme};
+
+/// The output file of listed pairs.
+pub const PAIRS_FILE: &str = "pairs.parquet";
+/// The output file of clusters.
+pub const CLUSTERS_FILE: &str = "clusters.parquet";
+
+/// The stages of a run, for progress reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// Reading and fingerprinting, one step per document.
+    Read,
+    /// Candidate pairs, one step per prefix file.
+    Candidates,
+    /// Scoring, one step per candidate pair (before pairs found in several
+    /// prefix files are told apart).
+    Score,
+    /// Writing clusters (one step).
+    Clusters,
+}
+
+/// Receives progress; called from several threads.
+pub trait Progress: Sync {
+    /// A stage begins, with `total` steps if they are known.
+    fn start(&self, stage: Stage, total: Option<u64>);
+    /// `steps` more steps of the current stage are done.
+    fn advance(&self, steps: u64);
+}
+
+/// Reports nothing.
+impl Progress for () {
+    fn start(&self, _: Stage, _: Option<u64>) {}
+    fn advance(&self, _: u64) {}
+}
+
+/// What a run found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Documents read.
+    pub documents: u64,
+    /// Distinct candidate fingerprints dropped for being in too many
+    /// documents.
+    pub dropped_hashes: u64,
+    /// Distinct candidate pairs scored.
+    pub candidate_pairs: u64,
+    /// Pairs listed in `pairs.parquet`.
+    pub listed_pairs: u64,
+    /// Clusters of more than one document.
+    pub clusters: u64,
+    /// Documents not kept (in a cluster, and not its smallest id).
+    pub removed: u64,
+}
+
+/// Reads the documents of `inputs` (files, or directories of them) and
+/// writes `pairs.parquet` and `clusters.parquet` into `out` (created if
+/// missing).
+pub fn dedup(
+    inputs: &[PathBuf],
+    columns: &Columns,
+    scheme: &Scheme,
+    out: &Path,
+    progress: &dyn Progress,
+) -> Result<Summary, DedupError> {
+    let files = input_files(inputs)?;
+    let created = !out.exists();
+    std::fs::create_dir_all(out).map_err(DedupError::io(out))?;
+    let result = run_in(&files, columns, scheme, out, progress);
+    if result.is_err() && created {
+        // Only succeeds while it is empty: nothing of the caller's goes.
+        let _ = std::fs::remove_dir(out);
+    }
+    result
+}
+
+fn run_in(
+    files: &[(PathBuf, Format)],
+    columns: &Columns,
+    scheme: &Scheme,
+    out: &Path,
+    progress: &dyn Progress,
+) -> Result<Summary, DedupError> {
+    let work = tempfile::Builder::new()
+        .prefix(".copyhound-dedup-")
+        .tempdir_in(out)
+        .map_err(DedupError::io(out))?;
+    let read = read_and_fingerprint(files, columns, scheme, work.path(), progress)?;
+    let by_rank = read.ids.by_rank(&read.origins)?;
+    drop(read.origins);
+    let mut summary = Summary {
+        documents: by_rank.len() as u64,
+        ..Summary::default()
+    };
+    let pair_parts = candidate_pairs(
+        read.prints,
+        &by_rank,
+        scheme.options().max_documents_per_hash,
+        work.path(),
+        &mut summary,
+        progress,
+    )?;
+    let pairs_path = work.path().join(PAIRS_FILE);
+    let mut writer = PairsWriter::create(&pairs_path, &read.ids)?;
+    let root_rank = score_pairs(
+        &pair_parts,
+        scheme,
+        &read.texts,
+        &read.ids,
+        &by_rank,
+        &mut writer,
+        &mut summary,
+        progress,
+    )?;
+    writer.finish()?;
+    progress.start(Stage::Clusters, Some(1));
+    let clusters_path = work.path().join(CLUSTERS_FILE);
+    write_clusters(&clusters_path, &read.ids, &by_rank, &root_rank)?;
+    let roots = root_rank
+        .iter()
+        .enumerate()
+        .filter(|&(rank, &root)| rank == root as usize)
+        .count() as u64;
+    summary.removed = summary.documents - roots;
+    summary.clusters = count_clusters(&root_rank);
+    progress.advance(1);
+    for (from, name) in [(pairs_path, PAIRS_FILE), (clusters_path, CLUSTERS_FILE)] {
+        let to = out.join(name);
+        std::fs::rename(&from, &to).map_err(DedupError::io(&to))?;
+    }
+    Ok(summary)
+}
+
+/// What the first stage leaves for the others.
+struct ReadDocuments {
+    ids: Ids,
+    origins: Origins,
+    texts: Texts,
+    prints: Vec<PathBuf>,
+}
+
+fn read_and_fingerprint(
+    files: &[(PathBuf, Format)],
+    columns: &Columns,
+    scheme: &Scheme,
+    work: &Path,
+    progress: &dyn Progress,
+) -> Result<ReadDocuments, DedupError> {
+    let all_parquet = files.iter().all(|(_, f)| *f == Format::Parquet);
+    let total = all_parquet
+        .then(|| files.iter().map(|(p, _)| parquet_row_count(p)).sum())
+        .flatten();
+    progress.start(Stage::Read, total);
+    let mut texts = TextStore::create(work.join("texts"))?;
+    let mut prints = Spill::create(work, "prints")?;
+    let mut ids: Option<Ids> = None;
+    let mut origins = Origins::default();
+    for (file, (path, format)) in files.iter().enumerate() {
+        origins.files.push(path.clone());
+        let mut sink = |rows: Vec<Row>| -> Result<(), DedupError> {
+            let hashes: Vec<Vec<u64>> = rows
+                .par_iter()
+                .map(|row| scheme.candidate_hashes(&row.text))
+                .collect();
+            for (row, hashes) in rows.into_iter().zip(hashes) {
+                let ids = ids.get_or_insert_with(|| Ids::like(&row.id));
+                let doc = u32::try_from(ids.len())
+                    .ok()
+                    .filter(|&d| d < u32::MAX)
+                    .ok_or_else(|| {
+                        DedupError::input(
+                            path,
+                            row.place,
+                            "more documents than a run can take (2^32 - 1)",
+                        )
+                    })?;
+                ids.push(row.id)
+                    .map_err(|message| DedupError::input(path, row.place, message))?;
+                origins.places.push((file as u32, row.place));
+                texts.push(&row.text)?;
+                for hash in hashes {
+                    let mut record = [0u8; 12];
+                    record[..8].copy_from_slice(&hash.to_le_bytes());
+                    record[8..].copy_from_slice(&doc.to_le_bytes());
+                    prints.push(prefix_part(hash), &record)?;
+                }
+                progress.advance(1);
+            }
+            Ok(())
+        };
+        read_rows(path, *format, columns, &mut sink)?;
+    }
+    Ok(ReadDocuments {
+        ids: ids.expect("every input file holds a row"),
+        origins,
+        texts: texts.finish()?,
+        prints: prints.finish()?,
+    })
+}
+
+/// The spill part of a hash: its top 8 bits.
+fn prefix_part(hash: u64) -> usize {
+    (hash >> (64 - SPILL_PARTS.trailing_zeros())) as usize
+}
+
+/// Stage 2: the candidate pairs of every prefix file, as packed rank
+/// pairs in files by first rank.
+fn candidate_pairs(
+    prints: Vec<PathBuf>,
+    by_rank: &[u32],
+    max_documents: usize,
+    work: &Path,
+    summary: &mut Summary,
+    progress: &dyn Progress,
+) -> Result<Vec<PathBuf>, DedupError> {
+    progress.start(Stage::Candidates, Some(prints.len() as u64));
+    let mut rank_of = vec![0u32; by_rank.len()];
+    for (rank, &doc) in by_rank.iter().enumerate() {
+        rank_of[doc as usize] = rank as u32;
+    }
+    let documents = by_rank.len() as u64;
+    let pairs = Mutex::new(Spill::create(work, "pairs")?);
+    let dropped = AtomicU64::new(0);
+    prints.into_par_iter().try_for_each(|path| {
+        let bytes = take_part(&path)?;
+        let mut records: Vec<(u64, u32)> = bytes
+            .chunks_exact(12)
+            .map(|r| {
+                let hash = u64::from_le_bytes(r[..8].try_into().expect("8 bytes"));
+                let doc = u32::from_le_bytes(r[8..].try_into().expect("4 bytes"));
+                (hash, rank_of[doc as usize])
+            })
+            .collect();
+        drop(bytes);
+        records.sort_unstable();
+        let mut found = Vec::new();
+        for run in records.chunk_by(|x, y| x.0 == y.0) {
+            if run.len() > max_documents {
+                dropped.fetch_add(1, Ordering::Relaxed);
+                continue;
+            }
+            for (i, &(_, a)) in run.iter().enumerate() {
+                found.extend(run[i + 1..].iter().map(|&(_, b)| pack(a, b)));
+            }
+        }
+        drop(records);
+        found.sort_unstable();
+        found.dedup();
+        let mut pairs = pairs.lock().expect("no panic while holding it");
+        for pair in found {
+            let part = ((pair >> 32) * SPILL_PARTS as u64 / documents) as usize;
+            pairs.push(part, &pair.to_le_bytes())?;
+        }
+        progress.advance(1);
+        Ok::<(), DedupError>(())
+    })?;
+    summary.dropped_hashes = dropped.into_inner();
+    pairs
+        .into_inner()
+        .expect("no panic while holding it")
+        .finish()
+}
+
+/// A pair of ranks `a < b` as one integer that orders as `(a, b)`.
+fn pack(a: u32, b: u32) -> u64 {
+    u64::from(a) << 32 | u64::from(b)
+}
+
+/// Stage 3: scores every candidate pair, writes the listed ones, and joins
+/// those similar enough; returns each rank's cluster root (the smallest
+/// rank of its component).
+#[allow(clippy::too_many_arguments)] // the run's state, handed through once
+fn score_pairs(
+    parts: &[PathBuf],
+    scheme: &Scheme,
+    texts: &Texts,
+    ids: &Ids,
+    by_rank: &[u32],
+    writer: &mut PairsWriter,
+    summary: &mut Summary,
+    progress: &dyn Progress,
+) -> Result<Vec<u32>, DedupError> {
+    let total: u64 = parts
+        .iter()
+        .map(|p| std::fs::metadata(p).map_or(0, |m| m.len() / 8))
+        .sum();
+    progress.start(Stage::Score, Some(total));
+    let mut components = Components::new(by_rank.len());
+    let min_similarity = scheme.options().min_similarity;
+    for path in parts {
+        let bytes = take_part(path)?;
+        let mut pairs: Vec<u64> = bytes
+            .chunks_exact(8)
+            .map(|p| u64::from_le_bytes(p.try_into().expect("8 bytes")))
+            .collect();
+        drop(bytes);
+        let raw = pairs.len() as u64;
+        pairs.sort_unstable();
+        pairs.dedup();
+        progress.advance(raw - pairs.len() as u64);
+        summary.candidate_pairs += pairs.len() as u64;
+        let scored: Vec<Option<PairRow>> = pairs
+            .par_iter()
+            .map(|&pair| {
+                let (a, b) = (
+                    by_rank[(pair >> 32) as usize],
+                    by_rank[pair as u32 as usize],
+                );
+                let found = scheme.score(&texts.get(a)?, &texts.get(b)?);
+                progress.advance(1);
+                Ok(found.is_listed().then_some(PairRow { a, b, found }))
+            })
+            .collect::<Result<_, DedupError>>()?;
+        let mut rows = Vec::new();
+        for (&pair, row) in pairs.iter().zip(scored) {
+            let Some(row) = row else { continue };
+            if row.found.similarity >= min_similarity {
+                components.join((pair >> 32) as u32, pair as u32);
+            }
+            rows.push(row);
+        }
+        summary.listed_pairs += rows.len() as u64;
+        writer.write(ids, &rows)?;
+    }
+    Ok(components.roots())
+}
+
+/// Connected components of ranks, each rooted at its smallest rank
+/// (union–find with path halving).
+struct Components {
+    parent: Vec<u32>,
+}
+
+impl Components {
+    fn new(n: usize) -> Self {
+        Self {
+            parent: (0..n as u32).collect(),
+        }
+    }
+
+    fn root(&mut self, mut x: u32) -> u32 {
+        while self.parent[x as usize] != x {
+            let grandparent = self.parent[self.parent[x as usize] as usize];
+            self.parent[x as usize] = grandparent;
+            x = grandparent;
+        }
+        x
+    }
+
+    fn join(&mut self, x: u32, y: u32) {
+        let (x, y) = (self.root(x), self.root(y));
+        // The smaller rank stays the root, so a root is its component's
+        // smallest id.
+        let (small, large) = (x.min(y), x.max(y));
+        self.parent[large as usize] = small;
+    }
+
+    fn roots(mut self) -> Vec<u32> {
+        (0..self.parent.len() as u32)
+            .map(|x| self.root(x))
+            .collect()
+    }
+}
+
+/// Components of more than one rank.
+fn count_clusters(root_rank: &[u32]) -> u64 {
+    let mut size = vec![0u32; root_rank.len()];
+    for &root in root_rank {
+        size[root as usize] += 1;
+    }
+    size.iter().filter(|&&n| n > 1).count() as u64
+}

@@ -1,0 +1,264 @@
+//! The listing: the most similar pairs, at most a given number, gathered
+//! while candidates are scored in order of rank, and what it left out.
+//!
+//! Candidates are scored a chunk at a time, highest rank first. Once the
+//! list is full, its least similar pair is the floor: a candidate whose
+//! bound (module `bounds`) cannot beat it — in similarity, or in unit names
+//! at an equal one, as the listing orders ties — is not scored, and
+//! scoring stops when no candidate left can. What the list holds then is
+//! exactly what scoring every candidate would rank highest. Pairs can
+//! still be missing for two reasons, both stated in [`Omitted`]: the
+//! candidates kept for scoring were capped, or the work budget left the
+//! most common fingerprints uncounted.
+
+use crate::PairScore;
+use crate::candidates::{CandidatePair, Candidates, NameOrder, WHOLE_PAIR, as_similarity};
+
+/// What a comparison did not list, and whether any of it could be more
+/// similar than the least similar pair it did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Omitted {
+    /// At most this many pairs are listed
+    /// ([`crate::CompareOptions::max_pairs`]).
+    pub limit: usize,
+    /// The similarity of the least similar listed pair, when `limit`
+    /// pairs are listed.
+    pub lowest_listed: Option<f64>,
+    /// Pairs found sharing fingerprints and not listed: scored pairs less
+    /// similar than the listed ones, and candidates whose bound showed they
+    /// could not be listed or that were not kept for scoring.
+    pub unlisted: usize,
+    /// Of those, at most this many could be more similar than the least
+    /// similar listed pair (or be listed at all, when fewer than the limit
+    /// were): candidates left unscored because at most
+    /// [`crate::SCORED_PER_LISTED`] times the limit are kept for scoring.
+    pub open: usize,
+    /// The highest similarity an open candidate could have (0: none).
+    pub open_bound: f64,
+    /// Fingerprints held by more than this many units (all by the same
+    /// units, as a group) were not counted when pairing, to bound the work
+    /// on common code: `None` when every one was.
+    pub counted_units: Option<usize>,
+    /// The highest similarity a pair sharing only uncounted fingerprints —
+    /// never found — could have (0 when every fingerprint was counted).
+    pub uncounted_bound: f64,
+}
+
+impl Omitted {
+    /// Whether pairs sharing only uncounted fingerprints could have been
+    /// listed.
+    pub fn uncounted_open(&self) -> bool {
+        self.uncounted_bound > 0.0
+            && self
+                .lowest_listed
+                .is_none_or(|lowest| self.uncounted_bound >= lowest)
+    }
+
+    /// Whether the listed pairs are exactly those scoring every pair would
+    /// rank highest: nothing left out could be more similar than the least
+    /// similar listed pair.
+    pub fn is_exact(&self) -> bool {
+        self.open == 0 && !self.uncounted_open()
+    }
+}
+
+/// The pairs listed so far.
+pub(crate) struct Listing<'a> {
+    limit: usize,
+    min_shared: usize,
+    order: NameOrder<'a>,
+    /// At most `limit` pairs, in no particular order.
+    pairs: Vec<PairScore>,
+    /// Scored pairs with a fragment and enough shared fingerprints,
+    /// listed or not.
+    matching: usize,
+    /// Candidates scored.
+    scored: usize,
+    /// The least similar listed pair, once `limit` are listed.
+    floor: Option<(f64, (u64, u64))>,
+}
+
+impl<'a> Listing<'a> {
+    /// An empty list of at most `limit` pairs of at least `min_shared`
+    /// shared fingerprints, ties ordered by `order`.
+    pub(crate) fn new(limit: usize, min_shared: usize, order: NameOrder<'a>) -> Self {
+        Self {
+            limit,
+            min_shared,
+            order,
+            pairs: Vec::new(),
+            matching: 0,
+            scored: 0,
+            floor: None,
+        }
+    }
+
+    /// The key of a pair of similarity `similarity` of units `a` and `b`:
+    /// the lower, the earlier it is listed.
+    fn key(&self, similarity: f64, a: u32, b: u32) -> (std::cmp::Reverse<TotalOrder>, (u64, u64)) {
+        (
+            std::cmp::Reverse(TotalOrder(similarity)),
+            self.order.key(a, b),
+        )
+    }
+
+    fn pair_key(&self, pair: &PairScore) -> (std::cmp::Reverse<TotalOrder>, (u64, u64)) {
+        self.key(pair.similarity, pair.a as u32, pair.b as u32)
+    }
+
+    /// Whether candidate `c` could still be listed: its bound beats the
+    /// least similar listed pair, or the list is not full.
+    pub(crate) fn could_list(&self, c: &CandidatePair) -> bool {
+        self.floor.is_none_or(|(similarity, names)| {
+            self.key(as_similarity(c.bound), c.a, c.b)
+                < (std::cmp::Reverse(TotalOrder(similarity)), names)
+        })
+    }
+
+    /// Whether no candidate of bound at most `bound` can be listed (units
+    /// aside): the list is full of pairs more similar.
+    fn closed_below(&self, bound: u32) -> bool {
+        self.floor
+            .is_some_and(|(similarity, _)| as_similarity(bound) < similarity)
+    }
+
+    /// Adds the pairs `scored` that have a fragment and share enough
+    /// fingerprints, keeping the most similar.
+    pub(crate) fn add(&mut self, candidates: usize, scored: Vec<PairScore>) {
+        self.scored += candidates;
+        let before = self.pairs.len();
+        self.pairs.extend(
+            scored.into_iter().filter(|p| {
+                p.fragment_count > 0 && p.shared_fingerprints as usize >= self.min_shared
+            }),
+        );
+        self.matching += self.pairs.len() - before;
+        if self.pairs.len() > self.limit {
+            let mut pairs = std::mem::take(&mut self.pairs);
+            if self.limit > 0 {
+                let order = |x: &PairScore, y: &PairScore| self.pair_key(x).cmp(&self.pair_key(y));
+                pairs.select_nth_unstable_by(self.limit - 1, order);
+            }
+            pairs.truncate(self.limit);
+            self.pairs = pairs;
+        }
+        if self.pairs.len() == self.limit {
+            let worst = self
+                .pairs
+                .iter()
+                .max_by(|x, y| self.pair_key(x).cmp(&self.pair_key(y)));
+            self.floor = worst.map(|p| (p.similarity, self.order.key(p.a as u32, p.b as u32)));
+        }
+    }
+
+    /// The listed pairs (in no particular order), how many candidates
+    /// were scored and how many had a fragment, and what was left out of
+    /// the `candidates` found.
+    pub(crate) fn finish(self, candidates: &Candidates) -> Listed {
+        let dropped = &candidates.dropped;
+        let (open, open_bound) = match dropped.first {
+            Some(first) if self.limit > 0 && self.could_list(&first) => {
+                let floor = self.floor.map_or(0, |(similarity, _)| {
+                    (similarity * f64::from(WHOLE_PAIR)).floor() as u32
+                });
+                (dropped.at_least(floor).max(1), as_similarity(first.bound))
+            }
+            _ => (0, 0.0),
+        };
+        let uncounted = candidates.counted_units != usize::MAX && self.limit > 0;
+        let omitted = Omitted {
+            limit: self.limit,
+            lowest_listed: self.floor.map(|(similarity, _)| similarity),
+            unlisted: candidates.qualified - self.pairs.len(),
+            open,
+            open_bound,
+            counted_units: uncounted.then_some(candidates.counted_units),
+            uncounted_bound: if uncounted {
+                as_similarity(candidates.uncounted_bound)
+            } else {
+                0.0
+            },
+        };
+        Listed {
+            pairs: self.pairs,
+            scored: self.scored,
+            matching: self.matching,
+            omitted,
+        }
+    }
+}
+
+/// What [`Listing::finish`] gives.
+pub(crate) struct Listed {
+    pub(crate) pairs: Vec<PairScore>,
+    pub(crate) scored: usize,
+    pub(crate) matching: usize,
+    pub(crate) omitted: Omitted,
+}
+
+/// An `f64` ordered by [`f64::total_cmp`].
+#[derive(Clone, Copy, Debug)]
+struct TotalOrder(f64);
+
+impl PartialEq for TotalOrder {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+
+impl Eq for TotalOrder {}
+
+impl PartialOrd for TotalOrder {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for TotalOrder {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+/// Scores `candidates` with `score` (a chunk of candidates in unit order
+/// to their scores) into `listing`: all at once when they cannot fill it,
+/// else a chunk at a time in order of rank, skipping those that cannot be
+/// listed and stopping when none left can.
+pub(crate) fn score_in_rank_order(
+    listing: &mut Listing<'_>,
+    mut candidates: Vec<CandidatePair>,
+    mut score: impl FnMut(&[CandidatePair]) -> Vec<PairScore>,
+) {
+    if candidates.len() <= listing.limit {
+        // Nothing to skip: the whole list is in unit order already.
+        let scored = score(&candidates);
+        listing.add(candidates.len(), scored);
+        return;
+    }
+    let order = listing.order;
+    candidates.sort_unstable_by(|x, y| order.by_rank(x, y));
+    // The highest bound from each candidate on, to know when to stop.
+    let mut highest_from: Vec<u32> = candidates.iter().map(|c| c.bound).collect();
+    for i in (1..highest_from.len()).rev() {
+        highest_from[i - 1] = highest_from[i - 1].max(highest_from[i]);
+    }
+    // The first chunk fills the list; later ones are half as large, so
+    // that the floor rises between them.
+    let mut chunk_len = listing.limit.max(1);
+    let mut next = 0;
+    let mut chunk: Vec<CandidatePair> = Vec::new();
+    while next < candidates.len() && !listing.closed_below(highest_from[next]) {
+        let end = (next + chunk_len).min(candidates.len());
+        chunk.clear();
+        chunk.extend(
+            candidates[next..end]
+                .iter()
+                .filter(|c| listing.could_list(c)),
+        );
+        chunk.sort_unstable_by_key(|c| (c.a, c.b));
+        let scored = score(&chunk);
+        listing.add(chunk.len(), scored);
+        next = end;
+        chunk_len = (listing.limit / 2).max(1);
+    }
+}

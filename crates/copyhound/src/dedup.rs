@@ -1,0 +1,175 @@
+//! `copyhound dedup`: near-duplicates and copied passages in a data set of
+//! Parquet or JSONL rows, written as Parquet (`copyhound-dedup` does the
+//! work; this parses flags, draws the progress bar and prints a summary).
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Args;
+use copyhound_dedup::{Columns, DedupOptions, Progress, Scheme, Stage, dedup};
+use copyhound_normalize::TextMode;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// Find near-duplicate documents and copied passages in Parquet, JSONL or
+/// JSONL.gz rows; write `OUT/pairs.parquet` and `OUT/clusters.parquet`.
+#[derive(Debug, Args)]
+pub struct DedupArgs {
+    /// Input files (.parquet, .jsonl, .ndjson, .jsonl.gz) or directories of
+    /// them.
+    #[arg(required = true, value_name = "INPUT")]
+    inputs: Vec<PathBuf>,
+    /// The column (JSONL: field) holding each document's id, strings or
+    /// integers, unique.
+    #[arg(long, default_value = "id", value_name = "ID")]
+    id_column: String,
+    /// The column (JSONL: field) holding each document's text.
+    #[arg(long, default_value = "text", value_name = "TEXT")]
+    text_column: String,
+    /// The output directory (created if missing).
+    #[arg(long, short, value_name = "OUT")]
+    output: PathBuf,
+    /// Normalisation of text.
+    #[arg(long, default_value = "chars", value_parser = ["chars", "words", "consonants"])]
+    text_mode: String,
+    /// k-gram length in symbols [default: 15 characters, 3 words, 10
+    /// consonants].
+    #[arg(short, long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    k: Option<u32>,
+    /// Winnowing window of the pair scores, as compare's `-w` [default: 6
+    /// characters, 5 words, 6 consonants].
+    #[arg(short, long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    w: Option<u32>,
+    /// Winnowing window of the candidate fingerprints: documents sharing
+    /// a run of k + W - 1 symbols are compared [default: half the minimum
+    /// passage less k - 1: 36 characters].
+    #[arg(long, value_name = "W", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    index_window: Option<u32>,
+    /// Secret key of the k-gram hash.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Drop candidate fingerprints in more than this many documents.
+    #[arg(short = 'm', long, value_name = "N", default_value_t = copyhound_dedup::DEFAULT_MAX_DOCUMENTS_PER_HASH)]
+    max_documents_per_hash: usize,
+    /// List a pair when it shares a passage of at least this many symbols
+    /// in fragments, whatever its similarity [default: 100 characters, 20
+    /// words, 60 consonants].
+    #[arg(long, value_name = "N")]
+    min_passage: Option<usize>,
+    /// Fragments at most this many symbols apart on both sides are one
+    /// passage [default: 2 k].
+    #[arg(long, value_name = "N")]
+    merge_gap: Option<usize>,
+    /// Pairs at least this similar are near-duplicates: they join one
+    /// cluster, of which only the smallest id is kept.
+    #[arg(long, value_name = "S", default_value_t = copyhound_dedup::DEFAULT_MIN_SIMILARITY)]
+    min_similarity: f64,
+    /// No progress bar and no summary.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+impl DedupArgs {
+    fn options(&self) -> DedupOptions {
+        let mode = TextMode::from_name(&self.text_mode).expect("clap checked the name");
+        let defaults = DedupOptions::for_mode(mode);
+        let k = self.k.map_or(defaults.k, |k| k as usize);
+        let min_passage = self.min_passage.unwrap_or(defaults.min_passage);
+        DedupOptions {
+            k,
+            window: self.w.map_or(defaults.window, |w| w as usize),
+            index_window: self.index_window.map_or_else(
+                || DedupOptions::index_window_for(k, min_passage),
+                |w| w as usize,
+            ),
+            seed: self.seed,
+            max_documents_per_hash: self.max_documents_per_hash,
+            min_passage,
+            merge_gap: self.merge_gap.unwrap_or(2 * k),
+            min_similarity: self.min_similarity,
+            ..defaults
+        }
+    }
+}
+
+pub fn run(args: &DedupArgs) -> Result<ExitCode> {
+    let scheme = Scheme::new(args.options())?;
+    let columns = Columns {
+        id: args.id_column.clone(),
+        text: args.text_column.clone(),
+    };
+    let bar = Bar::new(args.quiet);
+    let summary = dedup(&args.inputs, &columns, &scheme, &args.output, &bar);
+    bar.bar.finish_and_clear();
+    let summary = summary?;
+    if !args.quiet {
+        eprintln!(
+            "{} documents, {} candidate pairs, {} pairs listed, {} clusters of near-duplicates ({} documents not kept); {} fingerprints in more than {} documents dropped",
+            summary.documents,
+            summary.candidate_pairs,
+            summary.listed_pairs,
+            summary.clusters,
+            summary.removed,
+            summary.dropped_hashes,
+            args.max_documents_per_hash,
+        );
+        eprintln!(
+            "wrote {} and {}",
+            args.output.join(copyhound_dedup::PAIRS_FILE).display(),
+            args.output.join(copyhound_dedup::CLUSTERS_FILE).display()
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The progress bar on stderr, drawn only on a terminal and without `-q`.
+struct Bar {
+    bar: ProgressBar,
+    shown: bool,
+}
+
+impl Bar {
+    fn new(quiet: bool) -> Self {
+        let shown = !quiet && std::io::stderr().is_terminal();
+        let target = if shown {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        };
+        Self {
+            bar: ProgressBar::with_draw_target(None, target),
+            shown,
+        }
+    }
+}
+
+impl Progress for Bar {
+    fn start(&self, stage: Stage, total: Option<u64>) {
+        let name = match stage {
+            Stage::Read => "reading",
+            Stage::Candidates => "pairing",
+            Stage::Score => "scoring",
+            Stage::Clusters => "clustering",
+        };
+        let template = if total.is_some() {
+            "{msg:>10} [{bar:40}] {pos}/{len} ({eta})"
+        } else {
+            "{msg:>10} {spinner} {pos}"
+        };
+        self.bar.set_style(
+            ProgressStyle::with_template(template)
+                .expect("the template is valid")
+                .progress_chars("=> "),
+        );
+        self.bar.set_message(name);
+        self.bar.set_length(total.unwrap_or(0));
+        self.bar.set_position(0);
+    }
+
+    fn advance(&self, steps: u64) {
+        if self.shown {
+            self.bar.inc(steps);
+        }
+    }
+}
