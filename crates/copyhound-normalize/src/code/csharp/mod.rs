@@ -13,12 +13,20 @@
 //!   `partial`, `required`, `file` and `scoped` before a declaration,
 //!   `global` before `using`, `where` before a constraint, `with` before
 //!   `{`, `when` after a pattern or a `catch (…)`, the query words after
-//!   `from x in` (at the query's bracket level), `and`, `or`, `not` and
+//!   `from x in` (at the query's bracket level) where they start a
+//!   clause, after an operand (a query word where a name stands, after
+//!   `from` or an operator, is a name), `and`, `or`, `not` and
 //!   the discard `_` inside a pattern (after `is`, `case`, or at the
 //!   start of a switch expression's arm), attribute targets
 //!   (`[assembly: …]`); `nameof`, `dynamic` and `value` are always names;
 //! - a lambda's one unparenthesised parameter (`x => …`) is a keyword, as
-//!   the walker reads the grammar's `implicit_parameter` leaf;
+//!   the walker reads the grammar's `implicit_parameter` leaf, wherever
+//!   an operand may start (the grammar takes a lambda after any binary
+//!   operator too);
+//! - where the grammar reads a cast C# does not, so does the pass: a type
+//!   in parentheses before `&&` makes it `&` `&` (`(a) && b`), `var` in
+//!   parentheses before an operand is the keyword, and so is
+//!   `descending` after a name in parentheses (`orderby (a) descending`);
 //! - `>>` and `>>>` that close nested type arguments are single `>`s;
 //! - directives (`#if`, `#region`, `#pragma warning disable …`) are one
 //!   keyword with their `#`; their words as the grammar classes them, the
@@ -27,7 +35,10 @@
 //!   `global using`), not `using (…)` statements or declarations.
 //!
 //! The reference is the grammar: tests compare the two token streams on
-//! the fixture, on cases of each rule and on random well-formed C#.
+//! the fixture, on cases of each rule, on random well-formed C# and on
+//! real sources. Every pass reads each token a bounded number of times
+//! (lookahead and lookback have fixed limits; nesting is kept on stacks),
+//! so hostile input costs time in proportion to its length.
 
 mod scan;
 mod specs;
@@ -39,7 +50,7 @@ use super::lexer::{WordSet, lexer};
 use super::token::{Token, TokenKind};
 use specs::{
     ACCESSOR_MODIFIERS, ATTRIBUTE_TARGETS, DIRECTIVE_WORDS, DIRECTIVES, KEYWORDS, MEMBER_MODIFIERS,
-    PREDEFINED_TYPES, QUERY_WORDS,
+    PREDEFINED_TYPES, QUERY_WORDS, SYNTAX_BEFORE_PARENTHESES,
 };
 
 /// The tokens of C# `text`, in order, comments and whitespace left out
@@ -56,6 +67,7 @@ pub(crate) fn tokenize(text: &str, drop_imports: bool) -> Vec<Token> {
         pattern: None,
         designation: None,
         conventions: None,
+        conditional_after_pattern: None,
     };
     reader.read();
     let mut out = reader.out;
@@ -75,6 +87,15 @@ fn is_word(token: Option<&Token>) -> bool {
     token.is_some_and(|t| matches!(t.kind, TokenKind::Identifier | TokenKind::Keyword))
 }
 
+/// A query expression being read.
+struct Query {
+    /// Its bracket level.
+    depth: usize,
+    /// Whether its `orderby` clause is being read: its commas separate
+    /// orderings, not arguments.
+    ordering: bool,
+}
+
 /// The pass that classes words (see the module docs).
 struct Reader<'a> {
     text: &'a str,
@@ -83,7 +104,7 @@ struct Reader<'a> {
     /// Brackets open.
     depth: usize,
     /// The bracket levels of the query expressions being read.
-    queries: Vec<usize>,
+    queries: Vec<Query>,
     /// The levels inside the braces of switch expressions.
     switch_arms: Vec<usize>,
     /// The bracket level of the pattern being read, if one is.
@@ -94,6 +115,9 @@ struct Reader<'a> {
     /// The bracket level inside a function pointer's calling conventions
     /// (`delegate* unmanaged[Cdecl]`), if one is being read.
     conventions: Option<usize>,
+    /// Where in `out` a `?` after a pattern is: a conditional's, not a
+    /// nullable type's (`x is List<int> ? a : b`).
+    conditional_after_pattern: Option<usize>,
 }
 
 impl Reader<'_> {
@@ -131,10 +155,60 @@ impl Reader<'_> {
                     TokenKind::Identifier
                 };
             }
+            if self.word(index) == "&&" && self.closes_parenthesised_type() {
+                // The grammar reads `(a) && b` as a cast of `&(&b)`.
+                let at = token.range.start;
+                for range in [at..at + 1, at + 1..at + 2] {
+                    self.out.push(Token {
+                        kind: TokenKind::Operator,
+                        range,
+                    });
+                }
+                index += 1;
+                continue;
+            }
             self.follow(index, &token);
             self.out.push(token);
             index += 1;
         }
+    }
+
+    /// Whether the last tokens pushed are a type's tokens in parentheses
+    /// (`(a)`, `(A.B<C>[0])`, `(int?)`) where an operand starts: the
+    /// grammar reads a cast there. Looks a bounded distance back.
+    fn closes_parenthesised_type(&self) -> bool {
+        const MAX_LEN: usize = 32;
+        let word = |at: usize| &self.text[self.out[at].range.clone()];
+        let Some(close) = self.out.len().checked_sub(1) else {
+            return false;
+        };
+        if word(close) != ")" {
+            return false;
+        }
+        // `>`s open when read backwards: a `,` is a type's only inside.
+        let mut angles = 0usize;
+        // `]`s open when read backwards: a number is a type's (an array
+        // size, `(a[0])`) only inside.
+        let mut squares = 0usize;
+        for at in (close.saturating_sub(MAX_LEN)..close).rev() {
+            let token = &self.out[at];
+            match word(at) {
+                closer @ (">" | ">>" | ">>>") => angles += closer.len(),
+                "<" => angles = angles.saturating_sub(1),
+                "," if angles == 0 => return false,
+                "(" if at + 1 == close => return false,
+                "(" => return self.may_open_cast(at),
+                "?" if at + 1 < close && word(at + 1) == "." => return false,
+                "]" => squares += 1,
+                "[" => squares = squares.saturating_sub(1),
+                _ if token.kind == TokenKind::Number && squares == 0 => return false,
+                "." | "::" | "," | "?" | "*" => {}
+                w if PREDEFINED_TYPES.contains(&w) || w == "var" => {}
+                _ if matches!(token.kind, TokenKind::Identifier | TokenKind::Number) => {}
+                _ => return false,
+            }
+        }
+        false
     }
 
     /// Keeps the brackets, queries, switch arms and patterns up to date
@@ -176,33 +250,64 @@ impl Reader<'_> {
                 if self.pattern.is_some_and(|p| p > self.depth) {
                     self.pattern = None;
                 }
-                while self.queries.last().is_some_and(|&q| q > self.depth) {
+                while self.queries.last().is_some_and(|q| q.depth > self.depth) {
                     self.queries.pop();
                 }
             }
             "," => {
-                if self.switch_arms.last() == Some(&self.depth) {
+                let query = self.queries.last().filter(|q| q.depth == self.depth);
+                if query.is_some_and(|q| q.ordering) {
+                    // Between two orderings of a query.
+                    if at_pattern {
+                        self.pattern = None;
+                    }
+                } else if self.switch_arms.last() == Some(&self.depth) {
                     self.pattern = Some(self.depth);
                 } else if at_pattern {
                     self.pattern = None;
                 }
-                if self.queries.last() == Some(&self.depth) {
+                if query.is_some_and(|q| !q.ordering) {
                     self.queries.pop();
                 }
             }
             ";" => {
                 self.pattern = None;
-                while self.queries.last().is_some_and(|&q| q >= self.depth) {
+                while self.queries.last().is_some_and(|q| q.depth >= self.depth) {
                     self.queries.pop();
                 }
             }
             "=>" | "&&" | "||" | "?" | "=" | "==" | "!=" | "??" if at_pattern => {
+                if word == "?" {
+                    self.conditional_after_pattern = Some(self.out.len());
+                }
                 self.pattern = None;
             }
             ":" if at_pattern => self.pattern = None,
             "is" | "case" if token.kind == TokenKind::Keyword => self.pattern = Some(self.depth),
             "when" if token.kind == TokenKind::Keyword => self.pattern = None,
-            "from" if token.kind == TokenKind::Keyword => self.queries.push(self.depth),
+            "from" if token.kind == TokenKind::Keyword => {
+                self.queries.push(Query {
+                    depth: self.depth,
+                    ordering: false,
+                });
+                if at_pattern {
+                    self.pattern = None;
+                }
+            }
+            // Not a lambda's parameter (`select => 0`).
+            "orderby" | "where" | "select" | "group" | "join" | "let" | "into"
+                if token.kind == TokenKind::Keyword && self.word(index + 1) != "=>" =>
+            {
+                let ordering = word == "orderby";
+                if let Some(query) = self.queries.last_mut()
+                    && query.depth == self.depth
+                {
+                    query.ordering = ordering;
+                    if at_pattern {
+                        self.pattern = None;
+                    }
+                }
+            }
             _ => {}
         }
     }
@@ -213,13 +318,17 @@ impl Reader<'_> {
         let (last, next, after_next) =
             (self.last_word(), self.word(index + 1), self.word(index + 2));
         let next_is_word = is_word(self.tokens.get(index + 1));
+        let next_is_name = self
+            .tokens
+            .get(index + 1)
+            .is_some_and(|t| t.kind == TokenKind::Identifier);
         if matches!(last, "." | "->" | "::") {
             return keywords().contains(word);
         }
         if keywords().contains(word) {
             return true;
         }
-        let in_query = self.queries.last() == Some(&self.depth);
+        let in_query = self.queries.last().is_some_and(|q| q.depth == self.depth);
         let contextual = match word {
             "_" => self.pattern.is_some() || self.designation.is_some(),
             "and" | "or" | "not" => self.pattern.is_some(),
@@ -228,7 +337,30 @@ impl Reader<'_> {
                     && &self.text[self.out[self.out.len() - 2].range.clone()] == "delegate"
             }
             "Cdecl" | "Stdcall" | "Thiscall" | "Fastcall" => self.conventions == Some(self.depth),
-            "var" | "async" => next_is_word || next == "(",
+            // A query word after them in a query starts the next clause.
+            "var" | "async" | "record" | "partial" | "required" | "file" | "scoped"
+                if in_query && QUERY_WORDS.contains(&next) =>
+            {
+                false
+            }
+            // `x is var` is a type pattern to the grammar.
+            "var" => {
+                next_is_name
+                    || last == "is"
+                    || (last == "("
+                        && next == ")"
+                        && self.may_open_cast(self.out.len() - 1)
+                        && self.starts_cast_operand(index + 2))
+                    || (next == "(" && self.designation_follows(index + 1))
+            }
+            "async" => {
+                (next_is_word
+                    && !matches!(
+                        next,
+                        "in" | "is" | "as" | "switch" | "with" | "when" | "and" | "or"
+                    ))
+                    || next == "("
+            }
             "await" => self.starts_operand(index + 1),
             "yield" => matches!(next, "return" | "break"),
             "get" | "set" | "init" | "add" | "remove" => {
@@ -237,7 +369,7 @@ impl Reader<'_> {
             }
             "record" => {
                 matches!(next, "struct" | "class")
-                    || (next_is_word && matches!(after_next, "(" | "{" | "<" | ":" | ";"))
+                    || (next_is_name && matches!(after_next, "(" | "{" | "<" | ":" | ";"))
             }
             "partial" | "required" | "file" | "scoped" => {
                 next_is_word
@@ -246,19 +378,23 @@ impl Reader<'_> {
             }
             "global" => next == "using",
             "alias" => last == "extern",
-            "where" => in_query || (next_is_word && after_next == ":"),
+            "where" => {
+                (in_query && self.ends_query_operand(word)) || (next_is_word && after_next == ":")
+            }
             "unmanaged" | "notnull" => matches!(last, ":" | ","),
             "with" => next == "{",
             "when" => {
+                // Not a name assigned to (`when >>= 1`) or read.
                 self.ends_operand()
-                    && !matches!(next, "=" | ";" | ")" | "," | "." | "]" | "}" | "=>")
+                    && !next.ends_with('=')
+                    && !matches!(next, ";" | ")" | "," | "." | "]" | "}" | "=>" | "++" | "--")
             }
             "from" => {
                 next_is_word
                     && (after_next == "in"
                         || (is_word(self.tokens.get(index + 2)) && self.word(index + 3) == "in"))
             }
-            _ if in_query && QUERY_WORDS.contains(&word) => true,
+            _ if in_query && QUERY_WORDS.contains(&word) => self.ends_query_operand(word),
             _ if ATTRIBUTE_TARGETS.contains(&word) => last == "[" && next == ":",
             _ => false,
         };
@@ -268,24 +404,58 @@ impl Reader<'_> {
     /// Whether the name at `index` is a lambda's one parameter written
     /// without parentheses (`x => x + 1`), where an operand may start.
     fn is_implicit_parameter(&self, index: usize) -> bool {
+        // Not a switch arm's pattern (`{ a => 1 }`).
         self.word(index + 1) == "=>"
-            && self.pattern.is_none()
+            && !(self.pattern.is_some() && self.pattern == self.switch_arms.last().copied())
             && match self.last_word() {
                 "?" => !self.ends_nullable_type(),
-                last => matches!(
-                    last,
-                    "=" | "("
-                        | ","
-                        | "return"
-                        | "=>"
-                        | "async"
-                        | "static"
-                        | ":"
-                        | "??"
-                        | "&&"
-                        | "||"
-                ),
+                last => {
+                    matches!(
+                        last,
+                        "=" | "("
+                            | "["
+                            | "in"
+                            | ","
+                            | "return"
+                            | "=>"
+                            | "async"
+                            | "await"
+                            | "static"
+                            | ":"
+                            | "??"
+                            | "&&"
+                            | "||"
+                    ) || self.after_binary_operator()
+                        || self.after_query_clause_word()
+                }
             }
+    }
+
+    /// Whether the last token pushed is an operator that an operand
+    /// follows: the grammar reads a lambda there (`a + x => x`), where C#
+    /// has none. Not a `>` or `>>`, which may close a member's type
+    /// (`List<List<int>> P => …`, closers not yet split), nor a `*`, `?`
+    /// or `!` that may end one, nor `++` or `--`.
+    fn after_binary_operator(&self) -> bool {
+        self.out
+            .last()
+            .is_some_and(|t| t.kind == TokenKind::Operator)
+            && !matches!(
+                self.last_word(),
+                ">" | ">>" | ">>>" | "*" | "?" | "!" | "++" | "--"
+            )
+    }
+
+    /// Whether the last token pushed is a query word that an expression
+    /// follows (`select x => …`, `by k => …`).
+    fn after_query_clause_word(&self) -> bool {
+        self.out
+            .last()
+            .is_some_and(|t| t.kind == TokenKind::Keyword)
+            && matches!(
+                self.last_word(),
+                "where" | "select" | "orderby" | "group" | "by" | "on" | "equals" | "let"
+            )
     }
 
     /// Whether the `?` last pushed marks a nullable type of a member
@@ -295,9 +465,14 @@ impl Reader<'_> {
         let Some(before) = self.out.len().checked_sub(2) else {
             return false;
         };
+        if self.conditional_after_pattern == Some(before + 1) {
+            return false;
+        }
         let word = |at: usize| &self.text[self.out[at].range.clone()];
         match word(before) {
-            ">" | "]" => true,
+            ">" => true,
+            // A type's brackets hold only commas (`int[,]?`), an index more.
+            "]" => before > 0 && matches!(word(before - 1), "[" | ","),
             type_word if PREDEFINED_TYPES.contains(&type_word) => true,
             _ if self.out[before].kind == TokenKind::Identifier => {
                 before == 0
@@ -319,6 +494,97 @@ impl Reader<'_> {
                 ")" | "]" | "}" | "null" | "true" | "false" | "_"
             )
         })
+    }
+
+    /// Whether the `(` at `open` starts the designation of a `var`
+    /// deconstruction (`var (a, (b, _)) = …`, `foreach (var (k, v) in …)`):
+    /// names, commas and parentheses, then `=` or `in`. A call `var(…)`
+    /// has other tokens; looks a bounded distance ahead.
+    fn designation_follows(&self, open: usize) -> bool {
+        const MAX_LEN: usize = 64;
+        let mut depth = 0usize;
+        for index in open..self.tokens.len().min(open + MAX_LEN) {
+            match self.word(index) {
+                "(" => depth += 1,
+                ")" => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return index > open + 1 && matches!(self.word(index + 1), "=" | "in");
+                    }
+                }
+                "," => {}
+                _ if self.tokens[index].kind == TokenKind::Identifier => {}
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    /// Whether the last token pushed ends an operand of a query: a query
+    /// word after it starts a clause, and anywhere else (after `from`,
+    /// `in`, an operator) it is a name.
+    fn ends_query_operand(&self, word: &str) -> bool {
+        (self.ends_operand()
+            && !(matches!(word, "ascending" | "descending") && self.ends_cast_type()))
+            || matches!(self.last_word(), "this" | "base")
+            // A type that ends a pattern (`x is int select …`).
+            || (self.pattern.is_some()
+                && (PREDEFINED_TYPES.contains(&self.last_word()) || self.last_word() == ">"))
+            || (matches!(self.last_word(), "ascending" | "descending")
+                && self
+                    .out
+                    .last()
+                    .is_some_and(|t| t.kind == TokenKind::Keyword))
+    }
+
+    /// Whether the last tokens pushed are a name in parentheses where an
+    /// operand starts (`orderby (a)`): the grammar reads a cast, and the
+    /// `ascending` or `descending` after it as its operand (a query word
+    /// that starts a clause, such as `select`, it reads as a keyword).
+    fn ends_cast_type(&self) -> bool {
+        let [.., before, open, name, close] = self.out.as_slice() else {
+            return false;
+        };
+        let word = |token: &Token| &self.text[token.range.clone()];
+        word(close) == ")"
+            && name.kind == TokenKind::Identifier
+            && word(open) == "("
+            && !(is_word(Some(before)) && before.kind == TokenKind::Identifier)
+            && !matches!(word(before), ">" | ")" | "]")
+    }
+
+    /// Whether the `(` pushed at `open` may open a cast: it follows no
+    /// name, closer or keyword whose own syntax it is (`f(`, `typeof(`).
+    fn may_open_cast(&self, open: usize) -> bool {
+        open.checked_sub(1).is_none_or(|before| {
+            let before = &self.out[before];
+            match &self.text[before.range.clone()] {
+                ")" | "]" | ">" => false,
+                w if before.kind == TokenKind::Keyword => !SYNTAX_BEFORE_PARENTHESES.contains(&w),
+                _ => matches!(before.kind, TokenKind::Operator | TokenKind::Punctuation),
+            }
+        })
+    }
+
+    /// Whether the token at `index` can start the operand of a cast
+    /// (`(var) -1`, `(var) x`): the grammar reads a type in the
+    /// parentheses before it.
+    fn starts_cast_operand(&self, index: usize) -> bool {
+        self.tokens
+            .get(index)
+            .is_some_and(|token| match token.kind {
+                // A query word after it starts a clause (`where (var) orderby`).
+                TokenKind::Identifier => !QUERY_WORDS.contains(&self.word(index)),
+                TokenKind::Number | TokenKind::String | TokenKind::Char => true,
+                TokenKind::Keyword => matches!(
+                    self.word(index),
+                    "this" | "base" | "new" | "null" | "true" | "false" | "default" | "typeof"
+                ),
+                TokenKind::Operator | TokenKind::Punctuation => matches!(
+                    self.word(index),
+                    "-" | "+" | ".." | "^" | "!" | "~" | "&" | "&&" | "("
+                ),
+            })
     }
 
     /// Whether the token at `index` can start an operand.
@@ -392,6 +658,9 @@ fn drop_using_directives(text: &str, tokens: &mut Vec<Token>) {
     let word =
         |tokens: &[Token], index: usize| tokens.get(index).map_or("", |t| &text[t.range.clone()]);
     let mut dropped = vec![false; tokens.len()];
+    // The first `;` at or after where the last alias looked: aliases
+    // without one would each look to the end.
+    let mut semicolon = 0;
     let mut index = 0;
     while index < tokens.len() {
         if word(tokens, index) != "using" || tokens[index].kind != TokenKind::Keyword {
@@ -412,9 +681,11 @@ fn drop_using_directives(text: &str, tokens: &mut Vec<Token>) {
             .is_some_and(|t| t.kind == TokenKind::Identifier)
             && word(tokens, end + 1) == "=";
         if alias {
-            while end < tokens.len() && word(tokens, end) != ";" {
-                end += 1;
+            semicolon = semicolon.max(end);
+            while semicolon < tokens.len() && word(tokens, semicolon) != ";" {
+                semicolon += 1;
             }
+            end = semicolon;
         } else {
             while tokens.get(end).is_some_and(|t| {
                 t.kind == TokenKind::Identifier || matches!(&text[t.range.clone()], "." | "::")
@@ -437,68 +708,84 @@ fn drop_using_directives(text: &str, tokens: &mut Vec<Token>) {
 
 /// Splits the `>>` and `>>>` that close type arguments into single `>`s:
 /// after a name, a `<` opens type arguments if what follows up to its
-/// closer can only be a type's tokens. Gives up after 256 tokens.
+/// closer can only be a type's tokens.
+///
+/// One pass: the `<` and `(` open since the last token no type has are a
+/// stack, and a closer that closes a `<` after a name keeps the splits
+/// made since it. A `)` or closer that crosses the other bracket, or any
+/// token no type has, ends every candidate open.
 fn split_type_argument_closers(text: &str, tokens: &mut Vec<Token>) {
-    const MAX_LEN: usize = 256;
-    let word = |token: &Token| &text[token.range.clone()];
-    let mut split = Vec::new();
-    let mut index = 1;
-    while index < tokens.len() {
-        if word(&tokens[index]) != "<" || tokens[index - 1].kind != TokenKind::Identifier {
-            index += 1;
-            continue;
-        }
-        let (mut depth, mut parens) = (0usize, 0usize);
-        let first_split = split.len();
-        let mut end = None;
-        for (at, token) in tokens.iter().enumerate().skip(index).take(MAX_LEN) {
-            let closes = match word(token) {
-                "<" => {
-                    depth += 1;
-                    0
+    let mut open: Vec<Open> = Vec::new();
+    // Closers inside candidates still open, and those kept.
+    let (mut pending, mut split) = (Vec::new(), Vec::new());
+    for (at, token) in tokens.iter().enumerate() {
+        let word = &text[token.range.clone()];
+        let closes = match word {
+            "<" => {
+                // `var` too: a method of that name in a pattern (`is
+                // var<T>(…)`), whose `var` the grammar reads as a keyword.
+                let after_name = at > 0
+                    && (tokens[at - 1].kind == TokenKind::Identifier
+                        || &text[tokens[at - 1].range.clone()] == "var");
+                if after_name || !open.is_empty() {
+                    open.push(Open::Angle {
+                        after_name,
+                        pending: pending.len(),
+                    });
                 }
-                ">" => 1,
-                ">>" => 2,
-                ">>>" => 3,
-                "(" => {
-                    parens += 1;
-                    0
-                }
-                ")" if parens > 0 => {
-                    parens -= 1;
-                    0
-                }
-                "," | "." | "::" | "?" | "[" | "]" | "*" => 0,
-                "in" | "out" => 0,
-                _ if token.kind == TokenKind::Identifier => 0,
-                w if PREDEFINED_TYPES.contains(&w) => 0,
-                _ => break,
-            };
-            if closes == 0 {
                 continue;
             }
-            if closes > depth {
-                break;
+            ">" => 1,
+            ">>" => 2,
+            ">>>" => 3,
+            _ if open.is_empty() => continue,
+            "(" => {
+                open.push(Open::Paren);
+                continue;
             }
-            if closes > 1 {
-                split.push(at);
+            ")" => {
+                match open.iter().rposition(|o| matches!(o, Open::Paren)) {
+                    Some(paren) => open.truncate(paren),
+                    None => open.clear(),
+                }
+                if open.is_empty() {
+                    pending.clear();
+                }
+                continue;
             }
-            depth -= closes;
-            if depth == 0 {
-                end = Some(at);
-                break;
+            "," | "." | "::" | "?" | "[" | "]" | "*" | "in" | "out" => continue,
+            _ if token.kind == TokenKind::Identifier => continue,
+            w if PREDEFINED_TYPES.contains(&w) => continue,
+            _ => {
+                open.clear();
+                pending.clear();
+                continue;
             }
+        };
+        if closes > open.len() || open[open.len() - closes..].contains(&Open::Paren) {
+            open.clear();
+            pending.clear();
+            continue;
         }
-        if let Some(end) = end {
-            index = end + 1;
-        } else {
-            split.truncate(first_split);
-            index += 1;
+        if closes > 1 {
+            pending.push(at);
+        }
+        if let Open::Angle {
+            after_name: true,
+            pending: since,
+        } = open[open.len() - closes]
+        {
+            split.extend(pending.drain(since..));
+        }
+        open.truncate(open.len() - closes);
+        if open.is_empty() {
+            pending.clear();
         }
     }
     if split.is_empty() {
         return;
     }
+    split.sort_unstable();
     let mut out = Vec::with_capacity(tokens.len() + split.len() * 2);
     let mut next = 0;
     for (index, token) in tokens.drain(..).enumerate() {
@@ -515,4 +802,16 @@ fn split_type_argument_closers(text: &str, tokens: &mut Vec<Token>) {
         }
     }
     *tokens = out;
+}
+
+/// A bracket open in a run of tokens that may be type arguments.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Open {
+    /// A `<`: after a name it starts a candidate, whose splits are
+    /// those pending from `pending` on.
+    Angle {
+        after_name: bool,
+        pending: usize,
+    },
+    Paren,
 }

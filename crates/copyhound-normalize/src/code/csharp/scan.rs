@@ -1,20 +1,19 @@
 //! Cutting C# into the tokens the grammar's lexer and external scanner
 //! give: the table lexer's tokens, with the literals it cannot read made
 //! whole and the lexer started again after each.
+//!
+//! One pass over the text: interpolated strings open inside the holes of
+//! others are a stack, not a recursion, and each byte is read by the table
+//! lexer or by a string's scan, a bounded number of times (a run of `$`
+//! and `@` that opens no string is not scanned again from each of its
+//! bytes).
 
 use super::super::Language;
-use super::super::lexer::lexer;
+use super::super::lexer::{Lexer, lexer};
 use super::super::token::{Token, TokenKind};
 
 /// The tokens of `text`, words not yet classed as the grammar classes
-/// them.
-pub(super) fn lex(text: &str) -> Vec<Token> {
-    let mut out = Vec::with_capacity(text.len() / 4);
-    lex_into(text, 0..text.len(), &mut out);
-    out
-}
-
-/// Appends the tokens of `text[range]` to `out`: the table's, but
+/// them:
 ///
 /// - an interpolated string (`$"…{x}…"`, `$@"…"`, `@$"…"`, `$$"""…"""`)
 ///   is its literal pieces, the braces of each hole and the tokens of the
@@ -23,49 +22,240 @@ pub(super) fn lex(text: &str) -> Vec<Token> {
 /// - a raw string (`"""…"""`, more quotes too) and a verbatim name
 ///   (`@class`) are one token; `u8` joins the string before it;
 /// - `?.` is `?` and `.`, and `..`, `>>>` and `>>>=` are one operator.
-fn lex_into(text: &str, range: std::ops::Range<usize>, out: &mut Vec<Token>) {
-    let table = lexer(Language::CSharp);
-    let mut start = range.start;
-    'lexing: loop {
-        for token in table.tokens(text, start..range.end) {
-            if let Some(end) = special(text, &token, range.end, out) {
-                start = end;
-                continue 'lexing;
+pub(super) fn lex(text: &str) -> Vec<Token> {
+    let mut scanner = Scanner {
+        text,
+        table: lexer(Language::CSharp),
+        out: Vec::with_capacity(text.len() / 4),
+        strings: Vec::new(),
+        no_string_before: 0,
+    };
+    let mut at = 0;
+    while at < text.len() {
+        at = match scanner.strings.last() {
+            Some(string) if string.hole.is_none() => scanner.string_text(at),
+            _ => scanner.code(at),
+        };
+    }
+    scanner.out
+}
+
+struct Scanner<'a> {
+    text: &'a str,
+    table: &'static Lexer,
+    out: Vec<Token>,
+    /// The interpolated strings open, innermost last: each but the last
+    /// is in a hole.
+    strings: Vec<OpenString>,
+    /// Up to here, a `$` or `@` opens no interpolated string: a scan of a
+    /// run of them found none.
+    no_string_before: usize,
+}
+
+/// An interpolated string being read.
+struct OpenString {
+    shape: Interpolated,
+    /// Where the piece of its text being read starts.
+    chunk_start: usize,
+    /// The hole being read, if the code of one is.
+    hole: Option<Hole>,
+}
+
+/// The hole of an interpolated string whose code is being read.
+struct Hole {
+    /// Braces that opened it (a raw string's holes open with as many as
+    /// the string has `$` signs), the most that close it.
+    braces: usize,
+    /// Brackets open in its code.
+    depth: usize,
+}
+
+/// The shape of an interpolated string.
+struct Interpolated {
+    /// `$` signs: a raw string's holes open with as many braces.
+    dollars: usize,
+    verbatim: bool,
+    /// Quotes of a raw string (3 or more); 0 for a quoted one.
+    raw_quotes: usize,
+}
+
+/// What comes next in an interpolated string's text.
+enum Next {
+    /// The string ends here (after its closing quotes).
+    End(usize),
+    /// Text of the string; go on from here.
+    Skip(usize),
+    /// A hole opens here with this many braces.
+    Open(usize, usize),
+}
+
+impl Scanner<'_> {
+    /// Reads code from `start` (at the top level or in a hole) until a
+    /// literal the table cannot read starts, the hole closes or the text
+    /// ends; where reading goes on.
+    fn code(&mut self, start: usize) -> usize {
+        let text = self.text;
+        for token in self.table.tokens(text, start..text.len()) {
+            let word = &text[token.range.clone()];
+            if let Some(hole) = self.strings.last_mut().and_then(|s| s.hole.as_mut()) {
+                match word {
+                    "(" | "[" | "{" => hole.depth += 1,
+                    ")" | "]" if hole.depth > 0 => hole.depth -= 1,
+                    "}" if hole.depth == 0 => return self.close_hole(token.range.start),
+                    "}" => hole.depth -= 1,
+                    ":" if hole.depth == 0 => {
+                        self.out.push(token.clone());
+                        let close = text[token.range.end..]
+                            .find('}')
+                            .map_or(text.len(), |len| token.range.end + len);
+                        return self.close_hole(close);
+                    }
+                    _ => {}
+                }
             }
-            join_or_push(text, token, out);
+            if let Some(end) = self.special(&token) {
+                return end;
+            }
+            join_or_push(text, token, &mut self.out);
         }
-        return;
+        text.len()
+    }
+
+    /// Reads what starts at `token` if the table cannot: pushes its tokens
+    /// (or opens its string) and returns where reading goes on.
+    fn special(&mut self, token: &Token) -> Option<usize> {
+        let text = self.text;
+        let bytes = text.as_bytes();
+        let at = token.range.start;
+        match &text[token.range.clone()] {
+            "$" | "@" => {
+                if let Some(end) = self.open_interpolated(at) {
+                    return Some(end);
+                }
+                if bytes[at] != b'@' {
+                    return None;
+                }
+                let word = text[at + 1..]
+                    .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .map_or(text.len(), |len| at + 1 + len);
+                (word > at + 1).then(|| {
+                    push(&mut self.out, TokenKind::Identifier, at..word);
+                    word
+                })
+            }
+            "." if bytes.get(at + 1) == Some(&b'.') => {
+                push(&mut self.out, TokenKind::Operator, at..at + 2);
+                Some(at + 2)
+            }
+            word if token.kind == TokenKind::String && word.starts_with("\"\"\"") => {
+                let end = raw_string_end(bytes, at);
+                push(&mut self.out, TokenKind::String, at..end);
+                Some(end)
+            }
+            _ => None,
+        }
+    }
+
+    /// If an interpolated string starts at `start`, opens it and returns
+    /// where its text starts.
+    fn open_interpolated(&mut self, start: usize) -> Option<usize> {
+        if start < self.no_string_before {
+            return None;
+        }
+        let bytes = self.text.as_bytes();
+        let mut at = start;
+        let (mut dollars, mut verbatim) = (0, None);
+        while at < bytes.len() {
+            match bytes[at] {
+                b'$' => dollars += 1,
+                b'@' if verbatim.is_none() => verbatim = Some(at),
+                _ => break,
+            }
+            at += 1;
+        }
+        if dollars == 0 || bytes.get(at) != Some(&b'"') {
+            // A scan from any later byte of the run stops at the same byte,
+            // unless it starts after the `@` and a second `@` stopped this
+            // one.
+            self.no_string_before = match (verbatim, bytes.get(at)) {
+                (Some(first), Some(b'@')) => first + 1,
+                _ => at,
+            };
+            return None;
+        }
+        let quotes = run(bytes, at, b'"');
+        let shape = Interpolated {
+            dollars,
+            verbatim: verbatim.is_some(),
+            raw_quotes: if quotes >= 3 { quotes } else { 0 },
+        };
+        at += if shape.raw_quotes > 0 { quotes } else { 1 };
+        self.strings.push(OpenString {
+            shape,
+            chunk_start: start,
+            hole: None,
+        });
+        Some(at)
+    }
+
+    /// Reads the text of the innermost string from `start` until a hole
+    /// opens or the string ends; where reading goes on.
+    fn string_text(&mut self, start: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        let string = self.strings.last_mut().expect("a string is open");
+        let mut at = start;
+        while at < bytes.len() {
+            match string.shape.next(bytes, at) {
+                Next::End(end) => {
+                    if string.chunk_start < end {
+                        push(&mut self.out, TokenKind::String, string.chunk_start..end);
+                    }
+                    self.strings.pop();
+                    return end;
+                }
+                Next::Skip(next) => at = next,
+                Next::Open(open, braces) => {
+                    if string.chunk_start < open {
+                        push(&mut self.out, TokenKind::String, string.chunk_start..open);
+                    }
+                    push(&mut self.out, brace_kind(braces), open..open + braces);
+                    string.hole = Some(Hole { braces, depth: 0 });
+                    return open + braces;
+                }
+            }
+        }
+        if string.chunk_start < bytes.len() {
+            push(
+                &mut self.out,
+                TokenKind::String,
+                string.chunk_start..bytes.len(),
+            );
+        }
+        self.strings.pop();
+        bytes.len()
+    }
+
+    /// Closes the hole of the innermost string with the braces at `close`
+    /// (as many as opened it, or fewer); where its text goes on.
+    fn close_hole(&mut self, close: usize) -> usize {
+        let string = self.strings.last_mut().expect("a string is open");
+        let braces = string.hole.take().map_or(1, |hole| hole.braces);
+        let closing = run(self.text.as_bytes(), close, b'}').min(braces);
+        if closing > 0 {
+            push(&mut self.out, brace_kind(braces), close..close + closing);
+        }
+        string.chunk_start = close + closing;
+        close + closing
     }
 }
 
-/// Reads what starts at `token` if the table cannot: pushes its tokens and
-/// returns where lexing goes on.
-fn special(text: &str, token: &Token, limit: usize, out: &mut Vec<Token>) -> Option<usize> {
-    let bytes = text.as_bytes();
-    let at = token.range.start;
-    match &text[token.range.clone()] {
-        "$" | "@" => {
-            if let Some(end) = interpolated(text, at, limit, out) {
-                return Some(end);
-            }
-            let word = text[at + 1..limit]
-                .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-                .map_or(limit, |len| at + 1 + len);
-            (bytes[at] == b'@' && word > at + 1).then(|| {
-                push(out, TokenKind::Identifier, at..word);
-                word
-            })
-        }
-        "." if bytes.get(at + 1) == Some(&b'.') => {
-            push(out, TokenKind::Operator, at..at + 2);
-            Some(at + 2)
-        }
-        word if token.kind == TokenKind::String && word.starts_with("\"\"\"") => {
-            let end = raw_string_end(text, at, limit);
-            push(out, TokenKind::String, at..end);
-            Some(end)
-        }
-        _ => None,
+/// A hole's braces: one is punctuation, more (a raw string's `{{`) an
+/// operator.
+fn brace_kind(braces: usize) -> TokenKind {
+    if braces == 1 {
+        TokenKind::Punctuation
+    } else {
+        TokenKind::Operator
     }
 }
 
@@ -110,11 +300,10 @@ fn run(bytes: &[u8], at: usize, byte: u8) -> usize {
 
 /// The end of the raw string whose quotes start at `at`: after as many
 /// quotes as opened it (or the end, if none close it).
-fn raw_string_end(text: &str, at: usize, limit: usize) -> usize {
-    let bytes = &text.as_bytes()[..limit];
+fn raw_string_end(bytes: &[u8], at: usize) -> usize {
     let quotes = run(bytes, at, b'"');
     let mut end = at + quotes;
-    while end < limit {
+    while end < bytes.len() {
         if bytes[end] == b'"' {
             let closing = run(bytes, end, b'"');
             if closing >= quotes {
@@ -125,192 +314,39 @@ fn raw_string_end(text: &str, at: usize, limit: usize) -> usize {
             end += 1;
         }
     }
-    limit
-}
-
-/// The shape of an interpolated string.
-struct Interpolated {
-    /// `$` signs: a raw string's holes open with as many braces.
-    dollars: usize,
-    verbatim: bool,
-    /// Quotes of a raw string (3 or more); 0 for a quoted one.
-    raw_quotes: usize,
-}
-
-/// If an interpolated string starts at `start`, pushes its pieces and
-/// the tokens of its holes and returns its end.
-fn interpolated(text: &str, start: usize, limit: usize, out: &mut Vec<Token>) -> Option<usize> {
-    let bytes = &text.as_bytes()[..limit];
-    let mut at = start;
-    let (mut dollars, mut verbatim) = (0, false);
-    while at < limit {
-        match bytes[at] {
-            b'$' => dollars += 1,
-            b'@' if !verbatim => verbatim = true,
-            _ => break,
-        }
-        at += 1;
-    }
-    if dollars == 0 || bytes.get(at) != Some(&b'"') {
-        return None;
-    }
-    let quotes = run(bytes, at, b'"');
-    let shape = Interpolated {
-        dollars,
-        verbatim,
-        raw_quotes: if quotes >= 3 { quotes } else { 0 },
-    };
-    at += if shape.raw_quotes > 0 { quotes } else { 1 };
-    let mut chunk_start = start;
-    while at < limit {
-        let (open, braces) = match shape.next_hole(bytes, at) {
-            Hole::End(end) => {
-                push(out, TokenKind::String, chunk_start..end);
-                return Some(end);
-            }
-            Hole::Skip(next) => {
-                at = next;
-                continue;
-            }
-            Hole::Open(open, braces) => (open, braces),
-        };
-        if chunk_start < open {
-            push(out, TokenKind::String, chunk_start..open);
-        }
-        let brace = if braces == 1 {
-            TokenKind::Punctuation
-        } else {
-            TokenKind::Operator
-        };
-        push(out, brace, open..open + braces);
-        let code = open + braces;
-        let (code_end, format) = hole_end(text, code, limit);
-        lex_into(text, code..code_end, out);
-        let mut close = code_end;
-        if format {
-            push(out, TokenKind::Punctuation, code_end..code_end + 1);
-            close = text[code_end..limit]
-                .find('}')
-                .map_or(limit, |len| code_end + len);
-        }
-        let closing = run(bytes, close, b'}').min(braces);
-        if closing > 0 {
-            push(out, brace, close..close + closing);
-        }
-        at = close + closing;
-        chunk_start = at;
-    }
-    if chunk_start < limit {
-        push(out, TokenKind::String, chunk_start..limit);
-    }
-    Some(limit)
-}
-
-/// What comes next in an interpolated string's text.
-enum Hole {
-    /// The string ends here (after its closing quotes).
-    End(usize),
-    /// Text of the string; go on from here.
-    Skip(usize),
-    /// A hole opens here with this many braces.
-    Open(usize, usize),
+    bytes.len()
 }
 
 impl Interpolated {
-    fn next_hole(&self, bytes: &[u8], at: usize) -> Hole {
+    fn next(&self, bytes: &[u8], at: usize) -> Next {
         match bytes[at] {
             b'"' if self.raw_quotes > 0 => {
                 let quotes = run(bytes, at, b'"');
                 if quotes >= self.raw_quotes {
-                    Hole::End(at + quotes)
+                    Next::End(at + quotes)
                 } else {
-                    Hole::Skip(at + quotes)
+                    Next::Skip(at + quotes)
                 }
             }
-            b'"' if self.verbatim && bytes.get(at + 1) == Some(&b'"') => Hole::Skip(at + 2),
-            b'"' => Hole::End(at + 1),
+            b'"' if self.verbatim && bytes.get(at + 1) == Some(&b'"') => Next::Skip(at + 2),
+            b'"' => Next::End(at + 1),
             b'\\' if !self.verbatim && self.raw_quotes == 0 => {
-                Hole::Skip((at + 2).min(bytes.len()))
+                Next::Skip((at + 2).min(bytes.len()))
             }
-            b'\n' if !self.verbatim && self.raw_quotes == 0 => Hole::End(at),
+            b'\n' if !self.verbatim && self.raw_quotes == 0 => Next::End(at),
             b'{' if self.raw_quotes > 0 => {
                 // A run of braces twice as long as the `$` signs or longer
                 // is text to the grammar's scanner.
                 let braces = run(bytes, at, b'{');
                 if braces >= self.dollars && braces < 2 * self.dollars {
-                    Hole::Open(at + braces - self.dollars, self.dollars)
+                    Next::Open(at + braces - self.dollars, self.dollars)
                 } else {
-                    Hole::Skip(at + braces)
+                    Next::Skip(at + braces)
                 }
             }
-            b'{' if bytes.get(at + 1) == Some(&b'{') => Hole::Skip(at + 2),
-            b'{' => Hole::Open(at, 1),
-            _ => Hole::Skip(at + 1),
+            b'{' if bytes.get(at + 1) == Some(&b'{') => Next::Skip(at + 2),
+            b'{' => Next::Open(at, 1),
+            _ => Next::Skip(at + 1),
         }
-    }
-}
-
-/// Where the code of a hole that starts at `code` ends, and whether a
-/// format clause (`:F2`) follows it there: at a `}` or `:` outside any
-/// bracket, string or character literal of the code.
-fn hole_end(text: &str, code: usize, limit: usize) -> (usize, bool) {
-    let bytes = &text.as_bytes()[..limit];
-    let mut depth = 0usize;
-    let mut at = code;
-    while at < limit {
-        match bytes[at] {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' if depth > 0 => depth -= 1,
-            b'}' if depth == 0 => return (at, false),
-            b'}' => depth -= 1,
-            b':' if depth == 0 && bytes.get(at + 1) != Some(&b':') => {
-                if at > code && bytes[at - 1] == b':' {
-                    at += 1;
-                    continue;
-                }
-                return (at, true);
-            }
-            b'"' | b'\'' | b'$' | b'@' => {
-                at = literal_end(text, at, limit);
-                continue;
-            }
-            _ => {}
-        }
-        at += 1;
-    }
-    (limit, false)
-}
-
-/// The end of the string or character literal at `at` inside a hole (or
-/// `at + 1` if none starts there).
-fn literal_end(text: &str, at: usize, limit: usize) -> usize {
-    let mut scratch = Vec::new();
-    if let Some(end) = interpolated(text, at, limit, &mut scratch) {
-        return end;
-    }
-    let bytes = &text.as_bytes()[..limit];
-    match bytes[at] {
-        b'@' if bytes.get(at + 1) == Some(&b'"') => {
-            let mut end = at + 2;
-            while end < limit {
-                if bytes[end] == b'"' {
-                    if bytes.get(end + 1) != Some(&b'"') {
-                        return end + 1;
-                    }
-                    end += 1;
-                }
-                end += 1;
-            }
-            limit
-        }
-        b'"' if run(bytes, at, b'"') >= 3 => raw_string_end(text, at, limit),
-        quote @ (b'"' | b'\'') => {
-            let mut end = at + 1;
-            while end < limit && bytes[end] != quote && bytes[end] != b'\n' {
-                end += if bytes[end] == b'\\' { 2 } else { 1 };
-            }
-            (end + 1).min(limit)
-        }
-        _ => at + 1,
     }
 }

@@ -170,3 +170,24 @@ pub(super) const PREDEFINED_TYPES: &[&str] = &[
     "bool", "byte", "char", "decimal", "double", "float", "int", "long", "object", "sbyte",
     "short", "string", "uint", "ulong", "ushort", "nint", "nuint", "void",
 ];
+
+/// Keywords whose parentheses are their own syntax (`typeof(a)`,
+/// `if (a)`), never a cast's.
+pub(super) const SYNTAX_BEFORE_PARENTHESES: &[&str] = &[
+    "typeof",
+    "sizeof",
+    "default",
+    "checked",
+    "unchecked",
+    "if",
+    "while",
+    "for",
+    "foreach",
+    "switch",
+    "catch",
+    "lock",
+    "using",
+    "fixed",
+    "when",
+    "stackalloc",
+];
