@@ -15,10 +15,11 @@ use copyhound_normalize::code::{CodeOptions, Language, Level, StatementOptions};
 use copyhound_normalize::extract::isolated::IsolatedExtractor;
 use copyhound_normalize::{
     DocumentKind, KindChoice, LoadError, LoadOptions, LoadedDocument, TextMode, TextOptions,
-    load_file,
+    load_bytes, load_file,
 };
 
-use crate::PipelineError;
+use crate::archive::{ArchiveLimits, read_entry};
+use crate::{PipelineError, PlannedFile};
 
 /// The front-end as a user chooses it, before it is checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -117,6 +118,27 @@ impl FrontEnd {
     /// Reads and normalises the file at `path`; the error names the file.
     pub fn load(&self, path: &Path) -> Result<LoadedDocument, LoadError> {
         load_file(path, &self.options)
+    }
+
+    /// Normalises a file a walk found: its bytes when it came from an
+    /// archive, else the file on disk.
+    pub fn load_planned(&self, file: &PlannedFile) -> Result<LoadedDocument, LoadError> {
+        match &file.content {
+            Some(bytes) => load_bytes(&file.path, bytes, &self.options),
+            None => self.load(&file.path),
+        }
+    }
+
+    /// Reads and normalises the file at `path` again, on disk or, when no
+    /// file is there, in the archive among its ancestors
+    /// (`subs/alice.zip/src/Main.java`) read within `limits`; `None` when
+    /// it cannot be read any more.
+    pub fn reload(&self, path: &Path, limits: &ArchiveLimits) -> Option<LoadedDocument> {
+        if path.is_file() {
+            return self.load(path).ok();
+        }
+        let bytes = read_entry(path, limits)?;
+        load_bytes(path, &bytes, &self.options).ok()
     }
 
     /// What one symbol of `family` is under this front-end: `token`,

@@ -8,7 +8,9 @@
 //!    new and old submissions and of the base code are walked
 //!    (`.gitignore` honoured or not, include/exclude globs, symbolic links
 //!    followed or not) into planned units with unique names; what the
-//!    walk could not list or follow becomes a problem.
+//!    walk could not list or follow becomes a problem. An archive (`.zip`,
+//!    `.tar`, `.tar.gz`) is walked as a folder of the same name, its files
+//!    read into memory within [`ArchiveLimits`].
 //! 2. [`FrontEnd`]: the front-end chosen once ([`FrontEndChoice`]) loads
 //!    every file as soon as the walk finds it. Each file falls in a
 //!    [`Family`] (its language, or text), each unit in the family of most
@@ -47,6 +49,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod archive;
 pub mod database;
 mod error;
 mod families;
@@ -59,6 +62,7 @@ mod selection;
 mod settings;
 mod walk;
 
+pub use archive::ArchiveLimits;
 pub use error::PipelineError;
 pub use front_end::{Defaults, Family, FrontEnd, FrontEndChoice};
 pub use plan::{Inputs, Plan, PlannedUnit, PlannedUnits, UnitMode, make_names_unique, plan_units};

@@ -10,6 +10,7 @@ use copyhound_index::Role;
 use copyhound_normalize::{LoadError, LoadedDocument};
 use copyhound_report::Problem;
 
+use crate::plan::unit_folder;
 use crate::progress::{Progress, Stage, Warning};
 use crate::{Family, FrontEnd, Inputs, PipelineError, PlannedFile};
 
@@ -57,11 +58,9 @@ impl LoadedUnit {
     pub fn path(&self) -> PathBuf {
         match self.files.as_slice() {
             [only] => only.file.path.clone(),
-            // Its name may carry a prefix (see `make_names_unique`), its
-            // files' names never do.
             files => {
                 let first = files.first().map_or("", |f| f.file.name.as_str());
-                Path::new(&self.root).join(first.split('/').next().unwrap_or_default())
+                unit_folder(Path::new(&self.root), &self.name, first)
             }
         }
     }
@@ -85,16 +84,16 @@ pub(crate) fn load_batch(
     let loaded = Mutex::new(Vec::new());
     let plan = rayon::in_place_scope(|scope| {
         let loaded = &loaded;
-        inputs.plan(&|path: &Path| {
+        inputs.plan(&|file: &PlannedFile| {
             progress.found();
-            let path = path.to_path_buf();
+            let file = file.clone();
             scope.spawn(move |_| {
-                let result = front_end.load(&path);
+                let result = front_end.load_planned(&file);
                 progress.advance(1);
                 loaded
                     .lock()
                     .expect("no loader panics")
-                    .push((path, result));
+                    .push((file.path, result));
             });
         })
     })?;
@@ -109,6 +108,11 @@ pub(crate) fn load_batch(
             .get_mut(&file.path)
             .and_then(Vec::pop)
             .expect("every listed file is loaded");
+        // The bytes of a file of an archive are not needed once loaded.
+        let file = PlannedFile {
+            content: None,
+            ..file
+        };
         LoadedFile { file, loaded }
     };
     let units = plan

@@ -9,6 +9,7 @@ use copyhound_index::Role;
 use copyhound_report::Problem;
 
 use crate::PipelineError;
+use crate::archive::format_of;
 use crate::walk::{PlannedFile, WalkFilter, walk};
 
 /// What one unit of comparison is.
@@ -64,7 +65,7 @@ impl Inputs {
     /// The units the new and old paths hold, with unique names, and the
     /// base files; `found` is called with each file's path as soon as the
     /// walk finds it (see [`walk`]).
-    pub fn plan(&self, found: &(dyn Fn(&Path) + Sync)) -> Result<Plan, PipelineError> {
+    pub fn plan(&self, found: &(dyn Fn(&PlannedFile) + Sync)) -> Result<Plan, PipelineError> {
         let mut plan = Plan::default();
         for (paths, role) in [(&self.new, Role::New), (&self.old, Role::Old)] {
             for path in paths {
@@ -115,7 +116,7 @@ pub fn plan_units(
     role: Role,
     mode: UnitMode,
     filter: &WalkFilter,
-    found: &(dyn Fn(&Path) + Sync),
+    found: &(dyn Fn(&PlannedFile) + Sync),
 ) -> Result<PlannedUnits, PipelineError> {
     let root_name = root.display().to_string();
     let walked = walk(root, filter, found)?;
@@ -124,6 +125,10 @@ pub fn plan_units(
         ..PlannedUnits::default()
     };
     let files = walked.files;
+    if root.is_file() && format_of(root).is_some() {
+        planned.units = archive_units(&root_name, role, mode, files);
+        return Ok(planned);
+    }
     if root.is_file() {
         let name = root
             .file_name()
@@ -135,6 +140,7 @@ pub fn plan_units(
             files: vec![PlannedFile {
                 path: root.to_path_buf(),
                 name,
+                content: None,
             }],
         });
         return Ok(planned);
@@ -164,6 +170,64 @@ pub fn plan_units(
         }
     }
     Ok(planned)
+}
+
+/// The units of an archive given as a path, whose files are named
+/// `alice.zip/…`: with `--unit file` each file; otherwise one unit per
+/// top-level folder when the archive holds nothing but two or more
+/// folders (an export of a learning platform, one folder per student,
+/// named `export.zip/alice`), else the whole archive (named `alice.zip`).
+fn archive_units(
+    root: &str,
+    role: Role,
+    mode: UnitMode,
+    files: Vec<PlannedFile>,
+) -> Vec<PlannedUnit> {
+    let inner = |file: &PlannedFile| -> Option<(String, String)> {
+        let (archive, inside) = file.name.split_once('/')?;
+        let (folder, _) = inside.split_once('/')?;
+        Some((archive.to_string(), folder.to_string()))
+    };
+    let folders: Option<BTreeSet<(String, String)>> = files.iter().map(inner).collect();
+    let by_folder = mode != UnitMode::File && folders.is_some_and(|f| f.len() >= 2);
+    let mut units: Vec<PlannedUnit> = Vec::new();
+    for file in files {
+        let unit_name = match (mode, inner(&file)) {
+            (UnitMode::File, _) => file.name.clone(),
+            (_, Some((archive, folder))) if by_folder => format!("{archive}/{folder}"),
+            _ => file.name.split('/').next().unwrap_or_default().to_string(),
+        };
+        match units.last_mut() {
+            Some(unit) if unit.name == unit_name => unit.files.push(file),
+            _ => units.push(PlannedUnit {
+                name: unit_name,
+                root: root.to_string(),
+                role,
+                files: vec![file],
+            }),
+        }
+    }
+    units
+}
+
+/// Where a unit of several files from the input path `root` lies, given
+/// its name (perhaps prefixed, see [`make_names_unique`]) and the name of
+/// its first file: the folder, or the archive or folder of an archive,
+/// its files are in.
+pub(crate) fn unit_folder(root: &Path, unit_name: &str, first_file: &str) -> PathBuf {
+    let mut parts = first_file.split('/');
+    let top = parts.next().unwrap_or_default();
+    if !(root.is_file() && format_of(root).is_some()) {
+        return root.join(top);
+    }
+    match parts.next() {
+        Some(folder)
+            if parts.next().is_some() && unit_name.ends_with(&format!("{top}/{folder}")) =>
+        {
+            root.join(folder)
+        }
+        _ => root.to_path_buf(),
+    }
 }
 
 /// How the files of a folder given as a path lie: beside each other, or

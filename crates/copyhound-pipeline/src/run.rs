@@ -11,8 +11,10 @@ use copyhound_report::{PairDetails, Parameters, Problem, ProblemKind, Report, Re
 use copyhound_source::LineIndex;
 use rayon::prelude::*;
 
+use crate::archive::ArchiveLimits;
 use crate::families::{FamilyCount, comparable_families, describe, family_counts};
 use crate::load::{LoadedBatch, LoadedFile, LoadedUnit, load_batch};
+use crate::plan::unit_folder;
 use crate::progress::{CompareProgress, Progress, Stage, Warning};
 use crate::settings::FamilySettings;
 use crate::{CompareSettings, Family, FrontEnd, GroupPattern, Inputs, PipelineError, PlannedFile};
@@ -76,6 +78,7 @@ pub fn run(
         families,
         problems,
         front_end: settings.front_end.clone(),
+        archives: inputs.filter.archives,
     })
 }
 
@@ -116,16 +119,14 @@ fn too_short(batch: &FamilyBatch, front_end: &FrontEnd) -> Vec<Problem> {
 }
 
 /// Where `unit`, from the input path `root`, is: the file of a one-file
-/// unit, the folder of a multi-file one. Its name may carry a prefix (see
-/// `make_names_unique`), its documents' names never do.
+/// unit, the folder (or archive) of a multi-file one.
 fn unit_path(root: &str, unit: &Unit) -> String {
     let root_path = Path::new(root);
     let path = match unit.documents.as_slice() {
-        _ if root_path.is_file() => root_path.to_path_buf(),
-        [only] => root_path.join(&only.name),
+        [only] => document_path(root_path, &only.name),
         documents => {
             let first = documents.first().map_or("", |d| d.name.as_str());
-            root_path.join(first.split('/').next().unwrap_or_default())
+            unit_folder(root_path, &unit.name, first)
         }
     };
     path.display().to_string()
@@ -141,6 +142,8 @@ pub struct Outcome {
     pub problems: Vec<Problem>,
     /// How the files were read, to read them again.
     front_end: FrontEnd,
+    /// How archives were read, to read their files again.
+    archives: ArchiveLimits,
 }
 
 /// The comparison of the units of one family.
@@ -205,15 +208,22 @@ impl Outcome {
     /// be read any more.
     pub fn document_text(&self, report: &Report, unit: usize, document: usize) -> Option<String> {
         let unit = &report.units[unit];
-        // Document paths are relative to the unit's input path, unless that
-        // path is the file itself.
-        let root = Path::new(&unit.root);
-        let path = if root.is_file() {
-            root.to_path_buf()
-        } else {
-            root.join(&unit.documents[document].path)
-        };
-        self.front_end.load(&path).ok().map(|loaded| loaded.text)
+        let path = document_path(Path::new(&unit.root), &unit.documents[document].path);
+        self.front_end
+            .reload(&path, &self.archives)
+            .map(|loaded| loaded.text)
+    }
+}
+
+/// Where the document named `name` of a unit from the input path `root`
+/// is. Document names are relative to the input path, unless that path is
+/// a file (or an archive): then they are relative to its folder, and begin
+/// with its name.
+fn document_path(root: &Path, name: &str) -> std::path::PathBuf {
+    if root.is_file() {
+        root.parent().unwrap_or(Path::new("")).join(name)
+    } else {
+        root.join(name)
     }
 }
 

@@ -11,10 +11,19 @@
 //! file is read once, by the first path to it in name order (device and
 //! inode are remembered), so a loop ends and a file linked twice counts
 //! once.
+//!
+//! An archive (`.zip`, `.tar`, `.tar.gz`, `.tgz`) is walked as a folder of
+//! the same name: its files are read into memory with it, within
+//! [`ArchiveLimits`], and named `alice.zip/src/Main.java`
+//! ([`crate::archive`]). Hidden files and `__MACOSX` folders inside are
+//! left out, and the include/exclude globs choose among its files as among
+//! those on disk; `.gitignore` files inside are not read.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+
+use crate::archive::{ARCHIVE_GLOBS, ArchiveLimits, expand, format_of};
 
 use copyhound_report::{Problem, ProblemKind};
 use ignore::overrides::{Override, OverrideBuilder};
@@ -34,6 +43,8 @@ pub struct WalkFilter {
     /// Whether symbolic links are followed (each real file and directory
     /// read once); when not, each link is a problem of the walk.
     pub follow_links: bool,
+    /// How much of each archive is read.
+    pub archives: ArchiveLimits,
 }
 
 impl Default for WalkFilter {
@@ -45,6 +56,7 @@ impl Default for WalkFilter {
             exclude: Vec::new(),
             honour_ignore_files: true,
             follow_links: false,
+            archives: ArchiveLimits::default(),
         }
     }
 }
@@ -52,10 +64,14 @@ impl Default for WalkFilter {
 /// One file found by a walk.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlannedFile {
-    /// Where to read it.
+    /// Where to read it: for a file of an archive, the archive's path
+    /// followed by the file's path inside (`subs/alice.zip/src/Main.java`).
     pub path: PathBuf,
     /// Its path relative to the input path, with `/` separators.
     pub name: String,
+    /// The bytes of a file of an archive, read with the archive; `None`
+    /// for a file on disk.
+    pub content: Option<Arc<[u8]>>,
 }
 
 /// What a walk found: the files, sorted by name, and what it could not
@@ -72,19 +88,20 @@ pub struct Walked {
 /// Every file under `root` that passes `filter`, sorted by relative name,
 /// and the problems of the walk.
 ///
-/// `found` is called with the path of each of them, on the walker's
-/// threads, as soon as it is found, so that a caller can start reading it
-/// while the walk goes on; it is called for exactly the files returned.
+/// `found` is called with each of them, on the walker's threads, as soon
+/// as it is found, so that a caller can start reading it while the walk
+/// goes on; it is called for exactly the files returned.
 /// Only a `root` that does not exist, or globs that do not parse, are
 /// errors.
 pub fn walk(
     root: &Path,
     filter: &WalkFilter,
-    found: &(dyn Fn(&Path) + Sync),
+    found: &(dyn Fn(&PlannedFile) + Sync),
 ) -> Result<Walked, PipelineError> {
     if !root.exists() {
         return Err(PipelineError::NoSuchPath(root.to_path_buf()));
     }
+    let overrides = overrides(root, filter)?;
     let mut walker = WalkBuilder::new(root);
     walker
         .hidden(true)
@@ -96,11 +113,17 @@ pub fn walk(
         // Submission folders are rarely repositories; their .gitignore
         // still says what is not part of the submission.
         .require_git(false)
-        .overrides(overrides(root, filter)?);
+        .overrides(overrides.clone());
+    let files = Files {
+        root,
+        overrides: &overrides,
+        limits: &filter.archives,
+        found,
+    };
     let mut walked = if filter.follow_links {
-        walk_following_links(root, walker, found)
+        walk_following_links(walker, &files)
     } else {
-        walk_in_parallel(root, &walker, found)
+        walk_in_parallel(&walker, &files)
     };
     walked.files.sort_by(|a, b| a.name.cmp(&b.name));
     walked.problems.sort_by(|a, b| a.path.cmp(&b.path));
@@ -110,7 +133,7 @@ pub fn walk(
 /// Lists directories on all cores, links not followed: a batch of small
 /// submissions in many folders spends more time listing them (and looking
 /// for ignore files in each) than reading its files.
-fn walk_in_parallel(root: &Path, walker: &WalkBuilder, found: &(dyn Fn(&Path) + Sync)) -> Walked {
+fn walk_in_parallel(walker: &WalkBuilder, files: &Files) -> Walked {
     let walked = Mutex::new(Walked::default());
     walker.build_parallel().run(|| {
         Box::new(|entry| {
@@ -129,13 +152,11 @@ fn walk_in_parallel(root: &Path, walker: &WalkBuilder, found: &(dyn Fn(&Path) + 
                     None
                 }
             };
-            if let Some(entry) = &file {
-                found(entry.path());
-            }
+            let mut found = file.map(|entry| files.of(entry.into_path(), &mut problems));
             let mut walked = walked.lock().expect("no walker panics");
             walked.problems.append(&mut problems);
-            if let Some(entry) = file {
-                walked.files.push(planned_file(root, entry.into_path()));
+            if let Some(found) = &mut found {
+                walked.files.append(found);
             }
             WalkState::Continue
         })
@@ -149,11 +170,7 @@ type Identity = (u64, u64);
 /// Follows links on one thread, in name order, so that the first path to
 /// each file and directory is the same on every run; a second path to one
 /// already read is not walked again.
-fn walk_following_links(
-    root: &Path,
-    mut walker: WalkBuilder,
-    found: &(dyn Fn(&Path) + Sync),
-) -> Walked {
+fn walk_following_links(mut walker: WalkBuilder, files: &Files) -> Walked {
     let seen: Arc<Mutex<HashMap<Identity, PathBuf>>> = Arc::default();
     let repeats: Arc<Mutex<Vec<Problem>>> = Arc::default();
     let (filter_seen, filter_repeats) = (Arc::clone(&seen), Arc::clone(&repeats));
@@ -196,8 +213,8 @@ fn walk_following_links(
     for entry in walker.build() {
         match entry {
             Ok(entry) if entry.file_type().is_some_and(|t| t.is_file()) => {
-                found(entry.path());
-                walked.files.push(planned_file(root, entry.into_path()));
+                let mut found = files.of(entry.into_path(), &mut walked.problems);
+                walked.files.append(&mut found);
             }
             Ok(_) => {}
             Err(error) => walk_problems(error, &mut walked.problems),
@@ -280,6 +297,52 @@ fn walk_problems(error: ignore::Error, problems: &mut Vec<Problem>) {
     }
 }
 
+/// What makes the files a walk finds: its root, its globs, the limits of
+/// archives, and whom to tell of each file.
+struct Files<'a> {
+    root: &'a Path,
+    overrides: &'a Override,
+    limits: &'a ArchiveLimits,
+    found: &'a (dyn Fn(&PlannedFile) + Sync),
+}
+
+impl Files<'_> {
+    /// The file at `path`, or the files of the archive it is (what of it
+    /// is refused added to `problems`), each announced to `found`.
+    fn of(&self, path: PathBuf, problems: &mut Vec<Problem>) -> Vec<PlannedFile> {
+        let archive = planned_file(self.root, path);
+        let Some(format) = format_of(&archive.path) else {
+            (self.found)(&archive);
+            return vec![archive];
+        };
+        let wanted = |name: &str| {
+            let hidden = name
+                .split('/')
+                .any(|part| part.starts_with('.') || part == "__MACOSX");
+            !hidden
+                && !self
+                    .overrides
+                    .matched(archive.path.join(name), false)
+                    .is_ignore()
+        };
+        let expanded = expand(&archive.path, format, self.limits, &wanted);
+        problems.extend(expanded.problems);
+        expanded
+            .entries
+            .into_iter()
+            .map(|entry| {
+                let file = PlannedFile {
+                    path: archive.path.join(&entry.name),
+                    name: format!("{}/{}", archive.name, entry.name),
+                    content: Some(entry.bytes.into()),
+                };
+                (self.found)(&file);
+                file
+            })
+            .collect()
+    }
+}
+
 /// The file at `path`, found under `root`, named by its path relative to
 /// `root` (its file name when it is `root`).
 fn planned_file(root: &Path, path: PathBuf) -> PlannedFile {
@@ -296,11 +359,22 @@ fn planned_file(root: &Path, path: PathBuf) -> PlannedFile {
             .collect::<Vec<_>>()
             .join("/")
     };
-    PlannedFile { path, name }
+    PlannedFile {
+        path,
+        name,
+        content: None,
+    }
 }
 
 fn overrides(root: &Path, filter: &WalkFilter) -> Result<Override, PipelineError> {
     let mut builder = OverrideBuilder::new(root);
+    // Include globs choose files inside archives too: archives themselves
+    // are always opened.
+    if !filter.include.is_empty() {
+        for glob in ARCHIVE_GLOBS {
+            builder.add(glob).map_err(PipelineError::Filter)?;
+        }
+    }
     for glob in &filter.include {
         builder
             .add(glob)
@@ -349,8 +423,8 @@ mod tests {
         let filter = WalkFilter::default();
         let names = |files: Vec<PlannedFile>| files.into_iter().map(|f| f.name).collect::<Vec<_>>();
         let found = Mutex::new(Vec::new());
-        let walked = walk(root.path(), &filter, &|path| {
-            found.lock().unwrap().push(path.to_path_buf());
+        let walked = walk(root.path(), &filter, &|file| {
+            found.lock().unwrap().push(file.path.clone());
         })
         .unwrap()
         .files;

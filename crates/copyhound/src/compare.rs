@@ -39,9 +39,11 @@ use progress::Bar;
                   2 when nothing usable remained or the command could not run."
 )]
 pub struct CompareArgs {
-    /// Submissions: files, or directories of them. A unit is named by its
-    /// path relative to the PATH it came from; units that would share a
-    /// name (`a/x.py`, `b/x.py`) are prefixed by the end of their PATH.
+    /// Submissions: files, or directories of them; an archive (`.zip`,
+    /// `.tar`, `.tar.gz`, `.tgz`) is read as a folder of the same name,
+    /// within limits (README, "Archives"). A unit is named by its path
+    /// relative to the PATH it came from; units that would share a name
+    /// (`a/x.py`, `b/x.py`) are prefixed by the end of their PATH.
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<PathBuf>,
     /// Earlier submissions: compared with the new ones, never with each
@@ -188,13 +190,17 @@ pub enum UnitArg {
     /// A directory whose folders outnumber the files beside it ("a
     /// folder of folders", perhaps with a stray `notes.txt`) is split by
     /// folder, each stray file a unit of its own; otherwise every file is a
-    /// unit. A mixed or nested layout is warned about.
+    /// unit. A mixed or nested layout is warned about. Archives in a
+    /// folder count as folders; an archive given as a PATH is one unit,
+    /// or one per folder when it holds only two or more folders (an
+    /// export, one folder per student).
     #[default]
     Auto,
     /// Every file is a unit.
     File,
-    /// Every subdirectory of a given directory is one unit (a multi-file
-    /// submission); files directly inside it are units of their own.
+    /// Every subdirectory (or archive) of a given directory is one unit
+    /// (a multi-file submission); files directly inside it are units of
+    /// their own. An archive given as a PATH is split as with `auto`.
     Dir,
 }
 
@@ -223,6 +229,7 @@ impl CompareArgs {
                 exclude: self.exclude.clone(),
                 honour_ignore_files: !self.no_ignore,
                 follow_links: self.follow_links,
+                ..WalkFilter::default()
             },
         }
     }

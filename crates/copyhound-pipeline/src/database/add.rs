@@ -1,5 +1,6 @@
 //! Registering documents: files found by the pipeline's walker (with the
-//! caller's filter), or one upload.
+//! caller's filter; the files of an archive are registered one by one,
+//! each located at `alice.zip/src/Main.java`), or one upload.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -98,7 +99,7 @@ impl DocumentDatabase {
                             message: &problem.message,
                         });
                     }
-                    files.extend(walked.files.into_iter().map(|f: PlannedFile| f.path));
+                    files.extend(walked.files);
                 }
                 Err(error) => {
                     summary.failed += 1;
@@ -120,8 +121,11 @@ impl DocumentDatabase {
                 for chunk in files.chunks(request.batch.max(1)) {
                     let prepared: Vec<PreparedFile> = chunk
                         .par_iter()
-                        .map(|path| {
-                            let size = fs::metadata(path).ok().map(|m| m.len());
+                        .map(|file: &PlannedFile| {
+                            let size = match &file.content {
+                                Some(bytes) => Some(bytes.len() as u64),
+                                None => fs::metadata(&file.path).ok().map(|m| m.len()),
+                            };
                             // Loading, then fingerprinting and batching the
                             // print: about 44 times the text at 8 MiB
                             // (`/usr/bin/time -v`), twice the loader's factor.
@@ -129,7 +133,7 @@ impl DocumentDatabase {
                                 size.unwrap_or(0)
                                     .saturating_mul(2 * memory_per_byte(DocumentKind::Text)),
                             );
-                            this.prepare_file(request, path, size)
+                            this.prepare_file(request, file, size)
                         })
                         .collect();
                     if sender.send((chunk, prepared)).is_err() {
@@ -140,7 +144,7 @@ impl DocumentDatabase {
             for (chunk, prepared) in receiver {
                 let mut batch = Vec::new();
                 let mut paths = Vec::new();
-                for (path, outcome) in chunk.iter().zip(prepared) {
+                for (path, outcome) in chunk.iter().map(|f| f.path.as_path()).zip(prepared) {
                     match outcome {
                         Ok((document, warnings)) => {
                             for message in &warnings {
@@ -184,13 +188,25 @@ impl DocumentDatabase {
         Ok(())
     }
 
-    /// The file at `path` (of `size` bytes, when its metadata could be
-    /// read) loaded and fingerprinted as `request` registers it.
-    fn prepare_file(&self, request: &AddRequest, path: &Path, size: Option<u64>) -> PreparedFile {
-        let loaded = self.load_file(path).map_err(|e| e.to_string())?;
+    /// The file a walk found (of `size` bytes, when known) loaded and
+    /// fingerprinted as `request` registers it.
+    fn prepare_file(
+        &self,
+        request: &AddRequest,
+        file: &PlannedFile,
+        size: Option<u64>,
+    ) -> PreparedFile {
+        let path = file.path.as_path();
+        let loaded = match &file.content {
+            Some(bytes) => self.load_bytes(path, bytes),
+            None => self.load_file(path),
+        }
+        .map_err(|e| e.to_string())?;
+        // A file of an archive has no path of its own to resolve.
         let location = match &request.url {
             Some(url) => url.clone(),
             None => fs::canonicalize(path)
+                .or_else(|_| std::path::absolute(path))
                 .unwrap_or_else(|_| path.to_owned())
                 .display()
                 .to_string(),

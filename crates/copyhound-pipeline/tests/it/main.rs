@@ -2,6 +2,7 @@
 //! other caller run it: planning the units, sorting them into families,
 //! what is left out, and the measured defaults of each family.
 
+mod archives;
 mod defaults;
 mod families;
 mod plan;

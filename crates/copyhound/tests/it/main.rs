@@ -2,6 +2,7 @@
 //! module per command, and a harness ([`support`]) that runs the built
 //! binary on files written to a temporary folder.
 
+mod archives;
 mod compare;
 mod db;
 mod dedup;
