@@ -66,6 +66,7 @@
 
 mod catalog;
 mod check;
+pub mod code_archive;
 mod codec;
 mod database;
 mod directory;

@@ -317,9 +317,10 @@ fn widest_gap(doc: &Document) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::index::Counted;
     use crate::prepare::prepare;
     use crate::rarity::unit_weights;
-    use crate::{BaseCode, CompareOptions, MaxOccurrences, compare};
+    use crate::{BaseCode, CompareOptions, MaxOccurrences, UnitsElsewhere, compare};
     use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Scheme, Winnowing};
     use proptest::prelude::*;
 
@@ -397,14 +398,11 @@ mod tests {
             // What the comparison worked from, again.
             let max_units = options.max_occurrences.limit(units.len());
             let prepared = prepare(&units, &base, &hasher);
-            let (index, shared_by_many) = FingerprintIndex::build_counting(&units, &base, max_units);
+            let none_elsewhere = UnitsElsewhere::default();
+            let Counted { index, shared_by_many, too_common } =
+                FingerprintIndex::build_counting(&units, &base, max_units, &none_elsewhere);
             let counted = base.is_empty().then_some(&shared_by_many[..]);
-            let weights = unit_weights(&units, &prepared, k, rarity, counted);
-            let too_common: Vec<u64> = shared_by_many
-                .iter()
-                .filter(|&&(_, n)| n as usize > max_units)
-                .map(|&(hash, _)| hash)
-                .collect();
+            let weights = unit_weights(&units, &prepared, k, rarity, counted, &none_elsewhere);
             let firsts = crate::candidates::group_firsts(&index);
             let bounds = hash_bounds(&units, &prepared, &weights, &index, (k, Some(w)), (&firsts, &too_common));
             prop_assert!(bounds.valid);
@@ -464,7 +462,7 @@ mod tests {
             let result = compare(&units, &base, &options).unwrap();
             let prepared = prepare(&units, &base, &hasher);
             let index = FingerprintIndex::build(&units, &base, usize::MAX);
-            let weights = unit_weights(&units, &prepared, k, false, None);
+            let weights = unit_weights(&units, &prepared, k, false, None, &UnitsElsewhere::default());
             let firsts = crate::candidates::group_firsts(&index);
             let bounds = hash_bounds(&units, &prepared, &weights, &index, (k, Some(w)), (&firsts, &[]));
             for pair in &result.pairs {
@@ -483,7 +481,14 @@ mod tests {
         let hasher = KGramHasher::new(3, 0);
         let units = [Unit::new("a", Vec::new()), Unit::new("b", Vec::new())];
         let prepared = prepare(&units, &BaseCode::none(), &hasher);
-        let weights = unit_weights(&units, &prepared, 3, false, None);
+        let weights = unit_weights(
+            &units,
+            &prepared,
+            3,
+            false,
+            None,
+            &UnitsElsewhere::default(),
+        );
         let index = FingerprintIndex::build(&units, &BaseCode::none(), usize::MAX);
         let bounds = |guarantee| {
             hash_bounds(

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use crate::bounds::hash_bounds;
 use crate::candidates::{CandidatePair, NameOrder, PairingRules, candidate_pairs, group_firsts};
 use crate::fragments::{Match, PairScratch, Side, find_fragments};
-use crate::index::{PartnerRuns, PostingTable, SharedRun};
+use crate::index::{Counted, PartnerRuns, PostingTable, SharedRun};
 use crate::listing::{Listing, Omitted, score_in_rank_order};
 use crate::prepare::{PreparedUnit, UnitSummary, prepare};
 use crate::rarity::{UnitWeights, unit_weights};
@@ -269,26 +269,36 @@ pub fn compare_with_progress(
     }
     let k = options.scheme.k();
     check_fingerprints(units, k);
-    let max_units = options.max_occurrences.validate()?.limit(units.len());
+    let elsewhere = &*options.elsewhere;
+    let max_units = options
+        .max_occurrences
+        .validate()?
+        .limit(units.len() + elsewhere.units());
 
     progress.start(Stage::Prepare, units.len() as u64);
     let prepared = prepare(units, base, options.scheme.hasher());
     progress.advance(units.len() as u64);
 
     progress.start(Stage::Index, 1);
-    let (index, shared_by_many) = FingerprintIndex::build_counting(units, base, max_units);
+    let Counted {
+        index,
+        shared_by_many,
+        too_common,
+    } = FingerprintIndex::build_counting(units, base, max_units, elsewhere);
     progress.advance(1);
 
     // Without base code the index holds every fingerprint, so its counts
     // are the batch's; base fingerprints are left out of it, and counted
     // apart.
     let counted = base.is_empty().then_some(&shared_by_many[..]);
-    let weights = unit_weights(units, &prepared, k, options.rarity_weighting, counted);
-    let too_common: Vec<u64> = shared_by_many
-        .iter()
-        .filter(|&&(_, count)| count as usize > max_units)
-        .map(|&(hash, _)| hash)
-        .collect();
+    let weights = unit_weights(
+        units,
+        &prepared,
+        k,
+        options.rarity_weighting,
+        counted,
+        elsewhere,
+    );
     drop(shared_by_many);
     let min_fragment = options.shortest_fragment();
     let name_rank = name_ranks(units);

@@ -17,7 +17,7 @@
 use rayon::prelude::*;
 
 use crate::bitset;
-use crate::{BaseCode, Unit};
+use crate::{BaseCode, Unit, UnitsElsewhere};
 
 /// Where one fingerprint occurs in its unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -54,6 +54,18 @@ pub struct IndexStats {
     pub postings: usize,
 }
 
+/// An index and what it counted on the way.
+pub(crate) struct Counted {
+    pub(crate) index: FingerprintIndex,
+    /// Every hash of the units held by three units or more (the units
+    /// elsewhere included; those dropped as too common too), ascending,
+    /// with the number of its units: what rarity weights need.
+    pub(crate) shared_by_many: Vec<(u64, u32)>,
+    /// The hashes left out for being in more units than allowed,
+    /// ascending.
+    pub(crate) too_common: Vec<u64>,
+}
+
 /// Hash → postings for the fingerprints that can pair units.
 #[derive(Debug, Default)]
 pub struct FingerprintIndex {
@@ -88,18 +100,19 @@ impl FingerprintIndex {
     /// Indexes the fingerprints of `units`, without those in `base` and
     /// without hashes found in more than `max_units` distinct units.
     pub fn build(units: &[Unit], base: &BaseCode, max_units: usize) -> Self {
-        Self::build_counting(units, base, max_units).0
+        Self::build_counting(units, base, max_units, &UnitsElsewhere::default()).index
     }
 
-    /// [`Self::build`], and every indexed hash found in three units or
-    /// more (those dropped as too common included), ascending, with the
-    /// number of its units: what rarity weights need, counted on the way.
+    /// [`Self::build`] with the units `elsewhere` counted as if they were
+    /// in the batch, and the counts rarity weights need, found on the way.
     pub(crate) fn build_counting(
         units: &[Unit],
         base: &BaseCode,
         max_units: usize,
-    ) -> (Self, Vec<(u64, u32)>) {
+        elsewhere: &UnitsElsewhere,
+    ) -> Counted {
         let mut shared_by_many = Vec::new();
+        let mut too_common = Vec::new();
         let mut stats = IndexStats::default();
         let (entries, base_fingerprints) = sorted_entries(units, base);
         stats.fingerprints = entries.len() + base_fingerprints;
@@ -121,13 +134,15 @@ impl FingerprintIndex {
             run_units.clear();
             run_units.extend(run.iter().map(|(_, u, _)| *u));
             run_units.dedup();
+            let holders = run_units.len() + elsewhere.count(run[0].0) as usize;
+            if holders > 2 {
+                shared_by_many.push((run[0].0, holders as u32));
+            }
             if run_units.len() < 2 {
                 continue;
             }
-            if run_units.len() > 2 {
-                shared_by_many.push((run[0].0, run_units.len() as u32));
-            }
-            if run_units.len() > max_units {
+            if holders > max_units {
+                too_common.push(run[0].0);
                 stats.common_hashes += 1;
                 stats.common_fingerprints += run.len();
                 continue;
@@ -146,7 +161,11 @@ impl FingerprintIndex {
         stats.shared_hashes = index.hashes.len();
         stats.postings = index.postings.len();
         index.stats = stats;
-        (index, shared_by_many)
+        Counted {
+            index,
+            shared_by_many,
+            too_common,
+        }
     }
 
     /// Sorts the kept postings by unit with a counting sort (`counts[u + 1]`

@@ -65,6 +65,7 @@ mod bitset;
 mod bounds;
 mod candidates;
 mod compare;
+mod elsewhere;
 mod error;
 mod fragments;
 mod index;
@@ -81,6 +82,7 @@ pub use compare::{
     Comparison, LocatedFragment, Progress, Stage, compare, compare_with_progress,
     locate_shared_fragments, shared_fragments,
 };
+pub use elsewhere::UnitsElsewhere;
 pub use error::CompareError;
 pub use fragments::{Fragment, SymbolRange};
 pub use index::{FingerprintIndex, IndexStats, Posting};

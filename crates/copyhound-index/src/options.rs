@@ -3,9 +3,11 @@
 use std::fmt;
 use std::str::FromStr;
 
+use std::sync::Arc;
+
 use copyhound_fingerprint::Scheme;
 
-use crate::CompareError;
+use crate::{CompareError, UnitsElsewhere};
 
 /// How many units a fingerprint may appear in before it is ignored (the
 /// `-m` of MOSS): code every submission shares — the assignment's
@@ -125,6 +127,10 @@ pub struct CompareOptions {
     /// pieces by inserted or edited statements counts as the stretch it
     /// is. 0: only the fragments' own symbols count.
     pub score_gap: u32,
+    /// Units not compared whose fingerprints still count, as if they were
+    /// in the batch, in rarity weights and the max-occurrences limit (the
+    /// rest of an archive); none by default.
+    pub elsewhere: Arc<UnitsElsewhere>,
 }
 
 impl CompareOptions {
@@ -143,6 +149,7 @@ impl CompareOptions {
             min_fragment: 0,
             rarity_weighting: false,
             score_gap: 0,
+            elsewhere: Arc::default(),
         }
     }
 

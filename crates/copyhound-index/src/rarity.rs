@@ -27,7 +27,7 @@ use rayon::prelude::*;
 
 use crate::index::hash_bucket;
 use crate::prepare::PreparedUnit;
-use crate::{Document, Unit};
+use crate::{Document, Unit, UnitsElsewhere};
 
 /// The weight of a symbol that counts fully.
 pub(crate) const FULL: u16 = 1000;
@@ -101,18 +101,21 @@ fn sums_before<T: Copy + std::ops::Add<Output = T>>(
 }
 
 /// The weights of every unit: all full when `enabled` is false or the
-/// batch has at most two units (nothing can be common then). `counted`,
-/// when given, holds every hash of the units in three units or more with
-/// its unit count, ascending (the index counts them as it is built);
-/// otherwise they are counted here.
+/// batch, with the units `elsewhere`, has at most two units (nothing can
+/// be common then). `counted`, when given, holds every hash of the units
+/// in three units or more (those elsewhere counted) with its unit count,
+/// ascending (the index counts them as it is built); otherwise they are
+/// counted here.
 pub(crate) fn unit_weights(
     units: &[Unit],
     prepared: &[PreparedUnit],
     k: usize,
     enabled: bool,
     counted: Option<&[(u64, u32)]>,
+    elsewhere: &UnitsElsewhere,
 ) -> Vec<UnitWeights> {
-    if !enabled || units.len() <= 2 {
+    let all_units = units.len() + elsewhere.units();
+    if !enabled || all_units <= 2 {
         return prepared
             .iter()
             .map(|p| UnitWeights {
@@ -122,8 +125,8 @@ pub(crate) fn unit_weights(
             .collect();
     }
     let hash_weights = match counted {
-        Some(counts) => HashWeights::from_counts(counts, units.len()),
-        None => HashWeights::count(units),
+        Some(counts) => HashWeights::from_counts(counts, all_units),
+        None => HashWeights::count(units, elsewhere),
     };
     units
         .par_iter()
@@ -207,8 +210,9 @@ struct HashWeights {
 const HASHES_PER_BUCKET: usize = 4;
 
 impl HashWeights {
-    /// The weights of the hashes of `units`, each counted once per unit.
-    fn count(units: &[Unit]) -> Self {
+    /// The weights of the hashes of `units`, each counted once per unit,
+    /// with the units `elsewhere`.
+    fn count(units: &[Unit], elsewhere: &UnitsElsewhere) -> Self {
         let mut all: Vec<u64> = units
             .par_iter()
             .flat_map_iter(|unit| {
@@ -225,10 +229,10 @@ impl HashWeights {
         all.par_sort_unstable();
         let counts: Vec<(u64, u32)> = all
             .chunk_by(|x, y| x == y)
-            .filter(|c| c.len() > 2)
-            .map(|c| (c[0], c.len() as u32))
+            .map(|c| (c[0], c.len() as u32 + elsewhere.count(c[0])))
+            .filter(|&(_, count)| count > 2)
             .collect();
-        Self::from_counts(&counts, units.len())
+        Self::from_counts(&counts, units.len() + elsewhere.units())
     }
 
     /// The weights of the hashes of `counts` (ascending, each with the
@@ -334,7 +338,7 @@ mod tests {
                 })
                 .collect();
             let prepared = crate::prepare::prepare(&units, &crate::BaseCode::none(), &hasher);
-            let weights = unit_weights(&units, &prepared, k, true, None);
+            let weights = unit_weights(&units, &prepared, k, true, None, &UnitsElsewhere::default());
             let counts = unit_counts(&units);
             for (unit, unit_weights) in units.iter().zip(&weights) {
                 for (d, doc) in unit.documents.iter().enumerate() {
@@ -383,10 +387,10 @@ mod tests {
             let counts = unit_counts(&units);
             // Counted here, or by the index as it is built, with hashes too
             // common to index (in more than three units) or not.
-            let counted = HashWeights::count(&units);
+            let counted = HashWeights::count(&units, &UnitsElsewhere::default());
             let by_index = |max_units| {
-                let (_, shared_by_many) = crate::FingerprintIndex::build_counting(&units, &crate::BaseCode::none(), max_units);
-                HashWeights::from_counts(&shared_by_many, units.len())
+                let counted = crate::FingerprintIndex::build_counting(&units, &crate::BaseCode::none(), max_units, &UnitsElsewhere::default());
+                HashWeights::from_counts(&counted.shared_by_many, units.len())
             };
             for weights in [counted, by_index(usize::MAX), by_index(3)] {
                 for (&hash, &df) in &counts {

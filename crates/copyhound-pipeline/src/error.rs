@@ -73,6 +73,38 @@ pub enum PipelineError {
     /// The comparison refused its settings.
     #[error(transparent)]
     Compare(#[from] CompareError),
+    /// An archive or database could not be opened, read or written.
+    #[error(transparent)]
+    Database(#[from] copyhound_db::DbError),
+    /// An archive's settings hold a line this build does not know.
+    #[error(
+        "the archive's settings hold {0:?}, which this build does not know; make a new archive with this build"
+    )]
+    ArchiveSettings(String),
+    /// Archives compared against were made with different settings.
+    #[error(
+        "{first} and {other} were made with different settings; compare against archives made alike"
+    )]
+    ArchivesDiffer {
+        /// The first archive.
+        first: PathBuf,
+        /// One made otherwise.
+        other: PathBuf,
+    },
+    /// Settings chosen on the command line conflict with the archive's.
+    #[error("{}: the archive's settings are used with --against; leave these out:\n  {}", archive.display(), conflicts.join("\n  "))]
+    ConflictsWithArchive {
+        /// The archive.
+        archive: PathBuf,
+        /// One line per conflicting option.
+        conflicts: Vec<String>,
+    },
+    /// Base code cannot be masked in a comparison against an archive: the
+    /// archive's counts include the base code's fingerprints.
+    #[error(
+        "--base cannot be used with --against: the archive counts every fingerprint of its units, base code included"
+    )]
+    BaseWithArchive,
 }
 
 impl PipelineError {

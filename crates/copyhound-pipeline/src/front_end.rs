@@ -212,6 +212,14 @@ impl Family {
         kind.language().map_or(Self::Text, Self::Code)
     }
 
+    /// The family [`name`](Self::name) names.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "text" => Some(Self::Text),
+            name => Language::from_name(name).map(Self::Code),
+        }
+    }
+
     /// `text`, or the language's name: how reports name the family.
     pub fn name(self) -> &'static str {
         match self {

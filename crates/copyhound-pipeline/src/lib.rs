@@ -50,6 +50,7 @@
 #![deny(missing_docs)]
 
 mod archive;
+pub mod code_archive;
 pub mod database;
 mod error;
 mod families;

@@ -40,6 +40,10 @@ pub struct Inputs {
     pub old: Vec<PathBuf>,
     /// Starter code given to everyone, never counted as shared.
     pub base: Vec<PathBuf>,
+    /// Archives (`copyhound db init --code`) whose units are earlier
+    /// submissions: those that can pair with a new unit are compared with
+    /// it, and all of them count in rarity and the occurrence limit.
+    pub against: Vec<PathBuf>,
     /// What one unit is.
     pub unit: UnitMode,
     /// Which files are read.

@@ -1,17 +1,21 @@
 //! A batch comparison end to end: load, sort into families, fingerprint,
 //! compare each family, and the outcome every output is made from.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
+use std::sync::Arc;
 
 use copyhound_fingerprint::NormalizedDocument;
 use copyhound_index::{BaseCode, Comparison, Document, Role, Unit, compare_with_progress};
 use copyhound_normalize::LoadedDocument;
-use copyhound_report::{PairDetails, Parameters, Problem, ProblemKind, Report, ReportInput, Tool};
+use copyhound_report::{
+    PairDetails, Parameters, Problem, ProblemKind, Report, ReportInput, Tool, UnitOrigin,
+};
 use copyhound_source::LineIndex;
 use rayon::prelude::*;
 
 use crate::archive::ArchiveLimits;
+use crate::code_archive::against::Archives;
 use crate::families::{FamilyCount, comparable_families, describe, family_counts};
 use crate::load::{LoadedBatch, LoadedFile, LoadedUnit, load_batch};
 use crate::plan::unit_folder;
@@ -33,8 +37,17 @@ pub fn run(
     settings: &CompareSettings,
     progress: &dyn Progress,
 ) -> Result<Outcome, PipelineError> {
+    if !inputs.against.is_empty() && !inputs.base.is_empty() {
+        return Err(PipelineError::BaseWithArchive);
+    }
+    let archives = Archives::open(&inputs.against)?;
     let mut batch = load_batch(inputs, &settings.front_end, progress)?;
-    let counts = family_counts(batch.units.iter().map(|unit| (unit.role, unit.family)));
+    let mut counts = family_counts(batch.units.iter().map(|unit| (unit.role, unit.family)));
+    for (family, archived) in archives.family_counts()? {
+        if let Some(count) = counts.get_mut(&family) {
+            count.units += archived;
+        }
+    }
     let compared = comparable_families(&counts);
     let mut problems = std::mem::take(&mut batch.problems);
     if compared.is_empty() {
@@ -58,8 +71,33 @@ pub fn run(
         progress.warn(Warning::LeftOut(problem));
     }
     let mut families = Vec::with_capacity(batches.len());
-    for batch in batches {
-        let options = settings.compare_options(&batch.settings);
+    let mut archived_texts = HashMap::new();
+    for mut batch in batches {
+        let mut options = settings.compare_options(&batch.settings);
+        let mut origins: Vec<UnitOrigin> = batch
+            .units
+            .iter()
+            .map(|unit| UnitOrigin::of_role(unit.role.into()))
+            .collect();
+        if !inputs.against.is_empty() {
+            let pulled = archives.pull(
+                batch.settings.family,
+                &batch.units,
+                &settings.front_end,
+                &batch.settings.scheme,
+            )?;
+            for problem in &pulled.problems {
+                progress.warn(Warning::LeftOut(problem));
+            }
+            problems.extend(pulled.problems);
+            for ((unit, root), texts) in pulled.units.iter().zip(&pulled.roots).zip(pulled.texts) {
+                archived_texts.insert((root.clone(), unit.name.clone()), texts);
+            }
+            origins.extend(pulled.units.iter().map(|_| UnitOrigin::Archive));
+            batch.units.extend(pulled.units);
+            batch.roots.extend(pulled.roots);
+            options.elsewhere = Arc::new(pulled.elsewhere);
+        }
         let comparison = compare_with_progress(
             &batch.units,
             &batch.base,
@@ -71,6 +109,7 @@ pub fn run(
             parameters: settings.parameters(&batch.settings, &options, &inputs.base),
             units: batch.units,
             roots: batch.roots,
+            origins,
             comparison,
         });
     }
@@ -79,6 +118,7 @@ pub fn run(
         problems,
         front_end: settings.front_end.clone(),
         archives: inputs.filter.archives,
+        archived_texts,
     })
 }
 
@@ -144,6 +184,9 @@ pub struct Outcome {
     front_end: FrontEnd,
     /// How archives were read, to read their files again.
     archives: ArchiveLimits,
+    /// The texts of the documents of archived units, by the archive (as
+    /// given) and the unit's name: they are not read from files again.
+    archived_texts: HashMap<(String, String), Vec<String>>,
 }
 
 /// The comparison of the units of one family.
@@ -153,8 +196,11 @@ pub struct FamilyComparison {
     pub family: Family,
     /// Its units, in the order of the inputs.
     pub units: Vec<Unit>,
-    /// The input path each unit came from, as given.
+    /// The input path each unit came from, as given (the archive, for
+    /// an archived unit).
     pub roots: Vec<String>,
+    /// Where each unit came from.
+    pub origins: Vec<UnitOrigin>,
     /// The pairs and their scores.
     pub comparison: Comparison,
     /// The settings, as the report states them.
@@ -172,6 +218,7 @@ impl Outcome {
                 parameters: &family.parameters,
                 units: &family.units,
                 roots: &family.roots,
+                origins: Some(&family.origins),
                 comparison: &family.comparison,
                 problems: &[],
                 pair_limit: None,
@@ -208,6 +255,12 @@ impl Outcome {
     /// be read any more.
     pub fn document_text(&self, report: &Report, unit: usize, document: usize) -> Option<String> {
         let unit = &report.units[unit];
+        if let Some(texts) = self
+            .archived_texts
+            .get(&(unit.root.clone(), unit.path.clone()))
+        {
+            return texts.get(document).cloned();
+        }
         let path = document_path(Path::new(&unit.root), &unit.documents[document].path);
         self.front_end
             .reload(&path, &self.archives)

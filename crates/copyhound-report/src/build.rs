@@ -33,6 +33,9 @@ pub struct ReportInput<'a> {
     pub units: &'a [Unit],
     /// The input path each unit came from (same order as `units`).
     pub roots: &'a [String],
+    /// Where each unit came from (same order as `units`); `None`: as its
+    /// role says.
+    pub origins: Option<&'a [UnitOrigin]>,
     /// The result.
     pub comparison: &'a Comparison,
     /// Input that could not be compared.
@@ -78,6 +81,7 @@ impl Report {
             parameters,
             units,
             roots,
+            origins,
             comparison,
             problems,
             pair_limit,
@@ -126,7 +130,7 @@ impl Report {
                         root: root.clone(),
                         language: parameters.language.clone(),
                         role,
-                        origin: UnitOrigin::of_role(role),
+                        origin: origins.map_or(UnitOrigin::of_role(role), |o| o[id]),
                         group: unit.group.clone(),
                         symbols: summary.symbols,
                         compared_symbols: summary.compared_symbols,

@@ -30,6 +30,7 @@
 //!     parameters: &Parameters::default(),
 //!     units: &[],
 //!     roots: &[],
+//!     origins: None,
 //!     comparison: &Comparison::default(),
 //!     problems: &[],
 //!     pair_limit: None,

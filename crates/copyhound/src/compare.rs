@@ -18,7 +18,7 @@ use anyhow::{Context, Result, bail};
 use clap::{Args, ValueEnum};
 use copyhound_index::{Comparison, DEFAULT_MAX_PAIRS, MaxOccurrences, SCORED_PER_LISTED};
 use copyhound_pipeline::{
-    CompareSettings, GroupPattern, Inputs, PipelineError, UnitMode, WalkFilter, Weighting,
+    CompareSettings, FrontEnd, GroupPattern, Inputs, PipelineError, UnitMode, WalkFilter, Weighting,
 };
 use copyhound_report::{
     DEFAULT_HTML_MAX_PAIRS, DEFAULT_JSON_DETAILED_PAIRS, HtmlOptions, Problem, ProblemKind, Tool,
@@ -54,6 +54,18 @@ pub struct CompareArgs {
     /// even where a submission edited the template. Repeatable.
     #[arg(long, value_name = "PATH")]
     base: Vec<PathBuf>,
+    /// A code archive (`db init --code`) of earlier submissions: every
+    /// archived unit that can pair with a new one is compared with it
+    /// (never with another archived one), scored as a comparison of the
+    /// batch and the whole archive would (rarity counted over both). Its
+    /// settings (front-end, k, w, seed, selector) are used; options that
+    /// conflict with them are refused. Repeatable.
+    #[arg(long, value_name = "ARCHIVE", conflicts_with = "base")]
+    against: Vec<PathBuf>,
+    /// After comparing, register the new submissions in this code archive
+    /// (units already there with the same files are skipped).
+    #[arg(long, value_name = "ARCHIVE")]
+    add_to: Option<PathBuf>,
     /// What one unit of comparison is.
     #[arg(long, value_enum, default_value_t = UnitArg::default())]
     unit: UnitArg,
@@ -204,6 +216,16 @@ pub enum UnitArg {
     Dir,
 }
 
+impl From<UnitArg> for UnitMode {
+    fn from(unit: UnitArg) -> Self {
+        match unit {
+            UnitArg::Auto => Self::Auto,
+            UnitArg::File => Self::File,
+            UnitArg::Dir => Self::Dir,
+        }
+    }
+}
+
 impl CompareArgs {
     /// How many reports are written to standard output (`-`).
     fn reports_on_stdout(&self) -> usize {
@@ -219,11 +241,8 @@ impl CompareArgs {
             new: self.paths.clone(),
             old: self.old.clone(),
             base: self.base.clone(),
-            unit: match self.unit {
-                UnitArg::Auto => UnitMode::Auto,
-                UnitArg::File => UnitMode::File,
-                UnitArg::Dir => UnitMode::Dir,
-            },
+            against: self.against.clone(),
+            unit: self.unit.into(),
             filter: WalkFilter {
                 include: self.include.clone(),
                 exclude: self.exclude.clone(),
@@ -238,9 +257,19 @@ impl CompareArgs {
     /// first, then the front-end.
     fn settings(&self) -> Result<CompareSettings, PipelineError> {
         let group = self.group.as_deref().map(GroupPattern::new).transpose()?;
+        let (front_end, selection) = if self.against.is_empty() {
+            (self.front_end.front_end()?, self.selection.selection())
+        } else {
+            let archived = crate::code_archive::settings_of(
+                &self.against,
+                &self.front_end.choice(),
+                &self.selection.selection(),
+            )?;
+            (FrontEnd::new(&archived.front_end)?, archived.selection)
+        };
         Ok(CompareSettings {
-            front_end: self.front_end.front_end()?,
-            selection: self.selection.selection(),
+            front_end,
+            selection,
             max_occurrences: self.max_occurrences.unwrap_or_default(),
             min_shared: self.min_shared,
             max_pairs: self.max_pairs,
@@ -324,6 +353,22 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
     // The process ends next, and the OS takes its memory back at once:
     // freeing the units, the index and every pair's paths one allocation
     // at a time cost a small batch as much as writing its CSV.
+    if let Some(archive) = &args.add_to {
+        let added = crate::code_archive::register(
+            archive,
+            &args.paths,
+            args.unit.into(),
+            args.inputs().filter,
+            false,
+        )?;
+        eprintln!(
+            "copyhound: {}: added {} units ({} already there unchanged, {} there with other files left as they were)",
+            archive.display(),
+            added.added.len(),
+            added.unchanged.len(),
+            added.changed.len()
+        );
+    }
     let status = exit_status(&outcome.problems);
     std::mem::forget(details);
     std::mem::forget(report);

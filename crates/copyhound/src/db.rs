@@ -7,13 +7,16 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use clap::{Args, Subcommand, ValueEnum};
 use copyhound_db::{DEFAULT_ROTATION_BATCH, Params, SearchOptions, check};
 use copyhound_pipeline::WalkFilter;
+use copyhound_pipeline::code_archive::is_archive;
 use copyhound_pipeline::database::{AddEvent, AddRequest, DocumentDatabase, SearchRequest};
 
-use crate::front_end::TextModeName;
+use crate::code_archive::{self, CodeInit};
+use crate::compare::UnitArg;
+use crate::front_end::{LevelName, TextModeName};
 
 /// The `db` subcommands.
 #[derive(Debug, Subcommand)]
@@ -131,6 +134,23 @@ pub struct InitArgs {
     /// bytes per document.
     #[arg(long, action = clap::ArgAction::Set, default_value_t = false)]
     keep_prints: bool,
+    /// Make a code archive instead: every unit's winnowed fingerprints
+    /// under compare's front-ends, levels and per-language defaults (k, w,
+    /// seed 0 unless given), and its files (compressed), for `compare
+    /// --against`. Of the options above it takes --seed, --k, --window and
+    /// --text-mode.
+    #[arg(long)]
+    code: bool,
+    /// Code archive: read every file as this language (or `text`).
+    #[arg(long, value_name = "LANG", requires = "code")]
+    lang: Option<String>,
+    /// Code archive: normalisation level for code.
+    #[arg(long, value_enum, default_value_t = LevelName::default(), requires = "code")]
+    level: LevelName,
+    /// Code archive: keep only where each file was added from (it is read
+    /// again when it pairs with a new unit), not its bytes.
+    #[arg(long, requires = "code")]
+    no_texts: bool,
 }
 
 /// Arguments of `db add`.
@@ -160,6 +180,13 @@ pub struct AddArgs {
     /// it, each link is said on stderr and not read.
     #[arg(long)]
     follow_links: bool,
+    /// Code archive: what one unit is, as for `compare`.
+    #[arg(long, value_enum, default_value_t = UnitArg::default())]
+    unit: UnitArg,
+    /// Code archive: a unit already archived with other files is replaced
+    /// (without it, it is reported and left as it was).
+    #[arg(long)]
+    update: bool,
 }
 
 /// Arguments of `db search`.
@@ -206,6 +233,12 @@ pub struct StatsArgs {
 
 /// Runs one `db` subcommand.
 pub fn run(cmd: DbCommand) -> Result<ExitCode> {
+    if let Some(dir) = archive_of(&cmd) {
+        bail!(
+            "{}: a code archive: `db add` registers units in it and `compare NEW --against {0}` checks a batch against it; this command works on text databases",
+            dir.display()
+        );
+    }
     match cmd {
         DbCommand::Init(args) => init(&args),
         DbCommand::Add(args) => add(&args),
@@ -217,7 +250,32 @@ pub fn run(cmd: DbCommand) -> Result<ExitCode> {
     }
 }
 
+/// The code archive a command other than `init` and `add` was given.
+fn archive_of(cmd: &DbCommand) -> Option<&Path> {
+    let dir = match cmd {
+        DbCommand::Init(_) | DbCommand::Add(_) => return None,
+        DbCommand::Search(args) => &args.db,
+        DbCommand::Remove(args) => &args.db,
+        DbCommand::Stats(args) => &args.db,
+        DbCommand::Rotate(args) => &args.db,
+        DbCommand::Check(args) => &args.db,
+    };
+    is_archive(dir).then_some(dir.as_path())
+}
+
 fn init(args: &InitArgs) -> Result<ExitCode> {
+    if args.code {
+        return code_archive::init(&CodeInit {
+            dir: &args.db,
+            lang: args.lang.clone(),
+            level: args.level.into(),
+            text_mode: args.text_mode.into(),
+            k: args.k.map(|k| k as usize),
+            w: args.window.map(|w| w as usize),
+            seed: args.seed.unwrap_or(0),
+            keep_texts: !args.no_texts,
+        });
+    }
     let mut params = match args.mode {
         ModeName::Koala => Params::default(),
         ModeName::Winnow => Params::winnow(),
@@ -270,6 +328,19 @@ fn random_seed() -> Result<u64> {
 }
 
 fn add(args: &AddArgs) -> Result<ExitCode> {
+    let filter = WalkFilter {
+        honour_ignore_files: !args.no_ignore,
+        follow_links: args.follow_links,
+        ..WalkFilter::default()
+    };
+    if is_archive(&args.db) {
+        if args.url.is_some() || args.title.is_some() || !args.email.is_empty() {
+            bail!(
+                "--url, --title and --email are for text databases; a code archive names each unit by its path"
+            );
+        }
+        return code_archive::add(&args.db, &args.paths, args.unit.into(), filter, args.update);
+    }
     let mut db = DocumentDatabase::open(&args.db)?;
     let request = AddRequest {
         paths: args.paths.clone(),
@@ -277,11 +348,7 @@ fn add(args: &AddArgs) -> Result<ExitCode> {
         email: args.email.clone(),
         title: args.title.clone(),
         batch: args.batch,
-        filter: WalkFilter {
-            honour_ignore_files: !args.no_ignore,
-            follow_links: args.follow_links,
-            ..WalkFilter::default()
-        },
+        filter,
     };
     let stdout = io::stdout();
     let mut written = Ok(());

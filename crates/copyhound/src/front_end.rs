@@ -125,17 +125,28 @@ pub struct FrontEndArgs {
     pub max_file_memory_mib: u64,
 }
 
+impl From<LevelName> for Level {
+    fn from(name: LevelName) -> Self {
+        match name {
+            LevelName::Exact => Self::Exact,
+            LevelName::Rename => Self::Rename,
+            LevelName::Abstract => Self::Abstract,
+            LevelName::Structure => Self::Structure,
+        }
+    }
+}
+
 impl FrontEndArgs {
     /// The front-end these options choose; an unknown language is an error.
     pub fn front_end(&self) -> Result<FrontEnd, PipelineError> {
-        FrontEnd::new(&FrontEndChoice {
+        FrontEnd::new(&self.choice())
+    }
+
+    /// The choice these options make, unchecked.
+    pub fn choice(&self) -> FrontEndChoice {
+        FrontEndChoice {
             lang: self.lang.clone(),
-            level: match self.level {
-                LevelName::Exact => Level::Exact,
-                LevelName::Rename => Level::Rename,
-                LevelName::Abstract => Level::Abstract,
-                LevelName::Structure => Level::Structure,
-            },
+            level: self.level.into(),
             text_mode: self.text_mode.into(),
             drop_imports: self.drop_imports,
             statements: StatementOptions {
@@ -146,7 +157,7 @@ impl FrontEndArgs {
             max_file_mib: self.max_file_mib,
             max_file_memory_mib: self.max_file_memory_mib,
             isolation: isolated_extractor(),
-        })
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 //! Each subcommand lives in its own module; this file only parses the
 //! command line and dispatches.
 
+mod code_archive;
 mod compare;
 mod db;
 mod dedup;

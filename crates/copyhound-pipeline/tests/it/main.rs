@@ -3,6 +3,7 @@
 //! what is left out, and the measured defaults of each family.
 
 mod archives;
+mod code_archive;
 mod defaults;
 mod families;
 mod plan;

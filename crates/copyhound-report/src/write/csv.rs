@@ -103,11 +103,14 @@ impl<'a> InputFields<'a> {
             &mut language,
             input.parameters.language.as_deref().unwrap_or_default(),
         );
-        let origins = input
-            .units
-            .iter()
-            .map(|unit| UnitOrigin::of_role(unit.role.into()))
-            .collect();
+        let origins = match input.origins {
+            Some(origins) => origins.to_vec(),
+            None => input
+                .units
+                .iter()
+                .map(|unit| UnitOrigin::of_role(unit.role.into()))
+                .collect(),
+        };
         Self {
             summaries: &input.comparison.units,
             names,

@@ -98,6 +98,7 @@ impl Compared {
             parameters: &self.parameters,
             units: &self.units,
             roots: &self.roots,
+            origins: None,
             comparison: &self.comparison,
             problems: &self.problems,
             pair_limit,

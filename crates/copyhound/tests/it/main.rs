@@ -3,6 +3,7 @@
 //! binary on files written to a temporary folder.
 
 mod archives;
+mod code_archive;
 mod compare;
 mod db;
 mod dedup;

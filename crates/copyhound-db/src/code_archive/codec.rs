@@ -1,0 +1,128 @@
+//! The bytes of the archive's values (FORMAT.md, "Code archive"): varints
+//! and length-prefixed strings; hashes as ascending gaps; files deflated.
+
+use std::io::{Read, Write};
+use std::path::PathBuf;
+
+use flate2::Compression;
+use flate2::read::DeflateDecoder;
+use flate2::write::DeflateEncoder;
+
+use super::{ArchivedFile, ArchivedUnit};
+use crate::codec::{get_varint, put_varint};
+
+fn put_str(out: &mut Vec<u8>, s: &str) {
+    put_varint(out, s.len() as u64);
+    out.extend_from_slice(s.as_bytes());
+}
+
+fn get_bytes<'a>(bytes: &'a [u8], pos: &mut usize) -> Option<&'a [u8]> {
+    let len = usize::try_from(get_varint(bytes, pos)?).ok()?;
+    let slice = bytes.get(*pos..pos.checked_add(len)?)?;
+    *pos += len;
+    Some(slice)
+}
+
+fn get_str(bytes: &[u8], pos: &mut usize) -> Option<String> {
+    String::from_utf8(get_bytes(bytes, pos)?.to_vec()).ok()
+}
+
+/// A unit's record: name, family, root, content hash (its hashes and
+/// files are stored apart).
+pub(super) fn encode_record(unit: &ArchivedUnit) -> Vec<u8> {
+    let mut out = Vec::new();
+    put_str(&mut out, &unit.name);
+    put_str(&mut out, &unit.family);
+    put_str(&mut out, &unit.root);
+    out.extend_from_slice(&unit.content.to_le_bytes());
+    out
+}
+
+/// The unit of a record, without hashes or files.
+pub(super) fn decode_record(bytes: &[u8]) -> Option<ArchivedUnit> {
+    let mut pos = 0;
+    let name = get_str(bytes, &mut pos)?;
+    let family = get_str(bytes, &mut pos)?;
+    let root = get_str(bytes, &mut pos)?;
+    let content = u64::from_le_bytes(bytes.get(pos..pos + 8)?.try_into().ok()?);
+    (pos + 8 == bytes.len()).then_some(ArchivedUnit {
+        name,
+        family,
+        root,
+        content,
+        hashes: Vec::new(),
+        files: Vec::new(),
+    })
+}
+
+/// Ascending distinct hashes: their count, the first, then each gap.
+pub(super) fn encode_hashes(hashes: &[u64]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(hashes.len() * 8 + 2);
+    put_varint(&mut out, hashes.len() as u64);
+    let mut previous = 0;
+    for &hash in hashes {
+        put_varint(&mut out, hash - previous);
+        previous = hash;
+    }
+    out
+}
+
+/// Decodes hashes into `into` (cleared first); `None` if the bytes are
+/// not hashes.
+pub(super) fn decode_hashes(bytes: &[u8], into: &mut Vec<u64>) -> Option<()> {
+    into.clear();
+    let mut pos = 0;
+    let count = get_varint(bytes, &mut pos)?;
+    let mut hash = 0u64;
+    for _ in 0..count {
+        hash = hash.checked_add(get_varint(bytes, &mut pos)?)?;
+        into.push(hash);
+    }
+    (pos == bytes.len()).then_some(())
+}
+
+/// Files, deflated: their count, then per file its name, its path, a byte
+/// 1 and its bytes when kept (0 otherwise).
+pub(super) fn encode_files(files: &[ArchivedFile], keep_bytes: bool) -> Vec<u8> {
+    let mut plain = Vec::new();
+    put_varint(&mut plain, files.len() as u64);
+    for file in files {
+        put_str(&mut plain, &file.name);
+        put_str(&mut plain, &file.path.to_string_lossy());
+        match file.bytes.as_ref().filter(|_| keep_bytes) {
+            Some(bytes) => {
+                plain.push(1);
+                put_varint(&mut plain, bytes.len() as u64);
+                plain.extend_from_slice(bytes);
+            }
+            None => plain.push(0),
+        }
+    }
+    let mut encoder = DeflateEncoder::new(Vec::new(), Compression::default());
+    encoder
+        .write_all(&plain)
+        .expect("writing to memory cannot fail");
+    encoder.finish().expect("writing to memory cannot fail")
+}
+
+/// The files of [`encode_files`]; `None` if the bytes are not files.
+pub(super) fn decode_files(bytes: &[u8]) -> Option<Vec<ArchivedFile>> {
+    let mut plain = Vec::new();
+    DeflateDecoder::new(bytes).read_to_end(&mut plain).ok()?;
+    let mut pos = 0;
+    let count = get_varint(&plain, &mut pos)?;
+    let mut files = Vec::new();
+    for _ in 0..count {
+        let name = get_str(&plain, &mut pos)?;
+        let path = PathBuf::from(get_str(&plain, &mut pos)?);
+        let kept = *plain.get(pos)?;
+        pos += 1;
+        let bytes = match kept {
+            0 => None,
+            1 => Some(get_bytes(&plain, &mut pos)?.to_vec()),
+            _ => return None,
+        };
+        files.push(ArchivedFile { name, path, bytes });
+    }
+    (pos == plain.len()).then_some(files)
+}

@@ -1,0 +1,326 @@
+//! The code archive: every unit of earlier batches, kept so that a new
+//! batch is compared with them without reading them all again.
+//!
+//! Where the Koala database keeps a fixed-size search set of hash keys per
+//! document, the archive keeps what a batch comparison needs to score a
+//! new unit against an archived one exactly as a comparison of both would:
+//! each unit's distinct fingerprint hashes in full (64 bits, so that
+//! counting the units that hold a hash is exact), by family, and the bytes
+//! of its files (compressed; or only their paths, to be read again), to
+//! normalise it again when it can pair with a new unit. What the settings
+//! are (front-end, selection) is the caller's: the archive keeps them as
+//! text. One redb file, `archive.redb`; every change is one transaction.
+//! FORMAT.md documents the bytes.
+
+mod codec;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use redb::{Database as Redb, ReadableDatabase, ReadableTable, TableDefinition};
+
+use crate::{DbError, Result};
+use codec::{
+    decode_files, decode_hashes, decode_record, encode_files, encode_hashes, encode_record,
+};
+
+/// The archive's file in its directory.
+pub const ARCHIVE_FILE: &str = "archive.redb";
+
+/// The format version this build reads and writes.
+const FORMAT: u32 = 1;
+
+const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
+/// Unit name → id.
+const NAMES: TableDefinition<&str, u64> = TableDefinition::new("names");
+/// Id → the unit's record (name, family, root, content hash).
+const UNITS: TableDefinition<u64, &[u8]> = TableDefinition::new("units");
+/// (family, id) → the unit's distinct fingerprint hashes.
+const PRINTS: TableDefinition<(&str, u64), &[u8]> = TableDefinition::new("prints");
+/// Id → the unit's files: names, paths and (kept texts) their bytes.
+const FILES: TableDefinition<u64, &[u8]> = TableDefinition::new("files");
+
+/// One file of an archived unit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArchivedFile {
+    /// Its name in its unit.
+    pub name: String,
+    /// Where it was read from when it was added.
+    pub path: PathBuf,
+    /// Its bytes, when the archive keeps texts.
+    pub bytes: Option<Vec<u8>>,
+}
+
+/// A unit as the archive keeps it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArchivedUnit {
+    /// Its name: its path relative to the path it was added from.
+    pub name: String,
+    /// Its family (a language's name, or `text`).
+    pub family: String,
+    /// The path it was added from.
+    pub root: String,
+    /// A hash of its files' names and bytes, to tell a changed unit.
+    pub content: u64,
+    /// Its distinct fingerprint hashes, ascending.
+    pub hashes: Vec<u64>,
+    /// Its files.
+    pub files: Vec<ArchivedFile>,
+}
+
+/// The identity of an archived unit, for [`Archive::units`].
+pub type UnitId = u64;
+
+/// An open archive.
+#[derive(Debug)]
+pub struct Archive {
+    file: PathBuf,
+    db: Redb,
+    keep_texts: bool,
+}
+
+impl Archive {
+    /// Whether `dir` holds an archive.
+    pub fn exists(dir: &Path) -> bool {
+        dir.join(ARCHIVE_FILE).is_file()
+    }
+
+    /// Creates an archive in `dir` (made if missing) with `settings`, which
+    /// keeps its units' bytes when `keep_texts`.
+    pub fn create(dir: &Path, settings: &str, keep_texts: bool) -> Result<Self> {
+        let file = dir.join(ARCHIVE_FILE);
+        if file.exists() || dir.join(crate::CATALOG_FILE).exists() {
+            return Err(DbError::AlreadyExists { path: dir.into() });
+        }
+        std::fs::create_dir_all(dir).map_err(|e| DbError::io(dir, e))?;
+        let db = Redb::create(&file).map_err(|e| DbError::catalog(&file, e))?;
+        let txn = db.begin_write().map_err(|e| DbError::catalog(&file, e))?;
+        {
+            let mut meta = txn
+                .open_table(META)
+                .map_err(|e| DbError::catalog(&file, e))?;
+            let format = FORMAT.to_le_bytes();
+            for (name, value) in [
+                ("format", &format[..]),
+                ("settings", settings.as_bytes()),
+                ("keep_texts", &[u8::from(keep_texts)][..]),
+                ("next_id", &0u64.to_le_bytes()[..]),
+            ] {
+                meta.insert(name, value)
+                    .map_err(|e| DbError::catalog(&file, e))?;
+            }
+            txn.open_table(NAMES)
+                .map_err(|e| DbError::catalog(&file, e))?;
+            txn.open_table(UNITS)
+                .map_err(|e| DbError::catalog(&file, e))?;
+            txn.open_table(PRINTS)
+                .map_err(|e| DbError::catalog(&file, e))?;
+            txn.open_table(FILES)
+                .map_err(|e| DbError::catalog(&file, e))?;
+        }
+        txn.commit().map_err(|e| DbError::catalog(&file, e))?;
+        Ok(Self {
+            file,
+            db,
+            keep_texts,
+        })
+    }
+
+    /// Opens the archive in `dir`.
+    pub fn open(dir: &Path) -> Result<Self> {
+        let file = dir.join(ARCHIVE_FILE);
+        if !file.is_file() {
+            return Err(DbError::NotADatabase { path: dir.into() });
+        }
+        let db = Redb::open(&file).map_err(|e| DbError::catalog(&file, e))?;
+        let mut archive = Self {
+            file,
+            db,
+            keep_texts: false,
+        };
+        let format = archive.meta("format")?;
+        let found = <[u8; 4]>::try_from(format.as_slice())
+            .map(u32::from_le_bytes)
+            .map_err(|_| archive.corrupt("the format version is not 4 bytes"))?;
+        if found != FORMAT {
+            return Err(DbError::UnsupportedVersion {
+                path: archive.file,
+                found,
+                supported: FORMAT,
+            });
+        }
+        archive.keep_texts = archive.meta("keep_texts")? == [1];
+        Ok(archive)
+    }
+
+    /// The settings the archive was created with.
+    pub fn settings(&self) -> Result<String> {
+        String::from_utf8(self.meta("settings")?)
+            .map_err(|_| self.corrupt("the settings are not UTF-8"))
+    }
+
+    /// Whether the archive keeps its units' bytes.
+    pub fn keeps_texts(&self) -> bool {
+        self.keep_texts
+    }
+
+    /// The content hash of the unit called `name`, if there is one.
+    pub fn content_of(&self, name: &str) -> Result<Option<u64>> {
+        let txn = self.db.begin_read().map_err(|e| self.error(e))?;
+        let names = txn.open_table(NAMES).map_err(|e| self.error(e))?;
+        let Some(id) = names.get(name).map_err(|e| self.error(e))? else {
+            return Ok(None);
+        };
+        let units = txn.open_table(UNITS).map_err(|e| self.error(e))?;
+        let record = units
+            .get(id.value())
+            .map_err(|e| self.error(e))?
+            .ok_or_else(|| self.corrupt(format!("unit {name} has no record")))?;
+        let record = decode_record(record.value())
+            .ok_or_else(|| self.corrupt(format!("the record of unit {name}")))?;
+        Ok(Some(record.content))
+    }
+
+    /// Stores `units` in one transaction; a unit of a name already there
+    /// replaces it. The bytes of their files are kept only if the archive
+    /// keeps texts.
+    pub fn put(&self, units: &[ArchivedUnit]) -> Result<()> {
+        let txn = self.db.begin_write().map_err(|e| self.error(e))?;
+        {
+            let mut meta = txn.open_table(META).map_err(|e| self.error(e))?;
+            let mut names = txn.open_table(NAMES).map_err(|e| self.error(e))?;
+            let mut records = txn.open_table(UNITS).map_err(|e| self.error(e))?;
+            let mut prints = txn.open_table(PRINTS).map_err(|e| self.error(e))?;
+            let mut files = txn.open_table(FILES).map_err(|e| self.error(e))?;
+            let next = meta
+                .get("next_id")
+                .map_err(|e| self.error(e))?
+                .and_then(|v| <[u8; 8]>::try_from(v.value()).ok())
+                .map(u64::from_le_bytes)
+                .ok_or_else(|| self.corrupt("no next unit id"))?;
+            let mut next_id = next;
+            for unit in units {
+                let old = names
+                    .remove(unit.name.as_str())
+                    .map_err(|e| self.error(e))?
+                    .map(|id| id.value());
+                if let Some(old) = old {
+                    let record = records
+                        .remove(old)
+                        .map_err(|e| self.error(e))?
+                        .and_then(|r| decode_record(r.value()))
+                        .ok_or_else(|| self.corrupt(format!("the record of unit {}", unit.name)))?;
+                    prints
+                        .remove((record.family.as_str(), old))
+                        .map_err(|e| self.error(e))?;
+                    files.remove(old).map_err(|e| self.error(e))?;
+                }
+                let id = next_id;
+                next_id += 1;
+                names
+                    .insert(unit.name.as_str(), id)
+                    .map_err(|e| self.error(e))?;
+                records
+                    .insert(id, encode_record(unit).as_slice())
+                    .map_err(|e| self.error(e))?;
+                prints
+                    .insert(
+                        (unit.family.as_str(), id),
+                        encode_hashes(&unit.hashes).as_slice(),
+                    )
+                    .map_err(|e| self.error(e))?;
+                files
+                    .insert(id, encode_files(&unit.files, self.keep_texts).as_slice())
+                    .map_err(|e| self.error(e))?;
+            }
+            meta.insert("next_id", &next_id.to_le_bytes()[..])
+                .map_err(|e| self.error(e))?;
+        }
+        txn.commit().map_err(|e| self.error(e))
+    }
+
+    /// The number of units of each family.
+    pub fn families(&self) -> Result<BTreeMap<String, usize>> {
+        let txn = self.db.begin_read().map_err(|e| self.error(e))?;
+        let prints = txn.open_table(PRINTS).map_err(|e| self.error(e))?;
+        let mut families: BTreeMap<String, usize> = BTreeMap::new();
+        for entry in prints.iter().map_err(|e| self.error(e))? {
+            let (key, _) = entry.map_err(|e| self.error(e))?;
+            *families.entry(key.value().0.to_string()).or_default() += 1;
+        }
+        Ok(families)
+    }
+
+    /// Calls `each` with the id and the distinct hashes of every unit of
+    /// `family`, in id order.
+    pub fn for_each_print(&self, family: &str, mut each: impl FnMut(UnitId, &[u64])) -> Result<()> {
+        let txn = self.db.begin_read().map_err(|e| self.error(e))?;
+        let prints = txn.open_table(PRINTS).map_err(|e| self.error(e))?;
+        let mut hashes = Vec::new();
+        for entry in prints
+            .range((family, 0)..=(family, u64::MAX))
+            .map_err(|e| self.error(e))?
+        {
+            let (key, value) = entry.map_err(|e| self.error(e))?;
+            let id = key.value().1;
+            decode_hashes(value.value(), &mut hashes)
+                .ok_or_else(|| self.corrupt(format!("the hashes of unit {id}")))?;
+            each(id, &hashes);
+        }
+        Ok(())
+    }
+
+    /// The units `ids`, whole.
+    pub fn units(&self, ids: &[UnitId]) -> Result<Vec<ArchivedUnit>> {
+        let txn = self.db.begin_read().map_err(|e| self.error(e))?;
+        let records = txn.open_table(UNITS).map_err(|e| self.error(e))?;
+        let prints = txn.open_table(PRINTS).map_err(|e| self.error(e))?;
+        let files = txn.open_table(FILES).map_err(|e| self.error(e))?;
+        let missing = |id| self.corrupt(format!("unit {id} is incomplete"));
+        ids.iter()
+            .map(|&id| {
+                let record = records
+                    .get(id)
+                    .map_err(|e| self.error(e))?
+                    .ok_or_else(|| missing(id))?;
+                let mut unit = decode_record(record.value()).ok_or_else(|| missing(id))?;
+                let print = prints
+                    .get((unit.family.as_str(), id))
+                    .map_err(|e| self.error(e))?
+                    .ok_or_else(|| missing(id))?;
+                decode_hashes(print.value(), &mut unit.hashes).ok_or_else(|| missing(id))?;
+                let stored = files
+                    .get(id)
+                    .map_err(|e| self.error(e))?
+                    .ok_or_else(|| missing(id))?;
+                unit.files = decode_files(stored.value()).ok_or_else(|| missing(id))?;
+                Ok(unit)
+            })
+            .collect()
+    }
+
+    /// The file, for messages.
+    pub fn file(&self) -> &Path {
+        &self.file
+    }
+
+    fn meta(&self, name: &str) -> Result<Vec<u8>> {
+        let txn = self.db.begin_read().map_err(|e| self.error(e))?;
+        let meta = txn.open_table(META).map_err(|e| self.error(e))?;
+        let value = meta.get(name).map_err(|e| self.error(e))?;
+        value
+            .map(|v| v.value().to_vec())
+            .ok_or_else(|| self.corrupt(format!("no {name} in the meta table")))
+    }
+
+    fn error(&self, error: impl Into<redb::Error>) -> DbError {
+        DbError::catalog(&self.file, error)
+    }
+
+    fn corrupt(&self, problem: impl Into<String>) -> DbError {
+        DbError::corrupt(&self.file, problem)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,215 @@
+//! Registering units in an archive: the walk, the unit rules and the
+//! front-end of `compare`, each unit fingerprinted with its family's scheme
+//! under the archive's settings and stored with its files' bytes.
+
+use std::path::Path;
+
+use copyhound_db::code_archive::{ArchivedFile, ArchivedUnit};
+use copyhound_index::Document;
+use copyhound_report::{Problem, ProblemKind};
+use rayon::prelude::*;
+
+use super::OpenArchive;
+use crate::archive::{ArchiveLimits, read_entry};
+use crate::load::{LoadedUnit, load_batch};
+use crate::progress::{Progress, Stage};
+use crate::{CompareSettings, Family, FrontEndChoice, Inputs, PipelineError};
+
+/// Units stored per transaction.
+const UNITS_PER_TRANSACTION: usize = 256;
+
+/// What [`add_to_archive`] did with each unit, by name.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AddOutcome {
+    /// Units new to the archive, stored.
+    pub added: Vec<String>,
+    /// Units whose files changed, stored again (`update`).
+    pub updated: Vec<String>,
+    /// Units already there with the same files, left as they were.
+    pub unchanged: Vec<String>,
+    /// Units already there with other files, left as they were (no
+    /// `update`).
+    pub changed: Vec<String>,
+    /// Files and units that could not be stored, and why.
+    pub problems: Vec<Problem>,
+}
+
+/// Registers the units `inputs` names (its new paths; each unit named by
+/// its path relative to the path it came from) in the archive at `dir`,
+/// read with the archive's settings; `limits` gives what the archive does
+/// not keep (file size and memory limits, isolation). A unit already there
+/// with the same files is left alone; with other files it is replaced only
+/// when `update`.
+pub fn add_to_archive(
+    dir: &Path,
+    inputs: &Inputs,
+    limits: &FrontEndChoice,
+    update: bool,
+    progress: &dyn Progress,
+) -> Result<AddOutcome, PipelineError> {
+    let OpenArchive { archive, settings } = OpenArchive::open(dir, limits)?;
+    let batch = load_batch(inputs, &settings.front_end, progress)?;
+    let mut outcome = AddOutcome {
+        problems: batch.problems,
+        ..AddOutcome::default()
+    };
+    progress.start(Stage::Hash, batch.units.len() as u64);
+    let limits = &inputs.filter.archives;
+    let made: Vec<(Option<ArchivedUnit>, Vec<Problem>)> = batch
+        .units
+        .into_par_iter()
+        .map(|unit| {
+            let made = archived_unit(unit, &settings, limits);
+            progress.advance(1);
+            made
+        })
+        .collect();
+    let mut pending = Vec::new();
+    for (unit, problems) in made {
+        outcome.problems.extend(problems);
+        let Some(unit) = unit else {
+            continue;
+        };
+        let name = unit.name.clone();
+        match archive.content_of(&unit.name)? {
+            None => outcome.added.push(name),
+            Some(content) if content == unit.content => {
+                outcome.unchanged.push(name);
+                continue;
+            }
+            Some(_) if update => outcome.updated.push(name),
+            Some(_) => {
+                outcome.changed.push(name);
+                continue;
+            }
+        }
+        pending.push(unit);
+        if pending.len() == UNITS_PER_TRANSACTION {
+            archive.put(&std::mem::take(&mut pending))?;
+        }
+    }
+    archive.put(&pending)?;
+    Ok(outcome)
+}
+
+/// `unit` as the archive keeps it, as `compare` would compare it: the
+/// files of its family, their bytes read again, and its distinct
+/// fingerprint hashes under `settings`; and the problems of the files left
+/// out. `None` when none of its files could be read.
+fn archived_unit(
+    unit: LoadedUnit,
+    settings: &CompareSettings,
+    limits: &ArchiveLimits,
+) -> (Option<ArchivedUnit>, Vec<Problem>) {
+    let mut problems = Vec::new();
+    let Some(family) = unit.family else {
+        let path = unit.path().display().to_string();
+        problems.extend(unit.files.into_iter().filter_map(|f| {
+            let error = f.loaded.err()?;
+            Some(Problem {
+                path: f.file.path.display().to_string(),
+                message: error.to_string(),
+                kind: ProblemKind::Unreadable,
+            })
+        }));
+        if problems.is_empty() {
+            problems.push(Problem {
+                message: format!("{path}: skipped: none of its files could be read"),
+                path,
+                kind: ProblemKind::Unreadable,
+            });
+        }
+        return (None, problems);
+    };
+    let scheme = settings.for_family(family).scheme;
+    let mut content = ContentHash::default();
+    let mut hashes = Vec::new();
+    let mut files = Vec::new();
+    for file in unit.files {
+        let path = file.file.path.display().to_string();
+        let loaded = match file.loaded {
+            Ok(loaded) if Family::of(loaded.kind) == family => loaded,
+            Ok(loaded) => {
+                problems.push(Problem {
+                    message: format!(
+                        "{path}: skipped: read as {}, but most files of {} are {family}",
+                        loaded.kind, unit.name
+                    ),
+                    path,
+                    kind: ProblemKind::Skipped,
+                });
+                continue;
+            }
+            Err(error) => {
+                problems.push(Problem {
+                    path,
+                    message: error.to_string(),
+                    kind: ProblemKind::Unreadable,
+                });
+                continue;
+            }
+        };
+        let Some(bytes) = file_bytes(&file.file.path, limits) else {
+            problems.push(Problem {
+                message: format!("{path}: cannot be read again to be archived"),
+                path,
+                kind: ProblemKind::Unreadable,
+            });
+            continue;
+        };
+        let document = Document::fingerprinted(file.file.name.clone(), loaded.doc, &scheme);
+        hashes.extend(document.fingerprints().iter().map(|f| f.hash));
+        content.write(file.file.name.as_bytes());
+        content.write_u64(bytes.len() as u64);
+        content.write(&bytes);
+        let stored_path = std::fs::canonicalize(&file.file.path).unwrap_or(file.file.path);
+        files.push(ArchivedFile {
+            name: file.file.name,
+            path: stored_path,
+            bytes: Some(bytes),
+        });
+    }
+    hashes.sort_unstable();
+    hashes.dedup();
+    let unit = ArchivedUnit {
+        name: unit.name,
+        family: family.name().to_string(),
+        root: unit.root,
+        content: content.0,
+        hashes,
+        files,
+    };
+    (Some(unit), problems)
+}
+
+/// The bytes of the file at `path`, on disk or in a zip or tar archive
+/// among its ancestors (read within `limits`).
+pub(super) fn file_bytes(path: &Path, limits: &ArchiveLimits) -> Option<Vec<u8>> {
+    if path.is_file() {
+        std::fs::read(path).ok()
+    } else {
+        read_entry(path, limits)
+    }
+}
+
+/// FNV-1a over a unit's file names and bytes: stable across builds and
+/// platforms (the archive keeps it), and a changed file changes it.
+struct ContentHash(u64);
+
+impl Default for ContentHash {
+    fn default() -> Self {
+        Self(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl ContentHash {
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0 ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.write(&value.to_le_bytes());
+    }
+}

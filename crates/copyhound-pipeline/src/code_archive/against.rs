@@ -1,0 +1,213 @@
+//! What a batch compared against archives takes from them, one family at
+//! a time: the archived units that share a fingerprint hash with a unit of
+//! the batch (only they can pair with one), normalised again from their
+//! kept bytes with the batch's front-end, and how many of the other
+//! archived units hold each hash of those units, so that rarity weights
+//! and the occurrence limit count the whole archive.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use copyhound_db::code_archive::{Archive, ArchivedUnit, UnitId};
+use copyhound_fingerprint::Scheme;
+use copyhound_index::{Document, Role, Unit, UnitsElsewhere};
+use copyhound_normalize::load_bytes;
+use copyhound_report::{Problem, ProblemKind};
+use copyhound_source::LineIndex;
+use rayon::prelude::*;
+
+use super::add::file_bytes;
+use crate::archive::ArchiveLimits;
+use crate::{Family, FrontEnd, PipelineError};
+
+/// The archives a batch is compared against.
+#[derive(Default)]
+pub(crate) struct Archives {
+    open: Vec<(String, Archive)>,
+}
+
+/// What one family takes from the archives.
+pub(crate) struct Pulled {
+    /// The archived units that can pair with the batch, as old units.
+    pub units: Vec<Unit>,
+    /// The archive each came from, as given.
+    pub roots: Vec<String>,
+    /// The text of each of their documents, which spans index into.
+    pub texts: Vec<Vec<String>>,
+    /// The other archived units of the family.
+    pub elsewhere: UnitsElsewhere,
+    /// Archived units that could not be read again.
+    pub problems: Vec<Problem>,
+}
+
+impl Archives {
+    /// The archives at `dirs`.
+    pub(crate) fn open(dirs: &[PathBuf]) -> Result<Self, PipelineError> {
+        let open = dirs
+            .iter()
+            .map(|dir| Ok((dir.display().to_string(), Archive::open(dir)?)))
+            .collect::<Result<_, PipelineError>>()?;
+        Ok(Self { open })
+    }
+
+    /// How many archived units each family has.
+    pub(crate) fn family_counts(&self) -> Result<BTreeMap<Family, usize>, PipelineError> {
+        let mut counts = BTreeMap::new();
+        for (_, archive) in &self.open {
+            for (name, units) in archive.families()? {
+                if let Some(family) = Family::from_name(&name) {
+                    *counts.entry(family).or_default() += units;
+                }
+            }
+        }
+        Ok(counts)
+    }
+
+    /// What `family` takes from the archives for a batch of `units`,
+    /// archived units read with `front_end` and fingerprinted with
+    /// `scheme`.
+    pub(crate) fn pull(
+        &self,
+        family: Family,
+        units: &[Unit],
+        front_end: &FrontEnd,
+        scheme: &Scheme,
+    ) -> Result<Pulled, PipelineError> {
+        let mut batch_hashes: Vec<u64> = units
+            .iter()
+            .flat_map(|u| &u.documents)
+            .flat_map(|d| d.fingerprints().iter().map(|f| f.hash))
+            .collect();
+        batch_hashes.sort_unstable();
+        batch_hashes.dedup();
+        let shares = |hashes: &[u64]| hashes.iter().any(|h| batch_hashes.binary_search(h).is_ok());
+        let mut pulled = Pulled {
+            units: Vec::new(),
+            roots: Vec::new(),
+            texts: Vec::new(),
+            elsewhere: UnitsElsewhere::default(),
+            problems: Vec::new(),
+        };
+        let mut chosen: Vec<Vec<UnitId>> = Vec::with_capacity(self.open.len());
+        let mut wanted = batch_hashes.clone();
+        for (root, archive) in &self.open {
+            let mut ids = Vec::new();
+            archive.for_each_print(family.name(), |id, hashes| {
+                if shares(hashes) {
+                    ids.push(id);
+                }
+            })?;
+            let stored = archive.units(&ids)?;
+            let read: Vec<Result<Reread, Problem>> = stored
+                .par_iter()
+                .map(|unit| read_again(unit, family, front_end, scheme))
+                .collect();
+            let mut kept = Vec::with_capacity(ids.len());
+            for ((unit, id), read) in stored.into_iter().zip(&ids).zip(read) {
+                match read {
+                    Ok(Reread {
+                        unit: compared,
+                        texts,
+                        problem,
+                    }) => {
+                        wanted.extend_from_slice(&unit.hashes);
+                        pulled.units.push(compared);
+                        pulled.roots.push(root.clone());
+                        pulled.texts.push(texts);
+                        pulled.problems.extend(problem);
+                        kept.push(*id);
+                    }
+                    // Not compared, but still counted with the others.
+                    Err(problem) => pulled.problems.push(problem),
+                }
+            }
+            chosen.push(kept);
+        }
+        wanted.sort_unstable();
+        wanted.dedup();
+        let mut counts: HashMap<u64, u32> = HashMap::new();
+        let mut others = 0;
+        for ((_, archive), kept) in self.open.iter().zip(&chosen) {
+            archive.for_each_print(family.name(), |id, hashes| {
+                if kept.binary_search(&id).is_ok() {
+                    return;
+                }
+                others += 1;
+                for hash in hashes {
+                    if wanted.binary_search(hash).is_ok() {
+                        *counts.entry(*hash).or_default() += 1;
+                    }
+                }
+            })?;
+        }
+        pulled.elsewhere = UnitsElsewhere::new(others, counts.into_iter().collect());
+        Ok(pulled)
+    }
+}
+
+/// An archived unit read again.
+struct Reread {
+    unit: Unit,
+    texts: Vec<String>,
+    /// Said when its fingerprints are not those it was stored with (the
+    /// archive was made by a build that normalises otherwise).
+    problem: Option<Problem>,
+}
+
+/// `unit` normalised again from its kept bytes (or its files, when the
+/// archive keeps none) and fingerprinted, as an old unit.
+fn read_again(
+    unit: &ArchivedUnit,
+    family: Family,
+    front_end: &FrontEnd,
+    scheme: &Scheme,
+) -> Result<Reread, Problem> {
+    let problem = |message: String| Problem {
+        path: unit.name.clone(),
+        message: format!("{} (archived): {message}", unit.name),
+        kind: ProblemKind::Unreadable,
+    };
+    let mut documents = Vec::with_capacity(unit.files.len());
+    let mut texts = Vec::with_capacity(unit.files.len());
+    for file in &unit.files {
+        let bytes = match &file.bytes {
+            Some(bytes) => std::borrow::Cow::Borrowed(bytes),
+            None => std::borrow::Cow::Owned(
+                file_bytes(&file.path, &ArchiveLimits::default()).ok_or_else(|| {
+                    problem(format!("{}: cannot be read any more", file.path.display()))
+                })?,
+            ),
+        };
+        let loaded = load_bytes(Path::new(&file.path), &bytes, front_end.load_options())
+            .map_err(|e| problem(e.to_string()))?;
+        if Family::of(loaded.kind) != family {
+            return Err(problem(format!(
+                "{} is read as {} now",
+                file.name, loaded.kind
+            )));
+        }
+        let lines = LineIndex::new(loaded.text.as_bytes());
+        documents
+            .push(Document::fingerprinted(file.name.clone(), loaded.doc, scheme).with_lines(lines));
+        texts.push(loaded.text);
+    }
+    let mut hashes: Vec<u64> = documents
+        .iter()
+        .flat_map(|d| d.fingerprints().iter().map(|f| f.hash))
+        .collect();
+    hashes.sort_unstable();
+    hashes.dedup();
+    let problem = (hashes != unit.hashes).then(|| Problem {
+        path: unit.name.clone(),
+        message: format!(
+            "{} (archived): its fingerprints differ from those stored (archived by another build?); its scores may differ from a comparison of both",
+            unit.name
+        ),
+        kind: ProblemKind::Skipped,
+    });
+    Ok(Reread {
+        unit: Unit::new(unit.name.clone(), documents).with_role(Role::Old),
+        texts,
+        problem,
+    })
+}

@@ -1,0 +1,74 @@
+//! The code archive of earlier batches (`copyhound db init --code`, `db add`,
+//! `compare --against`): units stored once with their fingerprints and
+//! files (`copyhound_db::code_archive`), read and fingerprinted with the
+//! settings the archive was made with, as `compare` reads a batch.
+//!
+//! - [`ArchiveSettings`]: the front-end and selection an archive keeps;
+//! - [`create_archive`], [`add_to_archive`]: making one and registering
+//!   units by compare's unit rules, each unit once (an unchanged unit is
+//!   skipped, a changed one replaced on request);
+//! - `against`: what a batch compared against archives takes from them —
+//!   the archived units that share a fingerprint with a new unit, read
+//!   again from their kept bytes, and the fingerprint counts of all the
+//!   others ([`copyhound_index::UnitsElsewhere`]), so that every pair
+//!   scores as in a comparison of the batch and the whole archive.
+
+mod add;
+pub(crate) mod against;
+mod settings;
+
+use std::path::Path;
+
+use copyhound_db::code_archive::Archive;
+
+pub use add::{AddOutcome, add_to_archive};
+pub use settings::ArchiveSettings;
+
+use crate::{CompareSettings, FrontEnd, FrontEndChoice, PipelineError};
+
+/// Creates an archive at `dir` that reads and fingerprints units with
+/// `settings`, keeping their files' bytes when `keep_texts` (otherwise
+/// they are read again from where they were added).
+pub fn create_archive(
+    dir: &Path,
+    settings: &ArchiveSettings,
+    keep_texts: bool,
+) -> Result<(), PipelineError> {
+    FrontEnd::new(&settings.front_end)?;
+    Archive::create(dir, &settings.to_text(), keep_texts)?;
+    Ok(())
+}
+
+/// The settings of the archive at `dir`; `limits` gives what the archive
+/// does not keep (size and memory limits, isolation).
+pub fn archive_settings(
+    dir: &Path,
+    limits: &FrontEndChoice,
+) -> Result<ArchiveSettings, PipelineError> {
+    ArchiveSettings::parse(&Archive::open(dir)?.settings()?, limits)
+}
+
+/// Whether `dir` holds an archive (rather than a text database).
+pub fn is_archive(dir: &Path) -> bool {
+    Archive::exists(dir)
+}
+
+/// An open archive and the comparison settings it reads units with.
+pub(crate) struct OpenArchive {
+    pub archive: Archive,
+    pub settings: CompareSettings,
+}
+
+impl OpenArchive {
+    /// The archive at `dir`; `limits` as in [`archive_settings`].
+    pub(crate) fn open(dir: &Path, limits: &FrontEndChoice) -> Result<Self, PipelineError> {
+        let archive = Archive::open(dir)?;
+        let kept = ArchiveSettings::parse(&archive.settings()?, limits)?;
+        let settings = CompareSettings {
+            front_end: FrontEnd::new(&kept.front_end)?,
+            selection: kept.selection,
+            ..CompareSettings::default()
+        };
+        Ok(Self { archive, settings })
+    }
+}
