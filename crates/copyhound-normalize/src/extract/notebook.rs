@@ -9,6 +9,8 @@
 //! is the kernel's (`metadata.kernelspec.language`, else
 //! `metadata.language_info.name`), Python when the notebook names none.
 
+use std::fmt::Write;
+
 use serde_json::Value;
 
 use super::ExtractError;
@@ -49,7 +51,7 @@ pub fn notebook_code(bytes: &[u8]) -> Result<NotebookCode, ExtractError> {
         if cell.get("cell_type").and_then(Value::as_str) != Some("code") {
             continue;
         }
-        text.push_str(&format!("{comment} %% cell {}\n", index + 1));
+        writeln!(text, "{comment} %% cell {}", index + 1).expect("writing to a string");
         let source = cell.get("source").ok_or_else(|| {
             ExtractError::CorruptNotebook(format!("cell {} has no `source`", index + 1))
         })?;
