@@ -22,7 +22,7 @@ use copyhound_pipeline::{
 };
 use copyhound_report::{
     DEFAULT_HTML_MAX_PAIRS, DEFAULT_JSON_DETAILED_PAIRS, HtmlOptions, Problem, ProblemKind, Tool,
-    write_csv_of, write_html, write_json_with_details, write_table,
+    terminal_safe, write_csv_of, write_html, write_json_with_details, write_table,
 };
 
 use crate::front_end::FrontEndArgs;
@@ -316,7 +316,7 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
     bar.finish();
     let outcome = outcome.inspect_err(|error| {
         for problem in error.problems() {
-            eprintln!("copyhound: warning: {}", problem.message);
+            eprintln!("copyhound: warning: {}", terminal_safe(&problem.message));
         }
     })?;
     for family in &outcome.families {

@@ -2,6 +2,7 @@
 
 use std::io::Write;
 
+use super::terminal_safe;
 use crate::{Report, ReportError, Summary};
 
 const HEADER: [&str; 8] = [
@@ -34,8 +35,8 @@ pub fn write_table(report: &Report, limit: usize, mut out: impl Write) -> Result
             let mut row = vec![
                 (rank + 1).to_string(),
                 percent(pair.similarity),
-                pair.a.path.clone(),
-                pair.b.path.clone(),
+                terminal_safe(&pair.a.path).into_owned(),
+                terminal_safe(&pair.b.path).into_owned(),
                 percent(pair.a.coverage),
                 percent(pair.b.coverage),
                 pair.longest_fragment.to_string(),

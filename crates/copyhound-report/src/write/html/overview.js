@@ -44,11 +44,7 @@ function renderHeader() {
   if (data.listed_pairs < s.matching_pairs) {
     leftOut.push(`The report lists ${count(data.listed_pairs)} of the ${count(s.matching_pairs)} pairs found.`);
   }
-  if (s.scored_pairs < s.candidate_pairs) {
-    leftOut.push(
-      `Only the ${count(s.scored_pairs)} of the ${count(s.candidate_pairs)} candidate pairs sharing most ` +
-      `fingerprints were scored; a larger --max-pairs scores more.`);
-  }
+  leftOut.push(...unlistedNotes(s.unlisted));
   if (leftOut.length) {
     const capped = byId("capped");
     capped.hidden = false;
@@ -66,6 +62,30 @@ function renderHeader() {
   ];
   const list = byId("parameters");
   for (const [name, value] of settings) list.append(el("dt", {}, name), el("dd", {}, String(value)));
+}
+
+/** What the summary says of pairs the comparison did not list: down to
+ * what similarity it listed, and which pairs may be missing and how similar
+ * they could be. */
+function unlistedNotes(unlisted) {
+  if (!unlisted) return [];
+  const notes = [];
+  const lowest = unlisted.lowest_listed_similarity;
+  if (lowest !== null && lowest !== undefined) {
+    notes.push(
+      `Only the most similar pairs are listed, down to ${percent(lowest)}; ` +
+      `${plural(unlisted.pairs, "other pair")} found ${unlisted.pairs === 1 ? "is" : "are"} not listed ` +
+      `(a larger --max-pairs lists more).`);
+  }
+  for (const missing of unlisted.possibly_missing || []) {
+    const upTo = percent(missing.up_to_similarity);
+    notes.push(missing.reason === "scoring_limit"
+      ? `Up to ${plural(missing.pairs, "pair")} that could be up to ${upTo} similar ` +
+        `${missing.pairs === 1 ? "was" : "were"} not scored: a larger --max-pairs scores more.`
+      : `Pairs sharing only fingerprints found in very many units were not looked for, to bound ` +
+        `the work; such a pair could be up to ${upTo} similar.`);
+  }
+  return notes;
 }
 
 /** "M at or above X %", exact when every such pair is embedded. */
