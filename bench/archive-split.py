@@ -57,8 +57,11 @@ def split(dataset: Path, work: Path) -> tuple[Path, Path, str, int, int]:
         half = halves[i % 2]
         source = dataset / "files" / unit
         if source.is_dir():
+            # One folder per unit, directly in the half, as `--unit dir`
+            # reads it (`task/alice` becomes `task__alice`).
+            folder = half / unit.replace("/", "__")
             for file in sorted(p for p in source.rglob("*") if p.is_file()):
-                place(file, half / unit / file.relative_to(source))
+                place(file, folder / file.relative_to(source))
         else:
             place(source, half / unit)
     return halves[0], halves[1], unit_mode, (len(units) + 1) // 2, len(units) // 2
