@@ -9,7 +9,8 @@ use copyhound_fingerprint::NormalizedDocument;
 use copyhound_index::{BaseCode, Comparison, Document, Role, Unit, compare_with_progress};
 use copyhound_normalize::LoadedDocument;
 use copyhound_report::{
-    PairDetails, Parameters, Problem, ProblemKind, Report, ReportInput, Tool, UnitOrigin,
+    BelowMinimum, PairDetails, Parameters, Problem, ProblemKind, Report, ReportInput, Tool,
+    UnitOrigin,
 };
 use copyhound_source::LineIndex;
 use rayon::prelude::*;
@@ -98,12 +99,18 @@ pub fn run(
             batch.roots.extend(pulled.roots);
             options.elsewhere = Arc::new(pulled.elsewhere);
         }
-        let comparison = compare_with_progress(
+        let mut comparison = compare_with_progress(
             &batch.units,
             &batch.base,
             &options,
             &CompareProgress(progress),
         )?;
+        // The pairs come most similar first.
+        let above = comparison
+            .pairs
+            .partition_point(|pair| pair.similarity >= settings.min_similarity);
+        let below_minimum = comparison.pairs.len() - above;
+        comparison.pairs.truncate(above);
         families.push(FamilyComparison {
             family: batch.settings.family,
             parameters: settings.parameters(&batch.settings, &options, &inputs.base),
@@ -111,11 +118,13 @@ pub fn run(
             roots: batch.roots,
             origins,
             comparison,
+            below_minimum,
         });
     }
     Ok(Outcome {
         families,
         problems,
+        min_similarity: settings.min_similarity,
         front_end: settings.front_end.clone(),
         archives: inputs.filter.archives,
         archived_texts,
@@ -180,6 +189,8 @@ pub struct Outcome {
     pub families: Vec<FamilyComparison>,
     /// What was left out, and why.
     pub problems: Vec<Problem>,
+    /// Pairs less similar than this are listed nowhere.
+    min_similarity: f64,
     /// How the files were read, to read them again.
     front_end: FrontEnd,
     /// How archives were read, to read their files again.
@@ -201,8 +212,12 @@ pub struct FamilyComparison {
     pub roots: Vec<String>,
     /// Where each unit came from.
     pub origins: Vec<UnitOrigin>,
-    /// The pairs and their scores.
+    /// The pairs and their scores: those at or above the minimum
+    /// similarity.
     pub comparison: Comparison,
+    /// Pairs the comparison listed below the minimum similarity, left
+    /// out of [`comparison`](Self::comparison).
+    pub below_minimum: usize,
     /// The settings, as the report states them.
     pub parameters: Parameters,
 }
@@ -240,6 +255,12 @@ impl Outcome {
         let mut report =
             Report::merge(parts.collect()).expect("a batch compares at least one family");
         report.problems.clone_from(&self.problems);
+        if self.min_similarity > 0.0 {
+            report.summary.below_minimum = Some(BelowMinimum {
+                min_similarity: self.min_similarity,
+                pairs: self.families.iter().map(|f| f.below_minimum).sum(),
+            });
+        }
         report
     }
 

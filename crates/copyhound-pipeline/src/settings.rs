@@ -87,6 +87,9 @@ pub struct CompareSettings {
     pub min_passage: Option<usize>,
     /// Units of one group are never paired.
     pub group: Option<GroupPattern>,
+    /// Pairs less similar than this, in `[0, 1]`, are listed in no output
+    /// (the report's summary counts them); 0 lists every pair.
+    pub min_similarity: f64,
 }
 
 impl Default for CompareSettings {
@@ -105,6 +108,7 @@ impl Default for CompareSettings {
             score_gap: 0,
             min_passage: None,
             group: None,
+            min_similarity: 0.0,
         }
     }
 }

@@ -114,6 +114,7 @@ impl Report {
                 scored_pairs: comparison.scored_pairs,
                 matching_pairs: comparison.matching_pairs,
                 unlisted: unlisted(&comparison.omitted),
+                below_minimum: None,
                 reported_pairs: pairs.len(),
                 detailed_pairs: 0,
             },

@@ -48,12 +48,13 @@ mod write;
 
 pub use build::{PairDetails, ReportInput};
 pub use model::{
-    DocumentReport, FragmentReport, LanguageParameters, Location, MissingPairs, MissingReason,
-    PairReport, PairSide, Parameters, PassageReport, Problem, ProblemKind, Report, SCHEMA_VERSION,
-    Summary, Tool, UnitOrigin, UnitReport, UnitRole, Unlisted,
+    BelowMinimum, DocumentReport, FragmentReport, LanguageParameters, Location, MissingPairs,
+    MissingReason, PairReport, PairSide, Parameters, PassageReport, Problem, ProblemKind, Report,
+    SCHEMA_VERSION, Summary, Tool, UnitOrigin, UnitReport, UnitRole, Unlisted,
 };
 pub use write::{
     CSV_HEADER, DEFAULT_HTML_MAX_DOCUMENT_BYTES, DEFAULT_HTML_MAX_PAIRS,
-    DEFAULT_JSON_DETAILED_PAIRS, HtmlOptions, ReportError, read_json, write_csv, write_csv_of,
-    write_html, write_json, write_json_with_details, write_table,
+    DEFAULT_JSON_DETAILED_PAIRS, FORMULA_STARTS, HtmlOptions, ReportError, read_json,
+    terminal_safe, write_csv, write_csv_of, write_html, write_json, write_json_with_details,
+    write_table,
 };

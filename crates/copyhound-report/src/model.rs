@@ -155,11 +155,25 @@ pub struct Summary {
     /// whether any of them could be more similar than the listed ones.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unlisted: Option<Unlisted>,
+    /// Pairs less similar than the minimum similarity asked for, not
+    /// listed anywhere; `None` when no minimum was asked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub below_minimum: Option<BelowMinimum>,
     /// Pairs listed in this report (the top ones when limited).
     pub reported_pairs: usize,
     /// Pairs listed with their fragments and passages: the most similar
     /// ones when not all are.
     pub detailed_pairs: usize,
+}
+
+/// The pairs left out for being less similar than asked for.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BelowMinimum {
+    /// The minimum similarity, in `[0, 1]`.
+    pub min_similarity: f64,
+    /// Pairs found and scored whose similarity is below it (of those the
+    /// listing limit kept).
+    pub pairs: usize,
 }
 
 /// The pairs a comparison found and did not list.

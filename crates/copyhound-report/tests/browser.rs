@@ -3,7 +3,8 @@
 //! renders checked — the histogram's counts are whole, a click on a graph
 //! node lists exactly that unit's pairs, `#pair=N` opens pair N, a review
 //! mark and note survive a reload and are exported, earlier submissions
-//! are marked, and the report's problems are shown.
+//! are marked, the report's problems are shown, and pairs left unlisted
+//! are said.
 //!
 //! Where a check needs the page to be used (a click, a mark), a script is
 //! added to the page that does it and writes what it saw into the
@@ -20,8 +21,9 @@ use std::time::{Duration, Instant};
 use std::{env, fs, thread};
 
 use copyhound_report::{
-    HtmlOptions, PairReport, PairSide, Parameters, Problem, ProblemKind, Report, SCHEMA_VERSION,
-    Summary, Tool, UnitOrigin, UnitReport, UnitRole, write_html,
+    HtmlOptions, MissingPairs, MissingReason, PairReport, PairSide, Parameters, Problem,
+    ProblemKind, Report, SCHEMA_VERSION, Summary, Tool, UnitOrigin, UnitReport, UnitRole, Unlisted,
+    write_html,
 };
 use serde_json::Value;
 use tempfile::TempDir;
@@ -434,10 +436,54 @@ fn problems_are_shown_at_the_top() {
     let section = &section[..section.find("</section>").unwrap()];
     assert!(!section.contains("hidden"), "{section}");
     assert!(section.contains("2 problems:"), "{section}");
-    assert!(section.contains("<li>class/scan.pdf: skipped: no text could be extracted</li>"));
-    assert!(section.contains("<li>class/empty.py: skipped: empty</li>"));
+    // Each problem shows its kind.
+    assert!(section.contains(
+        "<li><span class=\"problem-kind unreadable\">unreadable</span> class/scan.pdf: skipped: no text could be extracted</li>"
+    ), "{section}");
+    assert!(section.contains(
+        "<li><span class=\"problem-kind empty\">empty</span> class/empty.py: skipped: empty</li>"
+    ), "{section}");
     let clean = rendered_dom(&browser, dir.path(), "clean.html", "");
     assert!(clean.contains("<section id=\"problems\" class=\"problems\" hidden=\"\">"));
+}
+
+/// A listing cut at the limit says down to what similarity it lists, and
+/// how similar the pairs that may be missing could be.
+#[test]
+fn pairs_left_unlisted_are_said_at_the_top() {
+    let Some(browser) = chromium() else { return };
+    let dir = TempDir::new().unwrap();
+    let mut cut = similar_names();
+    cut.summary.unlisted = Some(Unlisted {
+        pairs: 1234,
+        lowest_listed_similarity: Some(0.25),
+        possibly_missing: vec![
+            MissingPairs {
+                reason: MissingReason::ScoringLimit,
+                pairs: Some(7),
+                up_to_similarity: 0.4,
+            },
+            MissingPairs {
+                reason: MissingReason::WorkBudget,
+                pairs: None,
+                up_to_similarity: 0.125,
+            },
+        ],
+    });
+    write_page(dir.path(), "cut.html", &cut, None);
+    write_page(dir.path(), "whole.html", &similar_names(), None);
+    let dom = rendered_dom(&browser, dir.path(), "cut.html", "");
+    let capped = &dom[dom.find("id=\"capped\"").unwrap()..];
+    let capped = &capped[..capped.find("</").unwrap()];
+    assert!(
+        capped.contains("Only the most similar pairs are listed, down to 25.0%; 1,234 other pairs found are not listed"),
+        "{capped}"
+    );
+    assert!(capped.contains("Up to 7 pairs that could be up to 40.0% similar were not scored"));
+    assert!(capped.contains("such a pair could be up to 12.5% similar"));
+    let whole = rendered_dom(&browser, dir.path(), "whole.html", "");
+    let capped = &whole[whole.find("id=\"capped\"").unwrap()..];
+    assert!(!capped[..capped.find("</").unwrap()].contains("listed"));
 }
 
 #[test]

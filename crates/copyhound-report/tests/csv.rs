@@ -1,11 +1,12 @@
 //! The CSV writer makes its rows by hand; they are byte for byte what the
 //! `csv` crate writes of fields formatted by the standard formatter (the
 //! writer it replaced, kept here as the reference), whatever the paths,
-//! shares and counts.
+//! shares and counts; text that starts like a spreadsheet formula gets a
+//! leading `'`.
 
 use copyhound_report::{
-    CSV_HEADER, PairReport, PairSide, Parameters, Report, Summary, Tool, UnitOrigin, UnitReport,
-    UnitRole, write_csv,
+    CSV_HEADER, FORMULA_STARTS, PairReport, PairSide, Parameters, Report, Summary, Tool,
+    UnitOrigin, UnitReport, UnitRole, write_csv,
 };
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -13,13 +14,21 @@ use proptest::strategy::ValueTree;
 /// The CSV as the `csv` crate writes it, with `{:.6}` shares.
 fn reference_csv(report: &Report) -> Vec<u8> {
     let mut writer = csv::Writer::from_writer(Vec::new());
+    // Text a spreadsheet would run as a formula, marked as text.
+    let defused = |text: &str| {
+        if text.starts_with(FORMULA_STARTS) {
+            format!("'{text}")
+        } else {
+            text.to_owned()
+        }
+    };
     writer.write_record(CSV_HEADER).unwrap();
     let share = |x: f64| format!("{x:.6}");
     for pair in &report.pairs {
         writer
             .write_record([
-                pair.a.path.clone(),
-                pair.b.path.clone(),
+                defused(&pair.a.path),
+                defused(&pair.b.path),
                 share(pair.similarity),
                 share(pair.a.coverage),
                 share(pair.b.coverage),
@@ -29,7 +38,7 @@ fn reference_csv(report: &Report) -> Vec<u8> {
                 pair.total_overlap.to_string(),
                 pair.shared_fingerprints.to_string(),
                 pair.fragment_count.to_string(),
-                report.pair_language(pair).unwrap_or_default().to_owned(),
+                defused(report.pair_language(pair).unwrap_or_default()),
                 report.units[pair.a.unit].origin.name().to_owned(),
                 report.units[pair.b.unit].origin.name().to_owned(),
             ])
@@ -38,9 +47,10 @@ fn reference_csv(report: &Report) -> Vec<u8> {
     writer.into_inner().unwrap()
 }
 
-/// Paths and languages with every character CSV treats specially.
+/// Paths and languages with every character CSV and spreadsheets treat
+/// specially.
 fn text() -> impl Strategy<Value = String> {
-    "[a-z0-9,\"\r\n é#/.-]{0,10}"
+    "[a-z0-9,\"\r\n\t é#/.=+@-]{0,10}"
 }
 
 /// Shares as they come (ratios), any float at all, and halves of a

@@ -22,7 +22,7 @@ use copyhound_pipeline::{
 };
 use copyhound_report::{
     DEFAULT_HTML_MAX_PAIRS, DEFAULT_JSON_DETAILED_PAIRS, HtmlOptions, Problem, ProblemKind, Tool,
-    write_csv_of, write_html, write_json_with_details, write_table,
+    terminal_safe, write_csv_of, write_html, write_json_with_details, write_table,
 };
 
 use crate::front_end::FrontEndArgs;
@@ -131,6 +131,11 @@ pub struct CompareArgs {
     /// less similar).
     #[arg(long, default_value_t = DEFAULT_MAX_PAIRS, value_name = "N")]
     max_pairs: usize,
+    /// List only pairs at least this similar, in every output: a fraction
+    /// (`0.3`) or a percentage (`30%`); the summary says how many pairs
+    /// were below it.
+    #[arg(long, default_value = "0", value_name = "FRACTION|PERCENT", value_parser = parse_min_similarity)]
+    min_similarity: f64,
     /// Rows of the table printed on stdout.
     #[arg(long, default_value_t = 20, value_name = "N")]
     top: usize,
@@ -178,6 +183,19 @@ fn parse_pair_count<const MIN: usize>(value: &str) -> Result<usize, String> {
                 "expected a number of pairs of at least {MIN}, or `all`"
             )),
         },
+    }
+}
+
+/// A similarity as a fraction from 0 to 1 (`0.3`) or a percentage
+/// (`30%`), as a fraction.
+fn parse_min_similarity(value: &str) -> Result<f64, String> {
+    let (number, scale) = match value.strip_suffix('%') {
+        Some(number) => (number, 100.0),
+        None => (value, 1.0),
+    };
+    match number.trim().parse::<f64>() {
+        Ok(x) if (0.0..=scale).contains(&x) => Ok(x / scale),
+        _ => Err("expected a fraction from 0 to 1 (0.3) or a percentage (30%)".into()),
     }
 }
 
@@ -282,6 +300,7 @@ impl CompareArgs {
             score_gap: self.score_gap,
             min_passage: self.min_passage,
             group,
+            min_similarity: self.min_similarity,
         })
     }
 }
@@ -297,7 +316,7 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
     bar.finish();
     let outcome = outcome.inspect_err(|error| {
         for problem in error.problems() {
-            eprintln!("copyhound: warning: {}", problem.message);
+            eprintln!("copyhound: warning: {}", terminal_safe(&problem.message));
         }
     })?;
     for family in &outcome.families {

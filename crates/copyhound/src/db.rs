@@ -13,6 +13,7 @@ use copyhound_db::{DEFAULT_ROTATION_BATCH, Params, SearchOptions, check};
 use copyhound_pipeline::WalkFilter;
 use copyhound_pipeline::code_archive::is_archive;
 use copyhound_pipeline::database::{AddEvent, AddRequest, DocumentDatabase, SearchRequest};
+use copyhound_report::terminal_safe;
 
 use crate::code_archive::{self, CodeInit};
 use crate::compare::UnitArg;
@@ -356,15 +357,24 @@ fn add(args: &AddArgs) -> Result<ExitCode> {
         AddEvent::Added { id, path } => {
             let mut out = stdout.lock();
             if written.is_ok() {
-                written =
-                    writeln!(out, "added {id}\t{}", path.display()).and_then(|()| out.flush());
+                written = writeln!(
+                    out,
+                    "added {id}\t{}",
+                    terminal_safe(&path.to_string_lossy())
+                )
+                .and_then(|()| out.flush());
             }
         }
         AddEvent::Warning { path, message } => {
-            eprintln!("copyhound: warning: {}: {message}", path.display());
+            eprintln!(
+                "copyhound: warning: {}",
+                terminal_safe(&format!("{}: {message}", path.display()))
+            );
         }
-        AddEvent::WalkProblem { message } => eprintln!("copyhound: warning: {message}"),
-        AddEvent::Failed { message } => eprintln!("copyhound: {message}"),
+        AddEvent::WalkProblem { message } => {
+            eprintln!("copyhound: warning: {}", terminal_safe(message));
+        }
+        AddEvent::Failed { message } => eprintln!("copyhound: {}", terminal_safe(message)),
     })?;
     written?;
     Ok(ExitCode::from(u8::from(summary.failed > 0)))
@@ -435,7 +445,7 @@ fn remove(args: &RemoveArgs) -> Result<ExitCode> {
     let mut missing = false;
     for &id in &args.ids {
         if let Some((record, text_error)) = db.remove(id)? {
-            println!("removed {id}\t{}", record.meta.title);
+            println!("removed {id}\t{}", terminal_safe(&record.meta.title));
             if let Some(error) = text_error {
                 eprintln!("copyhound: warning: {error}");
             }

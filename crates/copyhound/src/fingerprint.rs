@@ -8,6 +8,7 @@ use anyhow::Result;
 use clap::{Args, ValueEnum};
 use copyhound_fingerprint::Fingerprint;
 use copyhound_pipeline::Family;
+use copyhound_report::terminal_safe;
 use copyhound_source::LineIndex;
 use serde::Serialize;
 
@@ -73,13 +74,16 @@ pub fn run(args: &FingerprintArgs) -> Result<ExitCode> {
         let loaded = match front_end.load(path) {
             Ok(loaded) => loaded,
             Err(error) => {
-                eprintln!("copyhound: {error}");
+                eprintln!("copyhound: {}", terminal_safe(&error.to_string()));
                 failed = true;
                 continue;
             }
         };
         for warning in &loaded.warnings {
-            eprintln!("copyhound: warning: {}: {warning}", path.display());
+            eprintln!(
+                "copyhound: warning: {}",
+                terminal_safe(&format!("{}: {warning}", path.display()))
+            );
         }
         let resolved = selection.resolve(front_end.defaults(Family::of(loaded.kind)));
         let scheme = selection.scheme(resolved);

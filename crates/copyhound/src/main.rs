@@ -17,6 +17,7 @@ mod serve;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use copyhound_report::terminal_safe;
 
 /// Find copied passages in code and text: winnowing, Koala and Ganguly–Veda
 /// fingerprints.
@@ -68,7 +69,7 @@ fn main() -> ExitCode {
         // A reader that stops early (`| head`) is not an error.
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("copyhound: error: {error:#}");
+            eprintln!("copyhound: error: {}", terminal_safe(&format!("{error:#}")));
             ExitCode::from(2)
         }
     }

@@ -623,13 +623,14 @@ impl Reader<'_> {
                     {
                         return None;
                     }
-                    return if before_word == "sizeof" && type_word {
-                        Some(TypeGroup::SizeofType)
-                    } else if type_word
+                    // C++'s `(std::size_t)-1` is a cast too.
+                    let a_type = type_word
                         || (ends_in_pointer && names == words)
-                        || (qualified && names == words)
-                    {
-                        // C++'s `(std::size_t)-1` is a cast too.
+                        || (qualified && names == words);
+                    return if before_word == "sizeof" && a_type {
+                        // `sizeof(std::string) && x`: an operand, then `&&`.
+                        Some(TypeGroup::SizeofType)
+                    } else if a_type {
                         Some(TypeGroup::Cast)
                     } else if words == 1 && names == 1 && !matches!(before_word, ")" | "]") {
                         Some(TypeGroup::Name)

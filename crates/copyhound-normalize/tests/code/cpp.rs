@@ -49,6 +49,9 @@ fn templates_read_as_the_grammar_reads_them() {
         "void f() { s = a.b<c>-1; r = p->q < r > -1; x = a < 0 || b > -1; }\n",
         "auto p = std::make_unique<Foo<int>>(1); std::function<void(int)> g;\n",
         "template <class T> using Vec = std::vector<T>; Vec<Vec<int>> w;\n",
+        // `sizeof` of a qualified type is an operand: `&&` after it is one
+        // operator, where after a cast it would be two unary `&`.
+        "void f() { b = sizeof(std::string) && (g(a)); c = sizeof(int) && x; d = (std::size_t)-1; }\n",
     ] {
         assert_same(code);
     }

@@ -7,6 +7,7 @@ use std::io::{self, Write};
 
 use copyhound_db::{DocId, MatchBucket, SearchOptions};
 use copyhound_index::LocatedFragment;
+use copyhound_report::terminal_safe;
 use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 
@@ -156,7 +157,9 @@ impl SearchResult {
         writeln!(
             out,
             "{}: {} hashes searched, {} common ones ignored",
-            result.query_name, result.query_keys, result.ignored_common_keys
+            terminal_safe(&result.query_name),
+            result.query_keys,
+            result.ignored_common_keys
         )?;
         let distribution: Vec<String> = result
             .distribution
@@ -177,8 +180,8 @@ impl SearchResult {
                 m.ratio * 100.0,
                 m.hits,
                 m.stored,
-                m.title,
-                m.location
+                terminal_safe(&m.title),
+                terminal_safe(&m.location)
             )?;
             for f in m.fragments.iter().flatten() {
                 writeln!(

@@ -3,7 +3,8 @@
 //! unit paths relative to the input path they came from. Then come the
 //! scores, the pair's language (both units have it), and where each unit
 //! came from (`new`, `old` or `archive`). Scripts read the columns by
-//! name: new ones are added at the end.
+//! name: new ones are added at the end. A name that starts like a
+//! spreadsheet formula is written with a leading `'` (see [`push_text`]).
 
 use std::io::Write;
 
@@ -30,6 +31,9 @@ pub const CSV_HEADER: [&str; 14] = [
     "a_origin",
     "b_origin",
 ];
+
+/// What a cell a spreadsheet runs as a formula starts with.
+pub const FORMULA_STARTS: [char; 6] = ['=', '+', '-', '@', '\t', '\r'];
 
 /// Rows are formatted this many at a time, each chunk on its own thread
 /// into its own buffer.
@@ -255,8 +259,18 @@ fn push_row(rows: &mut Vec<u8>, row: &Row<'_>) {
 
 /// Appends `text` as a field: as it is, or quoted with its quotes doubled
 /// when it holds a comma, a quote or a line break (what the `csv` crate
-/// does by default).
+/// does by default). A field a spreadsheet would run as a formula (it
+/// starts with `=`, `+`, `-`, `@`, a tab or a carriage return: a unit
+/// named `=HYPERLINK(…)` is a file name like any other) gets a leading `'`,
+/// which spreadsheets take as "this is text", as OWASP advises.
 fn push_text(row: &mut Vec<u8>, text: &str) {
+    let defused;
+    let text = if text.starts_with(FORMULA_STARTS) {
+        defused = format!("'{text}");
+        &defused
+    } else {
+        text
+    };
     // Every byte is looked at, without stopping at the first special one:
     // the loop then has no branch and runs on vectors, and nearly every
     // field is plain.

@@ -8,13 +8,15 @@ mod json;
 mod numbers;
 mod pretty;
 mod table;
+mod terminal;
 
-pub use self::csv::{CSV_HEADER, write_csv, write_csv_of};
+pub use self::csv::{CSV_HEADER, FORMULA_STARTS, write_csv, write_csv_of};
 pub use self::html::{
     DEFAULT_HTML_MAX_DOCUMENT_BYTES, DEFAULT_HTML_MAX_PAIRS, HtmlOptions, write_html,
 };
 pub use self::json::{DEFAULT_JSON_DETAILED_PAIRS, read_json, write_json, write_json_with_details};
 pub use self::table::write_table;
+pub use self::terminal::terminal_safe;
 
 use std::io::Write;
 

@@ -2,7 +2,8 @@
 
 use std::io::Write;
 
-use crate::{Report, ReportError};
+use super::terminal_safe;
+use crate::{Report, ReportError, Summary};
 
 const HEADER: [&str; 8] = [
     "#",
@@ -34,8 +35,8 @@ pub fn write_table(report: &Report, limit: usize, mut out: impl Write) -> Result
             let mut row = vec![
                 (rank + 1).to_string(),
                 percent(pair.similarity),
-                pair.a.path.clone(),
-                pair.b.path.clone(),
+                terminal_safe(&pair.a.path).into_owned(),
+                terminal_safe(&pair.b.path).into_owned(),
                 percent(pair.a.coverage),
                 percent(pair.b.coverage),
                 pair.longest_fragment.to_string(),
@@ -92,11 +93,18 @@ pub fn write_table(report: &Report, limit: usize, mut out: impl Write) -> Result
             writeln!(out, "{}", cells.join("  ").trim_end())?;
         }
     }
-    let summary = &report.summary;
+    write_totals(&report.summary, rows.len(), &mut out)?;
+    out.flush()?;
+    Ok(())
+}
+
+/// The last line: how many pairs are shown of how many, and what the
+/// listing left out.
+fn write_totals(summary: &Summary, shown: usize, out: &mut impl Write) -> Result<(), ReportError> {
+    let percent = |x: f64| format!("{:.1}%", x * 100.0);
     write!(
         out,
         "{shown} of {matching} pairs with shared fragments shown; {units} units, {candidates} candidate pairs",
-        shown = rows.len(),
         matching = summary.matching_pairs,
         units = summary.units,
         candidates = summary.candidate_pairs,
@@ -118,7 +126,14 @@ pub fn write_table(report: &Report, limit: usize, mut out: impl Write) -> Result
             write!(out, "; pairs up to {} may be missing", percent(up_to))?;
         }
     }
+    if let Some(below) = &summary.below_minimum {
+        write!(
+            out,
+            "; {} pairs below the minimum similarity of {} not listed",
+            below.pairs,
+            percent(below.min_similarity)
+        )?;
+    }
     writeln!(out, ".")?;
-    out.flush()?;
     Ok(())
 }

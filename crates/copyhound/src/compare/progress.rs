@@ -5,6 +5,7 @@ use std::io::IsTerminal;
 
 use copyhound_index::Stage as CompareStage;
 use copyhound_pipeline::{Progress, Stage, Warning};
+use copyhound_report::terminal_safe;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// A progress bar that a comparison reports to.
@@ -74,6 +75,6 @@ impl Progress for Bar {
             Warning::Layout(message) => message.to_string(),
         };
         self.indicator
-            .suspend(|| eprintln!("copyhound: warning: {message}"));
+            .suspend(|| eprintln!("copyhound: warning: {}", terminal_safe(&message)));
     }
 }

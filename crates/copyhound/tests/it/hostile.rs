@@ -102,3 +102,41 @@ fn a_file_over_its_memory_budget_is_refused_before_the_front_end_runs() {
     assert!(stderr.contains("memory budget of 2048 MiB"), "{stderr}");
     assert!(peak_kib < 300_000, "peak {peak_kib} KiB");
 }
+
+/// A file name can hold escape sequences and spreadsheet formulas: the
+/// table and the warnings show them escaped, the CSV marks the formula as
+/// text, and the JSON keeps the name exactly (it is data there).
+#[test]
+fn names_cannot_drive_the_terminal_or_a_spreadsheet() {
+    let dir = temp_dir();
+    let escape = "red\u{1b}[31m.txt";
+    let formula = "=HYPERLINK(\"evil\").txt";
+    write(dir.path(), escape, ESSAY.as_bytes());
+    write(dir.path(), formula, ESSAY.as_bytes());
+    write(
+        dir.path(),
+        "bad\u{1b}]0;title\u{7}.txt",
+        [0u8, 159, 146, 150],
+    );
+    let csv = dir.path().join("out.csv");
+    let json = dir.path().join("out.json");
+    let output = copyhound()
+        .args(["compare", "-q", "--unit", "file"])
+        .arg(dir.path())
+        .arg("--csv")
+        .arg(&csv)
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stdout.contains("red\\u{1b}[31m.txt"), "{stdout}");
+    assert!(!stdout.contains('\u{1b}') && !stderr.contains('\u{1b}'));
+    assert!(stderr.contains("bad\\u{1b}]0;title\\u{7}.txt"), "{stderr}");
+    let csv = fs::read_to_string(&csv).unwrap();
+    assert!(csv.contains("\"'=HYPERLINK(\"\"evil\"\").txt\""), "{csv}");
+    let json = fs::read_to_string(&json).unwrap();
+    assert!(json.contains(r#""=HYPERLINK(\"evil\").txt""#), "{json}");
+    assert!(json.contains(r"red\u001b[31m.txt"), "{json}");
+}

@@ -1,5 +1,6 @@
-//! `copyhound compare --max-pairs`: which pairs are listed when not all
-//! can be, and what stderr says about the rest.
+//! `copyhound compare --max-pairs` and `--min-similarity`: which pairs are
+//! listed when not all can be or should be, and what is said about the
+//! rest.
 
 use std::fs;
 use std::path::Path;
@@ -75,4 +76,91 @@ fn short_copies_are_listed_above_long_texts_sharing_a_template() {
         "{stderr}"
     );
     assert!(!stderr.contains("warning"), "{stderr}");
+}
+
+/// `--min-similarity` (a fraction or a percentage) lists only the pairs at
+/// or above it in the table, the JSON, the CSV and the HTML page, and the
+/// summaries count the pairs below it; a value out of range is refused.
+#[test]
+fn min_similarity_lists_only_pairs_at_or_above_it_everywhere() {
+    let dir = temp_dir();
+    let batch = dir.path().join("batch");
+    let shared = words(200, 7);
+    // a and b: copies; c: half of it; d: its own words only.
+    write(&batch, "a.txt", &shared);
+    write(&batch, "b.txt", &shared);
+    let half: Vec<&str> = shared.split(' ').take(100).collect();
+    write(
+        &batch,
+        "c.txt",
+        format!("{} {}", half.join(" "), words(100, 8)),
+    );
+    write(&batch, "d.txt", words(200, 9));
+    let run = |threshold: &str| {
+        let (csv, json, html) = (
+            dir.path().join("r.csv"),
+            dir.path().join("r.json"),
+            dir.path().join("r.html"),
+        );
+        let output = copyhound()
+            .args(["compare", "-q", "--min-similarity", threshold, "--csv"])
+            .arg(&csv)
+            .arg("--json")
+            .arg(&json)
+            .arg("--report")
+            .arg(&html)
+            .arg(&batch)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+        let report: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        (
+            csv_pairs(&csv),
+            report,
+            stdout,
+            fs::read_to_string(&html).unwrap(),
+        )
+    };
+    let (all, report, _, _) = run("0");
+    assert!(all.len() >= 3, "{all:?}");
+    assert!(report["summary"].get("below_minimum").is_none());
+    for threshold in ["0.9", "90%"] {
+        let (listed, report, table, page) = run(threshold);
+        assert_eq!(
+            listed,
+            [("a.txt".to_string(), "b.txt".to_string())],
+            "{threshold}"
+        );
+        assert_eq!(report["pairs"].as_array().unwrap().len(), 1);
+        let below = &report["summary"]["below_minimum"];
+        assert_eq!(below["min_similarity"], 0.9);
+        assert_eq!(below["pairs"].as_u64().unwrap() as usize, all.len() - 1);
+        assert!(
+            table.contains(&format!(
+                "; {} pairs below the minimum similarity of 90.0% not listed.",
+                all.len() - 1
+            )),
+            "{table}"
+        );
+        assert!(
+            table.lines().filter(|l| l.contains(".txt")).count() == 1,
+            "{table}"
+        );
+        assert!(
+            page.contains("\"below_minimum\""),
+            "the page says how many were below"
+        );
+    }
+    for bad in ["1.5", "150%", "-0.1", "ninety"] {
+        copyhound()
+            .args(["compare", &format!("--min-similarity={bad}")])
+            .arg(&batch)
+            .assert()
+            .failure()
+            .stderr(predicates::str::contains(
+                "expected a fraction from 0 to 1 (0.3) or a percentage (30%)",
+            ));
+    }
 }

@@ -1,5 +1,13 @@
 // ---- Header: totals, problems, cap, settings ----
 
+/** How the problems box names each kind of problem. */
+const PROBLEM_KINDS = {
+  unreadable: "unreadable",
+  skipped: "skipped",
+  empty: "empty",
+  too_short: "too short",
+};
+
 function renderHeader() {
   const s = data.summary;
   const p = data.parameters;
@@ -15,7 +23,10 @@ function renderHeader() {
     byId("problems-title").textContent =
       `${plural(data.problems.length, "problem")}: these files were left out of the comparison or only partly compared`;
     const list = byId("problem-list");
-    for (const problem of data.problems) list.append(el("li", {}, problem.message));
+    for (const problem of data.problems) {
+      const kind = el("span", { class: `problem-kind ${problem.kind}` }, PROBLEM_KINDS[problem.kind] || problem.kind);
+      list.append(el("li", {}, kind, " ", problem.message));
+    }
   }
   const leftOut = [];
   if (pairCount < data.listed_pairs) {
@@ -25,14 +36,15 @@ function renderHeader() {
       `a larger --report-pairs (--report-pairs all embeds every pair), or read them all in the ` +
       `JSON (--json) or CSV (--csv) report.`);
   }
+  if (s.below_minimum) {
+    leftOut.push(
+      `${count(s.below_minimum.pairs)} pairs less similar than the minimum similarity of ` +
+      `${(s.below_minimum.min_similarity * 100).toFixed(1)}% (--min-similarity) are not listed.`);
+  }
   if (data.listed_pairs < s.matching_pairs) {
     leftOut.push(`The report lists ${count(data.listed_pairs)} of the ${count(s.matching_pairs)} pairs found.`);
   }
-  if (s.scored_pairs < s.candidate_pairs) {
-    leftOut.push(
-      `Only the ${count(s.scored_pairs)} of the ${count(s.candidate_pairs)} candidate pairs sharing most ` +
-      `fingerprints were scored; a larger --max-pairs scores more.`);
-  }
+  leftOut.push(...unlistedNotes(s.unlisted));
   if (leftOut.length) {
     const capped = byId("capped");
     capped.hidden = false;
@@ -50,6 +62,30 @@ function renderHeader() {
   ];
   const list = byId("parameters");
   for (const [name, value] of settings) list.append(el("dt", {}, name), el("dd", {}, String(value)));
+}
+
+/** What the summary says of pairs the comparison did not list: down to
+ * what similarity it listed, and which pairs may be missing and how similar
+ * they could be. */
+function unlistedNotes(unlisted) {
+  if (!unlisted) return [];
+  const notes = [];
+  const lowest = unlisted.lowest_listed_similarity;
+  if (lowest !== null && lowest !== undefined) {
+    notes.push(
+      `Only the most similar pairs are listed, down to ${percent(lowest)}; ` +
+      `${plural(unlisted.pairs, "other pair")} found ${unlisted.pairs === 1 ? "is" : "are"} not listed ` +
+      `(a larger --max-pairs lists more).`);
+  }
+  for (const missing of unlisted.possibly_missing || []) {
+    const upTo = percent(missing.up_to_similarity);
+    notes.push(missing.reason === "scoring_limit"
+      ? `Up to ${plural(missing.pairs, "pair")} that could be up to ${upTo} similar ` +
+        `${missing.pairs === 1 ? "was" : "were"} not scored: a larger --max-pairs scores more.`
+      : `Pairs sharing only fingerprints found in very many units were not looked for, to bound ` +
+        `the work; such a pair could be up to ${upTo} similar.`);
+  }
+  return notes;
 }
 
 /** "M at or above X %", exact when every such pair is embedded. */
