@@ -17,6 +17,12 @@ fn unit(lang: Language) -> &'static str {
         Language::C => {
             "/* sum of squares */\nlong sum_{n}(const int *xs, int len) {\n    long total = 0;\n    for (int i = 0; i < len; i++) {\n        if (xs[i] % 2 == 0) total += xs[i] * xs[i];\n        else total -= 3;\n    }\n    printf(\"%ld\\n\", total);\n    return total;\n}\n"
         }
+        Language::Cpp => {
+            "// sum of squares\ntemplate <typename T>\nlong sum_{n}(const std::vector<std::vector<T>>& rows) {\n    long total = 0;\n    for (const auto& xs : rows) {\n        for (std::size_t i = 0; i < xs.size(); ++i) {\n            if (xs[i] % 2 == 0) total += xs[i] * xs[i];\n            else total -= 3'000;\n        }\n    }\n    std::cout << \"total \" << total << std::endl;\n    return total;\n}\n"
+        }
+        Language::CSharp => {
+            "// sum of squares\nstatic long Sum{n}(List<List<int>> rows) {\n    long total = 0;\n    foreach (var xs in rows) {\n        for (int i = 0; i < xs.Count; i++) {\n            if (xs[i] % 2 == 0) { total += xs[i] * xs[i]; } else { total -= 3; }\n        }\n    }\n    var odd = from x in rows select x.Count;\n    Console.WriteLine($\"total {total}\");\n    return total;\n}\n"
+        }
         Language::Java => {
             "// sum of squares\nstatic long sum{n}(int[] xs) {\n    long total = 0;\n    for (int i = 0; i < xs.length; i++) {\n        if (xs[i] % 2 == 0) { total += xs[i] * xs[i]; } else { total -= 3; }\n    }\n    System.out.println(\"total \" + total);\n    return total;\n}\n"
         }
@@ -55,6 +61,8 @@ fn frontends(c: &mut Criterion) {
     let options = CodeOptions::default();
     for lang in [
         Language::C,
+        Language::Cpp,
+        Language::CSharp,
         Language::Java,
         Language::Python,
         Language::Go,
@@ -78,6 +86,8 @@ fn lexer_and_grammar(c: &mut Criterion) {
     for (lang, name) in [
         (Language::Java, "java_tokens"),
         (Language::C, "c_tokens"),
+        (Language::Cpp, "cpp_tokens"),
+        (Language::CSharp, "csharp_tokens"),
         (Language::Python, "python_tokens"),
         (Language::Go, "go_tokens"),
         (Language::JavaScript, "javascript_tokens"),

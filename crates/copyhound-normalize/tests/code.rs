@@ -3,6 +3,7 @@
 mod code {
     pub mod c;
     pub mod cpp;
+    pub mod csharp;
     pub mod datasets;
     pub mod detect;
     pub mod fixtures;

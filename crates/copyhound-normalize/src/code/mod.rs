@@ -4,18 +4,18 @@
 //! Three kinds of tokeniser share one token model ([`Token`], [`TokenKind`]):
 //!
 //! - tree-sitter grammars (one Cargo feature each, `lang-go`, `lang-cpp`,
-//!   …, all on by default) for C#, Kotlin, Scala, TypeScript/TSX, Rust,
-//!   PHP, Ruby, Haskell and Bash;
-//! - own lexers for Java, C, C++, Python, Go and JavaScript, which give
-//!   the tokens their grammar gives, at a fraction of the cost
-//!   ([`tokenize_with_own_lexer`]): for Java, C and C++ the table lexer
-//!   with a few passes (`java.rs`, `c.rs`, `cpp/`, which ends with the C
-//!   pass), for Python, Go and JavaScript scanners of their own
-//!   (`python/`, `go.rs`, `javascript/`). The grammars of Java, C and C++
-//!   are only the reference their tests compare with, through
-//!   [`tokenize_with_grammar`] (Java's and C's stay behind the `lang-java`
-//!   and `lang-c` features, off by default; C++'s is still in the default
-//!   build). Python's, Go's and JavaScript's stay in the default build:
+//!   …, all on by default) for Kotlin, Scala, TypeScript/TSX, Rust, PHP,
+//!   Ruby, Haskell and Bash;
+//! - own lexers for Java, C, C++, C#, Python, Go and JavaScript, which
+//!   give the tokens their grammar gives, at a fraction of the cost
+//!   ([`tokenize_with_own_lexer`]): for Java, C, C++ and C# the table
+//!   lexer with a few passes (`java.rs`, `c.rs`, `cpp/`, which ends with
+//!   the C pass, `csharp/`), for Python, Go and JavaScript scanners of
+//!   their own (`python/`, `go.rs`, `javascript/`). The grammars of Java,
+//!   C, C++ and C# are only the reference their tests compare with,
+//!   through [`tokenize_with_grammar`] (Java's and C's stay behind the
+//!   `lang-java` and `lang-c` features, off by default; C++'s and C#'s
+//!   are still in the default build). Python's, Go's and JavaScript's stay in the default build:
 //!   where their lexer sees a syntax error (an unclosed string or bracket,
 //!   a `:` missing after `if x`) it leaves the file to the grammar, whose
 //!   error recovery no local rule predicts; the JavaScript lexer also
@@ -75,6 +75,7 @@
 
 mod c;
 mod cpp;
+mod csharp;
 mod go;
 mod java;
 mod javascript;
@@ -208,6 +209,7 @@ pub fn tokenize_with_own_lexer(
     match lang {
         Language::C => Some(c::tokenize(text, drop_imports)),
         Language::Cpp => Some(cpp::tokenize(text, drop_imports)),
+        Language::CSharp => Some(csharp::tokenize(text, drop_imports)),
         Language::Java => Some(java::tokenize(text, drop_imports)),
         Language::Python => python::tokenize(text, drop_imports),
         Language::Go => go::tokenize(text, drop_imports),
@@ -284,6 +286,7 @@ fn has_own_lexer(lang: Language) -> bool {
         Language::Java
             | Language::C
             | Language::Cpp
+            | Language::CSharp
             | Language::Python
             | Language::Go
             | Language::JavaScript

@@ -46,7 +46,7 @@ pub fn source_files(dir: &Path, extensions: &[&str], skipped: &[&str]) -> Vec<Pa
 }
 
 /// Whether `lang`'s grammar finds a syntax error in `text`.
-fn grammar_finds_error(lang: Language, text: &str) -> bool {
+pub fn grammar_finds_error(lang: Language, text: &str) -> bool {
     let language: tree_sitter::Language = match lang {
         Language::Python => tree_sitter_python::LANGUAGE.into(),
         Language::Go => tree_sitter_go::LANGUAGE.into(),
