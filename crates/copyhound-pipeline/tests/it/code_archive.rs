@@ -118,12 +118,17 @@ fn pairs(report: &Report) -> BTreeMap<(String, String), [String; 3]> {
 }
 
 fn archive_of(batch: &Batch, old: &Path) -> std::path::PathBuf {
+    archive_keeping(batch, old, true)
+}
+
+/// An archive of the units of `old`, keeping their texts or not.
+fn archive_keeping(batch: &Batch, old: &Path, keep_texts: bool) -> std::path::PathBuf {
     let dir = batch.path("archive");
     let settings = ArchiveSettings {
         front_end: FrontEndChoice::default(),
         selection: Selection::default(),
     };
-    create_archive(&dir, &settings, true).unwrap();
+    create_archive(&dir, &settings, keep_texts).unwrap();
     let inputs = Inputs {
         new: vec![old.to_path_buf()],
         unit: UnitMode::File,
@@ -237,4 +242,36 @@ fn adding_a_unit_again_is_idempotent_and_a_changed_one_is_updated_on_request() {
     let updated = add(true);
     assert_eq!(updated.updated, ["c2.c"]);
     assert_eq!(add(false).unchanged.len(), 13);
+}
+
+#[test]
+fn without_texts_archived_files_are_read_again_and_a_missing_one_is_a_problem() {
+    let batch = Batch::new();
+    submissions(&batch);
+    let (new, old) = (batch.path("new"), batch.path("old"));
+    let archive = archive_keeping(&batch, &old, false);
+    let against = Inputs {
+        new: vec![new],
+        against: vec![archive],
+        unit: UnitMode::File,
+        ..Inputs::default()
+    };
+    let settings = CompareSettings::default();
+    let found = pairs(&report(&outcome(&against, &settings)));
+    assert!(found.contains_key(&("c1.c".to_string(), "copy.c".to_string())));
+
+    std::fs::remove_file(old.join("c1.c")).unwrap();
+    let outcome = outcome(&against, &settings);
+    let message = &outcome
+        .problems
+        .iter()
+        .find(|p| p.path == "c1.c")
+        .expect("the missing archived file is a problem")
+        .message;
+    assert!(message.contains("cannot be read any more"), "{message}");
+    assert!(
+        !pairs(&report(&outcome))
+            .keys()
+            .any(|(a, b)| a == "c1.c" || b == "c1.c")
+    );
 }
