@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use copyhound_fingerprint::Scheme;
 use copyhound_index::{CompareOptions, DEFAULT_MAX_PAIRS, MaxOccurrences};
-use copyhound_report::Parameters;
+use copyhound_report::{CodeParameters, Parameters};
 use regex::Regex;
 
 use crate::{Family, FrontEnd, FrontEndChoice, PipelineError, Selection};
@@ -176,6 +176,17 @@ impl CompareSettings {
             min_passage: family.min_passage,
             symbol: Some(family.symbol.into()),
             languages: Vec::new(),
+            code: matches!(family.family, Family::Code(_)).then(|| {
+                let code = &self.front_end.load_options().code;
+                CodeParameters {
+                    level: code.level.name().into(),
+                    drop_imports: code.drop_imports,
+                    drop_dead_code: code.statements.drop_dead_code,
+                    while_loops: code.statements.while_loops,
+                    canonical_order: code.statements.canonical_order,
+                }
+            }),
+            score_gap: self.score_gap,
         }
     }
 }

@@ -41,6 +41,10 @@ impl Report {
         let mut parameters = parts[main].parameters.clone();
         parameters.language = None;
         parameters.languages = languages;
+        // The largest part may be text; any code part says how code was read.
+        if parameters.code.is_none() {
+            parameters.code = parts.iter().find_map(|part| part.parameters.code.clone());
+        }
         let mut merged = Report {
             schema_version: parts[0].schema_version,
             tool: parts[0].tool.clone(),

@@ -103,6 +103,30 @@ pub struct Parameters {
     /// first; empty when the batch had one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub languages: Vec<LanguageParameters>,
+    /// How code was read, when the batch had code.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<CodeParameters>,
+    /// Fragments following each other on both sides with gaps of at most
+    /// this many symbols counted in the similarity as one stretch, gaps
+    /// included; 0 counted only the fragments' own symbols.
+    #[serde(default)]
+    pub score_gap: u32,
+}
+
+/// How the code of a batch was read: what the symbols keep of each token,
+/// and how statements were normalised before fingerprinting.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CodeParameters {
+    /// `exact`, `rename`, `abstract` or `structure`.
+    pub level: String,
+    /// Import, include and using lines were left out.
+    pub drop_imports: bool,
+    /// Statements that cannot change what a function does were left out.
+    pub drop_dead_code: bool,
+    /// Counted loops were read as `while` loops.
+    pub while_loops: bool,
+    /// Independent statements were put in one canonical order.
+    pub canonical_order: bool,
 }
 
 /// The settings that depend on the language, for one language of a batch.

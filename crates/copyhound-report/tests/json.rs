@@ -4,9 +4,9 @@
 //! reference), whatever the report holds and however many pairs.
 
 use copyhound_report::{
-    DocumentReport, FragmentReport, LanguageParameters, Location, PairDetails, PairReport,
-    PairSide, Parameters, PassageReport, Problem, ProblemKind, Report, Summary, Tool, UnitOrigin,
-    UnitReport, UnitRole, write_json, write_json_with_details,
+    CodeParameters, DocumentReport, FragmentReport, LanguageParameters, Location, PairDetails,
+    PairReport, PairSide, Parameters, PassageReport, Problem, ProblemKind, Report, Summary, Tool,
+    UnitOrigin, UnitReport, UnitRole, write_json, write_json_with_details,
 };
 use proptest::prelude::*;
 
@@ -221,21 +221,34 @@ fn parameters() -> impl Strategy<Value = Parameters> {
         any::<[usize; 4]>(),
         proptest::collection::vec(language, 0..2),
         symbol(),
+        proptest::option::of(any::<[bool; 4]>()),
     )
-        .prop_map(|(language, seed, base, n, languages, symbol)| Parameters {
-            language,
-            k: n[0],
-            window: n[1],
-            seed,
-            selector: "robust-winnow".into(),
-            max_occurrences: "25%".into(),
-            base,
-            min_shared: n[2],
-            max_pairs: n[3],
-            languages,
-            symbol,
-            ..Parameters::default()
-        })
+        .prop_map(
+            |(language, seed, base, n, languages, symbol, code)| Parameters {
+                language,
+                k: n[0],
+                window: n[1],
+                seed,
+                selector: "robust-winnow".into(),
+                max_occurrences: "25%".into(),
+                base,
+                min_shared: n[2],
+                max_pairs: n[3],
+                languages,
+                symbol,
+                code: code.map(
+                    |[drop_imports, drop_dead_code, while_loops, canonical_order]| CodeParameters {
+                        level: "abstract".into(),
+                        drop_imports,
+                        drop_dead_code,
+                        while_loops,
+                        canonical_order,
+                    },
+                ),
+                score_gap: n[0] as u32,
+                ..Parameters::default()
+            },
+        )
 }
 
 fn report() -> impl Strategy<Value = Report> {

@@ -108,6 +108,26 @@ pub enum Level {
     Structure,
 }
 
+impl Level {
+    /// Every level, from the most to the least of each token kept.
+    pub const ALL: [Level; 4] = [
+        Level::Exact,
+        Level::Rename,
+        Level::Abstract,
+        Level::Structure,
+    ];
+
+    /// The level's name on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Exact => "exact",
+            Level::Rename => "rename",
+            Level::Abstract => "abstract",
+            Level::Structure => "structure",
+        }
+    }
+}
+
 /// Options of the code front-end.
 #[derive(Clone, Debug, Default)]
 pub struct CodeOptions {

@@ -5,8 +5,9 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use copyhound_index::MaxOccurrences;
 use copyhound_pipeline::code_archive::{ArchiveSettings, add_to_archive, create_archive};
-use copyhound_pipeline::{FrontEndChoice, Inputs, Selection, UnitMode};
+use copyhound_pipeline::{CompareSettings, FrontEndChoice, Inputs, Selection, UnitMode};
 use copyhound_report::{Report, UnitOrigin};
 
 use crate::support::{Batch, outcome, report};
@@ -135,18 +136,34 @@ fn archive_of(batch: &Batch, old: &Path) -> std::path::PathBuf {
 
 #[test]
 fn a_batch_against_an_archive_scores_as_a_comparison_of_both() {
+    let unlimited = against_and_union(&CompareSettings::default());
+    // Fingerprints in more than 3 units pair none: archived units holding
+    // only such fingerprints of the batch are not read, only counted.
+    let limited = against_and_union(&CompareSettings {
+        max_occurrences: MaxOccurrences::Count(3),
+        ..CompareSettings::default()
+    });
+    assert!(
+        limited < unlimited,
+        "{limited} archived units read, {unlimited} unlimited"
+    );
+}
+
+/// Checks that a batch against an archive lists the pairs with a new unit
+/// that a comparison of both lists, with the same scores, under
+/// `settings`; returns how many archived units it compared.
+fn against_and_union(settings: &CompareSettings) -> usize {
     let batch = Batch::new();
     submissions(&batch);
     let (new, old) = (batch.path("new"), batch.path("old"));
     let archive = archive_of(&batch, &old);
-    let settings = copyhound_pipeline::CompareSettings::default();
 
     let union = Inputs {
         new: vec![new.clone(), old],
         unit: UnitMode::File,
         ..Inputs::default()
     };
-    let union = report(&outcome(&union, &settings));
+    let union = report(&outcome(&union, settings));
     let is_new = |name: &str| name.starts_with("copy") || name.starts_with("fresh");
     let expected: BTreeMap<_, _> = pairs(&union)
         .into_iter()
@@ -159,7 +176,7 @@ fn a_batch_against_an_archive_scores_as_a_comparison_of_both() {
         unit: UnitMode::File,
         ..Inputs::default()
     };
-    let against = report(&outcome(&against, &settings));
+    let against = report(&outcome(&against, settings));
     assert_eq!(pairs(&against), expected);
     // The k units were counted, not compared.
     assert!(!against.units.iter().any(|u| u.path.starts_with('k')));
@@ -189,6 +206,11 @@ fn a_batch_against_an_archive_scores_as_a_comparison_of_both() {
             .iter()
             .any(|u| u.origin == UnitOrigin::Archive && u.path == "j0.java")
     );
+    against
+        .units
+        .iter()
+        .filter(|u| u.origin == UnitOrigin::Archive)
+        .count()
 }
 
 #[test]

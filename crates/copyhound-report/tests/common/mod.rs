@@ -56,6 +56,8 @@ pub fn parameters(options: &CompareOptions, window: usize) -> Parameters {
         languages: vec![],
         min_passage: 0,
         symbol: Some("character".into()),
+        code: None,
+        score_gap: 0,
     }
 }
 

@@ -356,7 +356,7 @@ fn the_options_reach_the_reported_parameters() {
             "selector": "robust-winnow", "max_occurrences": "unlimited",
             "min_shared": 1, "max_pairs": 100_000, "min_fragment": 15,
             "weighting": "rarity", "merge_gap": 30, "min_passage": 100,
-            "symbol": "character"
+            "symbol": "character", "score_gap": 0
         })
     );
     let chosen = [
@@ -384,6 +384,8 @@ fn the_options_reach_the_reported_parameters() {
         "3",
         "--min-passage",
         "9",
+        "--score-gap",
+        "6",
     ];
     assert_eq!(
         parameters(&chosen),
@@ -392,7 +394,7 @@ fn the_options_reach_the_reported_parameters() {
             "selector": "winnow", "max_occurrences": "3",
             "min_shared": 2, "max_pairs": 10, "min_fragment": 5,
             "weighting": "flat", "merge_gap": 3, "min_passage": 9,
-            "symbol": "word"
+            "symbol": "word", "score_gap": 6
         })
     );
 }

@@ -110,3 +110,53 @@ fn score_gap_counts_the_gaps_between_fragments() {
     let joined = copy_similarity(dir.path(), &[&flags[..], &["--score-gap", "20"]].concat());
     assert!(joined > exact, "{joined} > {exact}");
 }
+
+/// The JSON report says how code was read, so a reader can tell which
+/// statement passes a similarity was measured with.
+#[test]
+fn the_report_states_how_code_was_read() {
+    let dir = temp_dir();
+    let input = dir.path().join("in");
+    write(&input, "original.java", ORIGINAL);
+    write(&input, "obfuscated.java", OBFUSCATED);
+    let code_parameters = |args: &[&str]| {
+        let json = dir.path().join("out.json");
+        copyhound()
+            .args(["compare", "-q"])
+            .arg(&input)
+            .args(args)
+            .arg("--json")
+            .arg(&json)
+            .assert()
+            .success();
+        let report: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+        (
+            report["parameters"]["code"].clone(),
+            report["parameters"]["score_gap"].clone(),
+        )
+    };
+    let (code, gap) = code_parameters(&[]);
+    assert_eq!(
+        code,
+        serde_json::json!({"level": "rename", "drop_imports": false, "drop_dead_code": true,
+            "while_loops": true, "canonical_order": false})
+    );
+    assert_eq!(gap, 0);
+    let (code, gap) = code_parameters(&[
+        "--dead-code",
+        "keep",
+        "--loops",
+        "written",
+        "--statement-order",
+        "canonical",
+        "--score-gap",
+        "4",
+    ]);
+    assert_eq!(
+        code,
+        serde_json::json!({"level": "rename", "drop_imports": false, "drop_dead_code": false,
+            "while_loops": false, "canonical_order": true})
+    );
+    assert_eq!(gap, 4);
+}

@@ -59,9 +59,22 @@ function renderHeader() {
     ...perLanguage, ["selector", p.selector], ["seed", p.seed],
     ["max occurrences", p.max_occurrences], ["min shared fingerprints", p.min_shared],
     ["max scored pairs", p.max_pairs], ["base code", p.base.length ? p.base.join(", ") : "none"],
+    ...codeSettings(p.code), ["score gap", p.score_gap ? `${p.score_gap} symbols` : "none"],
   ];
   const list = byId("parameters");
   for (const [name, value] of settings) list.append(el("dt", {}, name), el("dd", {}, String(value)));
+}
+
+/** How code was read, as settings rows; none for a batch of text. */
+function codeSettings(code) {
+  if (!code) return [];
+  const passes = [
+    code.drop_imports && "imports left out",
+    code.drop_dead_code && "dead statements left out",
+    code.while_loops && "counted loops read as while loops",
+    code.canonical_order && "independent statements in one order",
+  ].filter(Boolean);
+  return [["code level", code.level], ["code statements", passes.length ? passes.join(", ") : "as written"]];
 }
 
 /** What the summary says of pairs the comparison did not list: down to
