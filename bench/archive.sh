@@ -7,6 +7,7 @@
 # CSV rows must agree (bench/archive-split.py's check). Not part of CI.
 #
 #   bash bench/archive.sh [N] [LIMIT]        # default N = 100000, LIMIT (-m) 1%
+#   COPYHOUND=target/debug/copyhound CORPUS=bench/out/synth-100300 bash bench/archive.sh 10000
 #
 # The batch: 270 files of the corpus's next folder (its planted copies
 # pair them with each other) and 30 verbatim copies of archived files.
@@ -18,12 +19,17 @@ exec </dev/null
 N=${1:-100000}
 LIMIT=${2:-1%}
 NEW=300
-BIN=target/release/copyhound
 OUT=bench/out/archive-$N
-CORPUS=bench/out/synth-$((N + NEW))
-
-cargo build --release --locked -q -p copyhound
-python3 bench/synth-corpus.py "$CORPUS" --files $((N + NEW))
+# COPYHOUND: another build to measure; CORPUS: a corpus of at least N + 300
+# files already written by bench/synth-corpus.py.
+if [ -z "${COPYHOUND:-}" ]; then
+    cargo build --release --locked -q -p copyhound
+fi
+BIN=${COPYHOUND:-target/release/copyhound}
+if [ -z "${CORPUS:-}" ]; then
+    CORPUS=bench/out/synth-$((N + NEW))
+    python3 bench/synth-corpus.py "$CORPUS" --files $((N + NEW))
+fi
 rm -rf "$OUT" && mkdir -p "$OUT/new"
 FOLDERS=$(( N / 1000 ))
 ARCHIVED=()
