@@ -6,7 +6,8 @@
 //! hands the bytes to [`load_bytes`], which
 //!
 //! 1. recognises PDF and DOCX by magic bytes and extension and extracts their
-//!    text;
+//!    text, and reads the code cells of a Jupyter notebook (`.ipynb`) in its
+//!    kernel's language ([`crate::extract::notebook`]);
 //! 2. otherwise decodes the bytes ([`crate::decode`]), refusing binary data;
 //! 3. picks the kind — HTML by extension, code by [`Language::detect`], HTML
 //!    by content, else text — unless [`LoadOptions::kind`] fixes it;
@@ -178,8 +179,8 @@ pub struct LoadedDocument {
     /// What the file was read as.
     pub kind: DocumentKind,
     /// The encoding the text was decoded from (an `encoding_rs` name such as
-    /// `UTF-8`, `UTF-16LE`, `windows-1252`); `PDF` or `DOCX` for text their
-    /// extractors decoded.
+    /// `UTF-8`, `UTF-16LE`, `windows-1252`); `PDF`, `DOCX` or `IPYNB` for
+    /// text their extractors decoded.
     pub encoding: &'static str,
     /// Where [`text`](Self::text) starts in the file when it is a verbatim
     /// copy of the rest of the file (`Some(0)` for plain UTF-8, `Some(3)`
@@ -226,6 +227,8 @@ pub fn load_bytes(
         let text = extract_pdf(path, bytes, options)?;
         check_memory(path, DocumentKind::Pdf, text.len(), options)?;
         extracted(text, DocumentKind::Pdf, "PDF", options)
+    } else if extension == "ipynb" && !bytes.is_empty() {
+        load_notebook(path, bytes, options)?
     } else if !forced_code && !bytes.is_empty() && is_docx(&extension, bytes) {
         let text = extract_docx(path, bytes, options)?;
         check_memory(path, DocumentKind::Docx, text.len(), options)?;
@@ -364,6 +367,47 @@ fn extract_docx(path: &Path, _bytes: &[u8], _options: &LoadOptions) -> Result<St
     Err(LoadError::Extract {
         path: path.into(),
         problem: crate::extract::ExtractError::FeatureDisabled("DOCX", "docx"),
+    })
+}
+
+/// The code cells of a notebook through the front-end of its kernel's
+/// language (or the one `options` forces); a notebook in a language
+/// copyhound does not read, or one that does not parse, is an error naming
+/// the file.
+fn load_notebook(
+    path: &Path,
+    bytes: &[u8],
+    options: &LoadOptions,
+) -> Result<LoadedDocument, LoadError> {
+    let extract_error = |problem| LoadError::Extract {
+        path: path.into(),
+        problem,
+    };
+    let code = crate::extract::notebook::notebook_code(bytes).map_err(extract_error)?;
+    let kind = match options.kind {
+        KindChoice::Code(language) => DocumentKind::Code(language),
+        KindChoice::Text => DocumentKind::Text,
+        KindChoice::Auto => DocumentKind::Code(Language::from_name(&code.language).ok_or_else(
+            || {
+                extract_error(crate::extract::ExtractError::CorruptNotebook(format!(
+                    "its kernel's language {:?} is not one copyhound reads (--lang reads it as another)",
+                    code.language
+                )))
+            },
+        )?),
+    };
+    check_memory(path, kind, code.text.len(), options)?;
+    let doc = match kind {
+        DocumentKind::Code(language) => normalize_code(language, &code.text, &options.code),
+        _ => normalize_text(&code.text, &options.text),
+    };
+    Ok(LoadedDocument {
+        text: code.text,
+        doc,
+        kind,
+        encoding: "IPYNB",
+        text_start_in_file: None,
+        warnings: Vec::new(),
     })
 }
 

@@ -84,8 +84,8 @@ pub fn run(
             let pulled = archives.pull(
                 batch.settings.family,
                 &batch.units,
-                &settings.front_end,
-                &batch.settings.scheme,
+                (&settings.front_end, &batch.settings.scheme),
+                settings.max_occurrences,
             )?;
             for problem in &pulled.problems {
                 progress.warn(Warning::LeftOut(problem));

@@ -116,6 +116,10 @@ pub struct Parameters {
 /// How the code of a batch was read: what the symbols keep of each token,
 /// and how statements were normalised before fingerprinting.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[expect(
+    clippy::struct_excessive_bools,
+    reason = "a record of independent switches of the command line, each read on its own"
+)]
 pub struct CodeParameters {
     /// `exact`, `rename`, `abstract` or `structure`.
     pub level: String,

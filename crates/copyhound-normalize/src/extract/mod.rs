@@ -8,6 +8,7 @@
 //! - [`pdf`]: the text layer of a PDF (feature `pdf`).
 //! - [`docx`]: the body, footnotes and endnotes of a Word document
 //!   (feature `docx`).
+//! - [`notebook`]: the code cells of a Jupyter notebook.
 //! - [`isolated`]: PDF extraction in a child process with CPU-time and
 //!   memory limits, killed at its deadline.
 
@@ -15,6 +16,7 @@
 pub mod docx;
 pub mod html;
 pub mod isolated;
+pub mod notebook;
 #[cfg(feature = "pdf")]
 pub mod pdf;
 
@@ -62,6 +64,9 @@ pub enum ExtractError {
     /// garbage.
     #[error("{0}")]
     ExtractorFailed(String),
+    /// The notebook is not JSON, or not of the notebook format.
+    #[error("malformed notebook: {0}")]
+    CorruptNotebook(String),
     /// The DOCX container or its XML is broken.
     #[error("corrupt DOCX: {0}")]
     CorruptDocx(String),

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use copyhound_db::code_archive::{Archive, ArchivedUnit, UnitId};
 use copyhound_fingerprint::Scheme;
-use copyhound_index::{Document, Role, Unit, UnitsElsewhere};
+use copyhound_index::{Document, MaxOccurrences, Role, Unit, UnitsElsewhere};
 use copyhound_normalize::load_bytes;
 use copyhound_report::{Problem, ProblemKind};
 use copyhound_source::LineIndex;
@@ -65,22 +65,20 @@ impl Archives {
 
     /// What `family` takes from the archives for a batch of `units`,
     /// archived units read with `front_end` and fingerprinted with
-    /// `scheme`.
+    /// `scheme`, fingerprints held by more units than `max_occurrences`
+    /// allows pairing none.
     pub(crate) fn pull(
         &self,
         family: Family,
         units: &[Unit],
-        front_end: &FrontEnd,
-        scheme: &Scheme,
+        (front_end, scheme): (&FrontEnd, &Scheme),
+        max_occurrences: MaxOccurrences,
     ) -> Result<Pulled, PipelineError> {
-        let mut batch_hashes: Vec<u64> = units
-            .iter()
-            .flat_map(|u| &u.documents)
-            .flat_map(|d| d.fingerprints().iter().map(|f| f.hash))
-            .collect();
+        let mut batch_hashes: Vec<u64> = units.iter().flat_map(unit_hashes).collect();
         batch_hashes.sort_unstable();
         batch_hashes.dedup();
-        let shares = |hashes: &[u64]| hashes.iter().any(|h| batch_hashes.binary_search(h).is_ok());
+        let pairing = self.pairing(family, units, &batch_hashes, max_occurrences)?;
+        let shares = |hashes: &[u64]| hashes.iter().any(|h| pairing.binary_search(h).is_ok());
         let mut pulled = Pulled {
             units: Vec::new(),
             roots: Vec::new(),
@@ -143,6 +141,54 @@ impl Archives {
         pulled.elsewhere = UnitsElsewhere::new(others, counts.into_iter().collect());
         Ok(pulled)
     }
+}
+
+impl Archives {
+    /// The hashes of `batch_hashes` (those of `units`, ascending) that can
+    /// pair units: all of them, unless `max_occurrences` drops those that
+    /// more units of the batch and the archives hold than it allows. Only
+    /// an archived unit holding one of these can pair with a unit of the
+    /// batch in a comparison of both.
+    fn pairing(
+        &self,
+        family: Family,
+        units: &[Unit],
+        batch_hashes: &[u64],
+        max_occurrences: MaxOccurrences,
+    ) -> Result<Vec<u64>, PipelineError> {
+        if max_occurrences == MaxOccurrences::Unlimited {
+            return Ok(batch_hashes.to_vec());
+        }
+        let slot = |hash: &u64| batch_hashes.binary_search(hash).ok();
+        let mut holders = vec![0usize; batch_hashes.len()];
+        for unit in units {
+            let mut own: Vec<u64> = unit_hashes(unit).collect();
+            own.sort_unstable();
+            own.dedup();
+            own.iter().filter_map(slot).for_each(|i| holders[i] += 1);
+        }
+        let mut archived = 0;
+        for (_, archive) in &self.open {
+            archive.for_each_print(family.name(), |_, hashes| {
+                archived += 1;
+                hashes.iter().filter_map(slot).for_each(|i| holders[i] += 1);
+            })?;
+        }
+        let limit = max_occurrences.limit(units.len() + archived);
+        Ok(batch_hashes
+            .iter()
+            .zip(&holders)
+            .filter(|&(_, &count)| count <= limit)
+            .map(|(&hash, _)| hash)
+            .collect())
+    }
+}
+
+/// The fingerprint hashes of `unit`, repeated as often as they occur.
+fn unit_hashes(unit: &Unit) -> impl Iterator<Item = u64> + '_ {
+    unit.documents
+        .iter()
+        .flat_map(|d| d.fingerprints().iter().map(|f| f.hash))
 }
 
 /// An archived unit read again.

@@ -5,8 +5,9 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use copyhound_index::MaxOccurrences;
 use copyhound_pipeline::code_archive::{ArchiveSettings, add_to_archive, create_archive};
-use copyhound_pipeline::{FrontEndChoice, Inputs, Selection, UnitMode};
+use copyhound_pipeline::{CompareSettings, FrontEndChoice, Inputs, Selection, UnitMode};
 use copyhound_report::{Report, UnitOrigin};
 
 use crate::support::{Batch, outcome, report};
@@ -117,12 +118,17 @@ fn pairs(report: &Report) -> BTreeMap<(String, String), [String; 3]> {
 }
 
 fn archive_of(batch: &Batch, old: &Path) -> std::path::PathBuf {
+    archive_keeping(batch, old, true)
+}
+
+/// An archive of the units of `old`, keeping their texts or not.
+fn archive_keeping(batch: &Batch, old: &Path, keep_texts: bool) -> std::path::PathBuf {
     let dir = batch.path("archive");
     let settings = ArchiveSettings {
         front_end: FrontEndChoice::default(),
         selection: Selection::default(),
     };
-    create_archive(&dir, &settings, true).unwrap();
+    create_archive(&dir, &settings, keep_texts).unwrap();
     let inputs = Inputs {
         new: vec![old.to_path_buf()],
         unit: UnitMode::File,
@@ -135,18 +141,34 @@ fn archive_of(batch: &Batch, old: &Path) -> std::path::PathBuf {
 
 #[test]
 fn a_batch_against_an_archive_scores_as_a_comparison_of_both() {
+    let unlimited = against_and_union(&CompareSettings::default());
+    // Fingerprints in more than 3 units pair none: archived units holding
+    // only such fingerprints of the batch are not read, only counted.
+    let limited = against_and_union(&CompareSettings {
+        max_occurrences: MaxOccurrences::Count(3),
+        ..CompareSettings::default()
+    });
+    assert!(
+        limited < unlimited,
+        "{limited} archived units read, {unlimited} unlimited"
+    );
+}
+
+/// Checks that a batch against an archive lists the pairs with a new unit
+/// that a comparison of both lists, with the same scores, under
+/// `settings`; returns how many archived units it compared.
+fn against_and_union(settings: &CompareSettings) -> usize {
     let batch = Batch::new();
     submissions(&batch);
     let (new, old) = (batch.path("new"), batch.path("old"));
     let archive = archive_of(&batch, &old);
-    let settings = copyhound_pipeline::CompareSettings::default();
 
     let union = Inputs {
         new: vec![new.clone(), old],
         unit: UnitMode::File,
         ..Inputs::default()
     };
-    let union = report(&outcome(&union, &settings));
+    let union = report(&outcome(&union, settings));
     let is_new = |name: &str| name.starts_with("copy") || name.starts_with("fresh");
     let expected: BTreeMap<_, _> = pairs(&union)
         .into_iter()
@@ -159,7 +181,7 @@ fn a_batch_against_an_archive_scores_as_a_comparison_of_both() {
         unit: UnitMode::File,
         ..Inputs::default()
     };
-    let against = report(&outcome(&against, &settings));
+    let against = report(&outcome(&against, settings));
     assert_eq!(pairs(&against), expected);
     // The k units were counted, not compared.
     assert!(!against.units.iter().any(|u| u.path.starts_with('k')));
@@ -189,6 +211,11 @@ fn a_batch_against_an_archive_scores_as_a_comparison_of_both() {
             .iter()
             .any(|u| u.origin == UnitOrigin::Archive && u.path == "j0.java")
     );
+    against
+        .units
+        .iter()
+        .filter(|u| u.origin == UnitOrigin::Archive)
+        .count()
 }
 
 #[test]
@@ -215,4 +242,36 @@ fn adding_a_unit_again_is_idempotent_and_a_changed_one_is_updated_on_request() {
     let updated = add(true);
     assert_eq!(updated.updated, ["c2.c"]);
     assert_eq!(add(false).unchanged.len(), 13);
+}
+
+#[test]
+fn without_texts_archived_files_are_read_again_and_a_missing_one_is_a_problem() {
+    let batch = Batch::new();
+    submissions(&batch);
+    let (new, old) = (batch.path("new"), batch.path("old"));
+    let archive = archive_keeping(&batch, &old, false);
+    let against = Inputs {
+        new: vec![new],
+        against: vec![archive],
+        unit: UnitMode::File,
+        ..Inputs::default()
+    };
+    let settings = CompareSettings::default();
+    let found = pairs(&report(&outcome(&against, &settings)));
+    assert!(found.contains_key(&("c1.c".to_string(), "copy.c".to_string())));
+
+    std::fs::remove_file(old.join("c1.c")).unwrap();
+    let outcome = outcome(&against, &settings);
+    let message = &outcome
+        .problems
+        .iter()
+        .find(|p| p.path == "c1.c")
+        .expect("the missing archived file is a problem")
+        .message;
+    assert!(message.contains("cannot be read any more"), "{message}");
+    assert!(
+        !pairs(&report(&outcome))
+            .keys()
+            .any(|(a, b)| a == "c1.c" || b == "c1.c")
+    );
 }

@@ -13,6 +13,7 @@ mod hostile;
 mod html_report;
 mod inputs;
 mod listing;
+mod notebooks;
 mod obfuscation;
 mod serve;
 mod support;

@@ -1,0 +1,120 @@
+//! Jupyter notebooks: their code cells are compared through the front-end
+//! of the kernel's language, each cell named by a comment line in the
+//! text the outputs show; a malformed notebook is a problem naming it.
+
+use std::fs;
+use std::path::Path;
+
+use crate::support::{copyhound, temp_dir, write};
+
+/// A notebook of `cells` (`("code" | "markdown", source)`) with the
+/// Python kernel, each cell with an output that must not be read.
+fn notebook(cells: &[(&str, &str)]) -> String {
+    let cells: Vec<serde_json::Value> = cells
+        .iter()
+        .map(|(kind, source)| {
+            let lines: Vec<String> = source.split_inclusive('\n').map(String::from).collect();
+            serde_json::json!({
+                "cell_type": kind,
+                "metadata": {},
+                "source": lines,
+                "outputs": [{"output_type": "stream", "text": ["shared output text\n"]}],
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "cells": cells,
+        "metadata": {"kernelspec": {"language": "python", "name": "python3"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    })
+    .to_string()
+}
+
+const LOAD: &str = "import csv\n\ndef load(path):\n    rows = []\n    with open(path) as handle:\n        for row in csv.reader(handle):\n            rows.append([float(x) for x in row[1:]])\n    return rows\n";
+const STATS: &str = "def stats(rows):\n    means = []\n    for column in zip(*rows):\n        total = sum(column)\n        means.append(total / len(column))\n    spread = max(means) - min(means)\n    return means, spread\n";
+const OTHER: &str = "class Stack:\n    def __init__(self):\n        self.items = {}\n        self.top = -1\n    def push(self, item):\n        self.top += 1\n        self.items[self.top] = item.strip().upper()\n    def size(self):\n        while self.top in self.items and not self.items[self.top]:\n            self.top -= 1\n        return self.top + 1\n";
+
+fn compare_json(dir: &Path, input: &Path) -> (serde_json::Value, i32) {
+    let json = dir.join("r.json");
+    let output = copyhound()
+        .args(["compare", "-q", "--json"])
+        .arg(&json)
+        .arg(input)
+        .output()
+        .unwrap();
+    let report = serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    (report, output.status.code().unwrap())
+}
+
+/// Two notebooks sharing copied code cells (in another order, among other
+/// cells) pair high; one of other code pairs near zero with both, though
+/// its markdown and outputs are the same.
+#[test]
+fn notebooks_sharing_code_cells_pair_high_and_others_near_zero() {
+    let dir = temp_dir();
+    let input = dir.path().join("in");
+    let intro = ("markdown", "# Homework 3\nLoad the data and describe it.\n");
+    write(
+        &input,
+        "alice.ipynb",
+        notebook(&[intro, ("code", LOAD), ("code", STATS)]),
+    );
+    write(
+        &input,
+        "bob.ipynb",
+        notebook(&[
+            intro,
+            ("code", "print('hi')\n"),
+            ("code", STATS),
+            ("code", LOAD),
+        ]),
+    );
+    write(&input, "carol.ipynb", notebook(&[intro, ("code", OTHER)]));
+    let (report, code) = compare_json(dir.path(), &input);
+    assert_eq!(code, 0);
+    assert_eq!(report["parameters"]["language"], "python");
+    let pairs = report["pairs"].as_array().unwrap();
+    let pair = |a: &str, b: &str| {
+        pairs
+            .iter()
+            .find(|p| p["a"]["path"] == a && p["b"]["path"] == b)
+            .map_or(0.0, |p| p["similarity"].as_f64().unwrap())
+    };
+    assert!(pair("alice.ipynb", "bob.ipynb") > 0.8, "{pairs:?}");
+    assert!(pair("alice.ipynb", "carol.ipynb") < 0.1, "{pairs:?}");
+    assert!(pair("bob.ipynb", "carol.ipynb") < 0.1, "{pairs:?}");
+    // alice's cell 3 (STATS) starts on line 11 of her code: the line
+    // after the comment naming the cell.
+    let fragments = pairs[0]["fragments"].as_array().unwrap();
+    let first_lines: Vec<u64> = fragments
+        .iter()
+        .map(|f| f["a"]["lines"][0].as_u64().unwrap())
+        .collect();
+    assert!(first_lines.contains(&11), "{first_lines:?}");
+}
+
+/// A notebook that is not JSON is a problem naming the file; the rest is
+/// compared and the exit status says a file was not read.
+#[test]
+fn a_malformed_notebook_is_a_problem_naming_it() {
+    let dir = temp_dir();
+    let input = dir.path().join("in");
+    write(&input, "a.ipynb", notebook(&[("code", LOAD)]));
+    write(&input, "b.ipynb", notebook(&[("code", LOAD)]));
+    write(&input, "broken.ipynb", "{\"cells\": [");
+    let (report, code) = compare_json(dir.path(), &input);
+    let messages: Vec<&str> = report["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["message"].as_str().unwrap())
+        .collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("broken.ipynb") && m.contains("malformed notebook: not JSON")),
+        "{messages:?}"
+    );
+    assert_eq!(code, 1);
+}
