@@ -41,16 +41,7 @@ pub fn fingerprint<'py>(
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
     let choice = FrontEndChoice {
         lang: lang.map(str::to_owned),
-        level: named(
-            "level",
-            level,
-            &[
-                ("exact", Level::Exact),
-                ("rename", Level::Rename),
-                ("abstract", Level::Abstract),
-                ("structure", Level::Structure),
-            ],
-        )?,
+        level: named("level", level, &Level::ALL.map(|l| (l.name(), l)))?,
         text_mode: named(
             "text mode",
             text_mode,
@@ -80,16 +71,7 @@ pub fn fingerprint<'py>(
         selector: named(
             "selector",
             selector,
-            &[
-                ("winnow", SelectorName::Winnow),
-                ("robust-winnow", SelectorName::RobustWinnow),
-                ("mod-p", SelectorName::ModP),
-                ("safe-mod-p", SelectorName::SafeModP),
-                ("all", SelectorName::All),
-                ("smallest", SelectorName::Smallest),
-                ("koala", SelectorName::Koala),
-                ("sketch", SelectorName::Sketch),
-            ],
+            &SelectorName::ALL.map(|s| (s.name(), s)),
         )?,
         k,
         w,

@@ -32,6 +32,39 @@ pub enum SelectorName {
     Sketch,
 }
 
+impl SelectorName {
+    /// Every selector.
+    pub const ALL: [SelectorName; 8] = [
+        SelectorName::Winnow,
+        SelectorName::RobustWinnow,
+        SelectorName::ModP,
+        SelectorName::SafeModP,
+        SelectorName::All,
+        SelectorName::Smallest,
+        SelectorName::Koala,
+        SelectorName::Sketch,
+    ];
+
+    /// The selector's name on the command line and in settings.
+    pub fn name(self) -> &'static str {
+        match self {
+            SelectorName::Winnow => "winnow",
+            SelectorName::RobustWinnow => "robust-winnow",
+            SelectorName::ModP => "mod-p",
+            SelectorName::SafeModP => "safe-mod-p",
+            SelectorName::All => "all",
+            SelectorName::Smallest => "smallest",
+            SelectorName::Koala => "koala",
+            SelectorName::Sketch => "sketch",
+        }
+    }
+
+    /// The selector named `name` ([`SelectorName::name`]), if any.
+    pub fn from_name(name: &str) -> Option<SelectorName> {
+        SelectorName::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
+
 /// The fingerprint selection a user chose; k and w fall back on each
 /// family's defaults.
 #[derive(Clone, Debug, PartialEq, Eq)]

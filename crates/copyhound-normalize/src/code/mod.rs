@@ -126,6 +126,11 @@ impl Level {
             Level::Structure => "structure",
         }
     }
+
+    /// The level named `name` ([`Level::name`]), if any.
+    pub fn from_name(name: &str) -> Option<Level> {
+        Level::ALL.into_iter().find(|level| level.name() == name)
+    }
 }
 
 /// Options of the code front-end.

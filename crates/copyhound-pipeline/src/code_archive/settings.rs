@@ -19,36 +19,6 @@ pub struct ArchiveSettings {
     pub selection: Selection,
 }
 
-const LEVELS: [(Level, &str); 4] = [
-    (Level::Exact, "exact"),
-    (Level::Rename, "rename"),
-    (Level::Abstract, "abstract"),
-    (Level::Structure, "structure"),
-];
-
-const SELECTORS: [(SelectorName, &str); 8] = [
-    (SelectorName::Winnow, "winnow"),
-    (SelectorName::RobustWinnow, "robust-winnow"),
-    (SelectorName::ModP, "mod-p"),
-    (SelectorName::SafeModP, "safe-mod-p"),
-    (SelectorName::All, "all"),
-    (SelectorName::Smallest, "smallest"),
-    (SelectorName::Koala, "koala"),
-    (SelectorName::Sketch, "sketch"),
-];
-
-fn name_of<T: PartialEq + Copy>(table: &[(T, &'static str)], value: T) -> &'static str {
-    table
-        .iter()
-        .find(|(v, _)| *v == value)
-        .map(|(_, name)| *name)
-        .expect("every value is named")
-}
-
-fn value_of<T: Copy>(table: &[(T, &'static str)], name: &str) -> Option<T> {
-    table.iter().find(|(_, n)| *n == name).map(|(v, _)| *v)
-}
-
 fn optional<T: ToString>(value: Option<T>) -> String {
     value.map_or_else(|| "default".into(), |v| v.to_string())
 }
@@ -61,13 +31,13 @@ impl ArchiveSettings {
         let statements = choice.statements;
         [
             ("lang", choice.lang.clone().unwrap_or_else(|| "auto".into())),
-            ("level", name_of(&LEVELS, choice.level).into()),
+            ("level", choice.level.name().into()),
             ("text_mode", choice.text_mode.name().into()),
             ("drop_imports", choice.drop_imports.to_string()),
             ("drop_dead_code", statements.drop_dead_code.to_string()),
             ("canonical_order", statements.canonical_order.to_string()),
             ("while_loops", statements.while_loops.to_string()),
-            ("selector", name_of(&SELECTORS, selection.selector).into()),
+            ("selector", selection.selector.name().into()),
             ("k", optional(selection.k)),
             ("w", optional(selection.w)),
             ("seed", selection.seed.to_string()),
@@ -110,13 +80,13 @@ impl ArchiveSettings {
         let statements: &mut StatementOptions = &mut choice.statements;
         match name {
             "lang" => choice.lang = (value != "auto").then(|| value.to_string()),
-            "level" => choice.level = value_of(&LEVELS, value)?,
+            "level" => choice.level = Level::from_name(value)?,
             "text_mode" => choice.text_mode = TextMode::from_name(value)?,
             "drop_imports" => choice.drop_imports = flag()?,
             "drop_dead_code" => statements.drop_dead_code = flag()?,
             "canonical_order" => statements.canonical_order = flag()?,
             "while_loops" => statements.while_loops = flag()?,
-            "selector" => selection.selector = value_of(&SELECTORS, value)?,
+            "selector" => selection.selector = SelectorName::from_name(value)?,
             "k" => selection.k = optional_number()?,
             "w" => selection.w = optional_number()?,
             "seed" => selection.seed = number()?,
@@ -145,7 +115,7 @@ impl ArchiveSettings {
         let lang = |c: &FrontEndChoice| c.lang.clone().unwrap_or_else(|| "auto".into());
         let (ours, theirs, default) = (front_end, &self.front_end, &default_front_end);
         check("--lang", lang(ours), lang(default), lang(theirs));
-        let level = |c: &FrontEndChoice| name_of(&LEVELS, c.level).to_string();
+        let level = |c: &FrontEndChoice| c.level.name().to_string();
         check("--level", level(ours), level(default), level(theirs));
         let text_mode = |c: &FrontEndChoice| c.text_mode.name().to_string();
         check(
@@ -169,7 +139,7 @@ impl ArchiveSettings {
             statements(theirs),
         );
         let (ours, theirs, default) = (selection, &self.selection, &default_selection);
-        let selector = |s: &Selection| name_of(&SELECTORS, s.selector).to_string();
+        let selector = |s: &Selection| s.selector.name().to_string();
         check(
             "--selector",
             selector(ours),
