@@ -26,6 +26,7 @@ class Fingerprint(TypedDict):
 class DedupSummary(TypedDict):
     documents: int
     dropped_hashes: int
+    sharing_pairs: int
     candidate_pairs: int
     listed_pairs: int
     clusters: int
@@ -39,6 +40,7 @@ class Scheme:
         k: Optional[int] = None,
         w: Optional[int] = None,
         index_window: Optional[int] = None,
+        min_shared_fingerprints: int = 2,
         seed: int = 0,
         max_documents_per_hash: int = 100,
         min_passage: Optional[int] = None,

@@ -12,7 +12,8 @@ calling the package's Rust code where ``dedup`` does:
    hash as a signed 64-bit integer;
 2. a hash in more than ``--max-documents-per-hash`` documents is dropped;
 3. candidate pairs: a join on the hash, the rows partitioned by the hash's
-   top 8 bits so that each partition is an independent job;
+   top 8 bits so that each partition is an independent job; the pairs
+   sharing at least ``--min-shared-fingerprints`` distinct hashes;
 4. every candidate pair scored by :meth:`copyhound.Scheme.score_batch`
    (``mapInArrow`` over the pair's two texts), kept when it shares a
    passage of at least the minimum length;
@@ -60,6 +61,7 @@ def scheme_options(args: argparse.Namespace) -> dict:
         "k": args.k,
         "w": args.w,
         "index_window": args.index_window,
+        "min_shared_fingerprints": args.min_shared_fingerprints,
         "seed": args.seed,
         "max_documents_per_hash": args.max_documents_per_hash,
         "min_passage": args.min_passage,
@@ -84,6 +86,7 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     parser.add_argument("-k", type=int, default=None)
     parser.add_argument("-w", type=int, default=None)
     parser.add_argument("--index-window", type=int, default=None)
+    parser.add_argument("--min-shared-fingerprints", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("-m", "--max-documents-per-hash", type=int, default=100)
     parser.add_argument("--min-passage", type=int, default=None)
@@ -186,7 +189,8 @@ def read_documents(spark, inputs: Sequence[str], id_column: str, text_column: st
 
 def candidate_pairs(docs, options: dict, partitions: int):
     """Stages 1-3: fingerprints on the executors, common hashes dropped,
-    pairs ``(a, b)``, ``a < b``, of documents sharing a hash."""
+    pairs ``(a, b)``, ``a < b``, of documents sharing at least
+    ``min_shared_fingerprints`` distinct hashes."""
     from pyspark.sql import Window
     from pyspark.sql import functions as F
     from pyspark.sql.types import LongType, StructField, StructType
@@ -213,8 +217,10 @@ def candidate_pairs(docs, options: dict, partitions: int):
     return (
         x.join(y, (F.col("x.prefix") == F.col("y.prefix")) & (F.col("x.hash") == F.col("y.hash")))
         .where(F.col("x.id") < F.col("y.id"))
-        .select(F.col("x.id").alias("a"), F.col("y.id").alias("b"))
-        .distinct()
+        .groupBy(F.col("x.id").alias("a"), F.col("y.id").alias("b"))
+        .count()
+        .where(F.col("count") >= options["min_shared_fingerprints"])
+        .select("a", "b")
     )
 
 

@@ -21,13 +21,14 @@ pub struct Scheme {
 #[pymethods]
 impl Scheme {
     #[new]
-    #[pyo3(signature = (text_mode="chars", *, k=None, w=None, index_window=None, seed=0, max_documents_per_hash=copyhound_dedup::DEFAULT_MAX_DOCUMENTS_PER_HASH, min_passage=None, merge_gap=None, min_similarity=copyhound_dedup::DEFAULT_MIN_SIMILARITY))]
+    #[pyo3(signature = (text_mode="chars", *, k=None, w=None, index_window=None, min_shared_fingerprints=copyhound_dedup::DEFAULT_MIN_SHARED_FINGERPRINTS, seed=0, max_documents_per_hash=copyhound_dedup::DEFAULT_MAX_DOCUMENTS_PER_HASH, min_passage=None, merge_gap=None, min_similarity=copyhound_dedup::DEFAULT_MIN_SIMILARITY))]
     #[allow(clippy::too_many_arguments)] // Python keyword arguments
     fn new(
         text_mode: &str,
         k: Option<usize>,
         w: Option<usize>,
         index_window: Option<usize>,
+        min_shared_fingerprints: usize,
         seed: u64,
         max_documents_per_hash: usize,
         min_passage: Option<usize>,
@@ -45,8 +46,10 @@ impl Scheme {
         let options = DedupOptions {
             k,
             window: w.unwrap_or(defaults.window),
-            index_window: index_window
-                .unwrap_or_else(|| DedupOptions::index_window_for(k, min_passage)),
+            index_window: index_window.unwrap_or_else(|| {
+                DedupOptions::index_window_for(k, min_passage, min_shared_fingerprints)
+            }),
+            min_shared_fingerprints,
             seed,
             max_documents_per_hash,
             min_passage,
@@ -67,6 +70,7 @@ impl Scheme {
         dict.set_item("k", o.k)?;
         dict.set_item("w", o.window)?;
         dict.set_item("index_window", o.index_window)?;
+        dict.set_item("min_shared_fingerprints", o.min_shared_fingerprints)?;
         dict.set_item("seed", o.seed)?;
         dict.set_item("max_documents_per_hash", o.max_documents_per_hash)?;
         dict.set_item("min_passage", o.min_passage)?;
@@ -172,6 +176,7 @@ pub fn dedup<'py>(
     let dict = PyDict::new(py);
     dict.set_item("documents", summary.documents)?;
     dict.set_item("dropped_hashes", summary.dropped_hashes)?;
+    dict.set_item("sharing_pairs", summary.sharing_pairs)?;
     dict.set_item("candidate_pairs", summary.candidate_pairs)?;
     dict.set_item("listed_pairs", summary.listed_pairs)?;
     dict.set_item("clusters", summary.clusters)?;

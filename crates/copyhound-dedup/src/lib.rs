@@ -13,7 +13,8 @@
 //!    fingerprints ([`Scheme::candidate_hashes`]);
 //! 2. a fingerprint in more than `max_documents_per_hash` documents is
 //!    dropped;
-//! 3. every pair of documents sharing a kept fingerprint is a candidate;
+//! 3. every pair of documents sharing at least `min_shared_fingerprints`
+//!    distinct kept fingerprints is a candidate;
 //! 4. each candidate pair is scored by [`Scheme::score`] — the two texts
 //!    compared by `copyhound-index` as `compare` does, flat-weighted:
 //!    similarity, the containment of each side, exact fragments merged
@@ -22,6 +23,23 @@
 //! 5. the pairs at or above the minimum similarity are joined into
 //!    clusters (connected components); each cluster is named by, and
 //!    keeps, its smallest id.
+//!
+//! What is listed, precisely: the pairs that are candidates (step 3) and
+//! share a passage of at least `min_passage` symbols in fragments (step
+//! 4). Winnowing picks the smallest hash of every window of
+//! `index_window` k-grams, so an exact run of `k + n * index_window - 1`
+//! symbols two documents share holds `n` disjoint windows, each giving a
+//! candidate fingerprint both select. With the defaults (`k + 2 *
+//! index_window - 1` ≤ `min_passage`: 15 + 2 × 43 − 1 = 100 characters)
+//! every pair sharing an exact run of `min_passage` symbols is scored,
+//! unless a fingerprint of that run is in more than
+//! `max_documents_per_hash` documents or the same k-gram repeats inside
+//! it. A passage made only of shorter fragments (edits every few dozen
+//! symbols) is listed when the pair shares enough fingerprints elsewhere,
+//! not otherwise. Requiring two shared fingerprints instead of one is what
+//! keeps a corpus of natural text, whose common phrases each pair
+//! thousands of documents by chance, from scoring millions of pairs that
+//! share nothing of the minimum length.
 //!
 //! ```
 //! use copyhound_dedup::{DedupOptions, Scheme};
@@ -50,6 +68,9 @@ mod store;
 
 pub use error::{DedupError, Place};
 pub use input::{Columns, DocId, Format, Row, input_files, read_rows};
-pub use options::{DEFAULT_MAX_DOCUMENTS_PER_HASH, DEFAULT_MIN_SIMILARITY, DedupOptions};
+pub use options::{
+    DEFAULT_MAX_DOCUMENTS_PER_HASH, DEFAULT_MIN_SHARED_FINGERPRINTS, DEFAULT_MIN_SIMILARITY,
+    DedupOptions,
+};
 pub use run::{CLUSTERS_FILE, PAIRS_FILE, Progress, Stage, Summary, dedup};
 pub use scheme::{PairMatch, Scheme, SharedSpan};

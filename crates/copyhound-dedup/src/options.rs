@@ -17,11 +17,15 @@ pub struct DedupOptions {
     /// Robust-winnowing window of the pair scores: the fragments of a pair
     /// are those `compare` finds with the same k and window.
     pub window: usize,
-    /// Robust-winnowing window of the candidate fingerprints: any two
-    /// documents sharing a run of `k + index_window - 1` symbols become a
-    /// candidate pair. Larger than `window`, so the index is a few times
-    /// smaller than a comparison's.
+    /// Robust-winnowing window of the candidate fingerprints: a run of
+    /// `k + n * index_window - 1` symbols two documents share holds at
+    /// least `n` fingerprints both select. Larger than `window`, so the
+    /// index is a few times smaller than a comparison's.
     pub index_window: usize,
+    /// Two documents are a candidate pair, and scored, only when they
+    /// share at least this many distinct candidate fingerprints: one
+    /// shared common phrase pairs nothing.
+    pub min_shared_fingerprints: usize,
     /// Secret key of the k-gram hash.
     pub seed: u64,
     /// A candidate fingerprint found in more documents than this is
@@ -43,9 +47,9 @@ impl DedupOptions {
     /// k, the scoring window and the minimum passage are `compare`'s for
     /// text (measured on the labelled text sets, docs/EVALUATION.md): a
     /// pair's similarity is the one `compare --weighting flat` gives. The
-    /// candidate window makes `k + index_window - 1` half the minimum
-    /// passage, so every listed passage holds a shared candidate
-    /// fingerprint unless noise cuts it into runs shorter than that.
+    /// candidate window is the widest that still makes any shared run of
+    /// the minimum passage's length hold [`DEFAULT_MIN_SHARED_FINGERPRINTS`]
+    /// shared candidate fingerprints ([`Self::index_window_for`]).
     pub fn for_mode(mode: TextMode) -> Self {
         let (k, window, min_passage) = match mode {
             TextMode::Chars => (15, 6, 100),
@@ -56,7 +60,8 @@ impl DedupOptions {
             text_mode: mode,
             k,
             window,
-            index_window: Self::index_window_for(k, min_passage),
+            index_window: Self::index_window_for(k, min_passage, DEFAULT_MIN_SHARED_FINGERPRINTS),
+            min_shared_fingerprints: DEFAULT_MIN_SHARED_FINGERPRINTS,
             seed: 0,
             max_documents_per_hash: DEFAULT_MAX_DOCUMENTS_PER_HASH,
             min_passage,
@@ -65,10 +70,13 @@ impl DedupOptions {
         }
     }
 
-    /// The candidate window that makes `k + index_window - 1` half of
-    /// `min_passage` (at least 1).
-    pub fn index_window_for(k: usize, min_passage: usize) -> usize {
-        (min_passage / 2 + 1).saturating_sub(k).max(1)
+    /// The widest candidate window with `k + min_shared * index_window -
+    /// 1` at most `min_passage` (at least 1): winnowing selects the
+    /// smallest hash of every window of `index_window` k-grams, so a run
+    /// of `min_passage` symbols two documents share holds `min_shared`
+    /// disjoint windows, each giving a fingerprint both documents select.
+    pub fn index_window_for(k: usize, min_passage: usize, min_shared: usize) -> usize {
+        ((min_passage + 1).saturating_sub(k) / min_shared.max(1)).max(1)
     }
 
     /// Checks every setting.
@@ -79,6 +87,9 @@ impl DedupOptions {
                 "k ({}), the window ({}) and the index window ({}) must be at least 1",
                 self.k, self.window, self.index_window
             ));
+        }
+        if self.min_shared_fingerprints == 0 {
+            return bad("the fingerprints a candidate pair shares must be at least 1".to_owned());
         }
         if self.max_documents_per_hash < 2 {
             return bad(format!(
@@ -107,6 +118,9 @@ impl Default for DedupOptions {
 
 /// The default of [`DedupOptions::max_documents_per_hash`].
 pub const DEFAULT_MAX_DOCUMENTS_PER_HASH: usize = 100;
+
+/// The default of [`DedupOptions::min_shared_fingerprints`].
+pub const DEFAULT_MIN_SHARED_FINGERPRINTS: usize = 2;
 
 /// The default of [`DedupOptions::min_similarity`].
 pub const DEFAULT_MIN_SIMILARITY: f64 = 0.8;

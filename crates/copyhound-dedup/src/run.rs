@@ -5,20 +5,24 @@
 //!    candidate fingerprints are taken on every core; texts go to the
 //!    [`TextStore`], `(hash, document)` records to 256 files by hash
 //!    prefix.
-//! 2. *Candidates*: each prefix file is read, sorted by hash; a hash in
-//!    more than `max_documents_per_hash` documents is dropped, every pair
-//!    of the documents of any other hash is a candidate. Pairs go to 256
-//!    files by the rank (id order) of their first document.
-//! 3. *Score*: each pair file, in order, is sorted and deduplicated, and
-//!    its pairs are scored on every core by [`Scheme::score`]; the listed
-//!    ones are written to `pairs.parquet`, in `(a, b)` order.
+//! 2. *Sharing pairs*: each prefix file is read, sorted by hash; a hash
+//!    in more than `max_documents_per_hash` documents is dropped, every
+//!    pair of the documents of any other hash shares it. Each pair, with
+//!    how many hashes of the file it shares, goes to one of 256 files by
+//!    the rank (id order) of its first document.
+//! 3. *Score*: each pair file, in order, is sorted and the counts of a
+//!    pair summed: the pairs sharing at least `min_shared_fingerprints`
+//!    distinct hashes are the candidates, scored on every core by
+//!    [`Scheme::score`]; the listed ones are written to `pairs.parquet`,
+//!    in `(a, b)` order.
 //! 4. *Clusters*: the pairs at or above the minimum similarity are joined
 //!    into connected components (union–find); each document's cluster is
 //!    the smallest id in its component, and that document is the one kept.
 //!
 //! Memory: the ids and about 40 bytes per document, one batch of rows, and
 //! per thread one prefix file of fingerprints (12 bytes each) or one file
-//! of pairs with their passages; never the texts, never all fingerprints.
+//! of sharing pairs (12 bytes each) with the passages of its candidates;
+//! never the texts, never all fingerprints.
 //!
 //! Outputs are written to a temporary directory inside the output
 //! directory and renamed into place only once both are complete, so a run
@@ -46,10 +50,10 @@ pub const CLUSTERS_FILE: &str = "clusters.parquet";
 pub enum Stage {
     /// Reading and fingerprinting, one step per document.
     Read,
-    /// Candidate pairs, one step per prefix file.
+    /// Pairs sharing a fingerprint, one step per prefix file.
     Candidates,
-    /// Scoring, one step per candidate pair (before pairs found in several
-    /// prefix files are told apart).
+    /// Scoring, one step per pair and prefix file it shares fingerprints
+    /// in (pairs sharing too few are done when counted).
     Score,
     /// Writing clusters (one step).
     Clusters,
@@ -77,7 +81,10 @@ pub struct Summary {
     /// Distinct candidate fingerprints dropped for being in too many
     /// documents.
     pub dropped_hashes: u64,
-    /// Distinct candidate pairs scored.
+    /// Distinct pairs sharing at least one kept fingerprint.
+    pub sharing_pairs: u64,
+    /// Distinct candidate pairs (sharing at least
+    /// `min_shared_fingerprints`), all scored.
     pub candidate_pairs: u64,
     /// Pairs listed in `pairs.parquet`.
     pub listed_pairs: u64,
@@ -126,7 +133,7 @@ fn run_in(
         documents: by_rank.len() as u64,
         ..Summary::default()
     };
-    let pair_parts = candidate_pairs(
+    let pair_parts = sharing_pairs(
         read.prints,
         &by_rank,
         scheme.options().max_documents_per_hash,
@@ -237,9 +244,10 @@ fn prefix_part(hash: u64) -> usize {
     (hash >> (64 - SPILL_PARTS.trailing_zeros())) as usize
 }
 
-/// Stage 2: the candidate pairs of every prefix file, as packed rank
-/// pairs in files by first rank.
-fn candidate_pairs(
+/// Stage 2: the pairs sharing hashes in every prefix file, as packed
+/// rank pairs and how many hashes they share there, in files by first
+/// rank.
+fn sharing_pairs(
     prints: Vec<PathBuf>,
     by_rank: &[u32],
     max_documents: usize,
@@ -279,11 +287,15 @@ fn candidate_pairs(
         }
         drop(records);
         found.sort_unstable();
-        found.dedup();
         let mut pairs = pairs.lock().expect("no panic while holding it");
-        for pair in found {
+        for run in found.chunk_by(|x, y| x == y) {
+            let pair = run[0];
             let part = ((pair >> 32) * SPILL_PARTS as u64 / documents) as usize;
-            pairs.push(part, &pair.to_le_bytes())?;
+            let shared = u32::try_from(run.len()).expect("fewer hashes than 2^32 in a part");
+            let mut record = [0u8; 12];
+            record[..8].copy_from_slice(&pair.to_le_bytes());
+            record[8..].copy_from_slice(&shared.to_le_bytes());
+            pairs.push(part, &record)?;
         }
         progress.advance(1);
         Ok::<(), DedupError>(())
@@ -316,22 +328,36 @@ fn score_pairs(
 ) -> Result<Vec<u32>, DedupError> {
     let total: u64 = parts
         .iter()
-        .map(|p| std::fs::metadata(p).map_or(0, |m| m.len() / 8))
+        .map(|p| std::fs::metadata(p).map_or(0, |m| m.len() / 12))
         .sum();
     progress.start(Stage::Score, Some(total));
     let mut components = Components::new(by_rank.len());
     let min_similarity = scheme.options().min_similarity;
+    let min_shared = scheme.options().min_shared_fingerprints;
     for path in parts {
         let bytes = take_part(path)?;
-        let mut pairs: Vec<u64> = bytes
-            .chunks_exact(8)
-            .map(|p| u64::from_le_bytes(p.try_into().expect("8 bytes")))
+        let mut counted: Vec<(u64, u32)> = bytes
+            .chunks_exact(12)
+            .map(|r| {
+                let pair = u64::from_le_bytes(r[..8].try_into().expect("8 bytes"));
+                let shared = u32::from_le_bytes(r[8..].try_into().expect("4 bytes"));
+                (pair, shared)
+            })
             .collect();
         drop(bytes);
-        let raw = pairs.len() as u64;
-        pairs.sort_unstable();
-        pairs.dedup();
-        progress.advance(raw - pairs.len() as u64);
+        counted.sort_unstable();
+        let mut sharing = 0;
+        let pairs: Vec<u64> = counted
+            .chunk_by(|x, y| x.0 == y.0)
+            .filter_map(|run| {
+                sharing += 1;
+                let shared: usize = run.iter().map(|&(_, n)| n as usize).sum();
+                (shared >= min_shared).then_some(run[0].0)
+            })
+            .collect();
+        progress.advance(counted.len() as u64 - pairs.len() as u64);
+        drop(counted);
+        summary.sharing_pairs += sharing;
         summary.candidate_pairs += pairs.len() as u64;
         let scored: Vec<Option<PairRow>> = pairs
             .par_iter()

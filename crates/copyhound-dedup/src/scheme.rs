@@ -96,6 +96,16 @@ impl Scheme {
         hashes
     }
 
+    /// Whether texts `a` and `b` are a candidate pair on their own: they
+    /// share at least [`DedupOptions::min_shared_fingerprints`] distinct
+    /// candidate fingerprints (a run also drops those in too many of its
+    /// documents).
+    pub fn is_candidate(&self, a: &str, b: &str) -> bool {
+        let (a, b) = (self.candidate_hashes(a), self.candidate_hashes(b));
+        let shared = a.iter().filter(|h| b.binary_search(h).is_ok()).count();
+        shared >= self.options.min_shared_fingerprints
+    }
+
     /// What texts `a` and `b` share.
     pub fn score(&self, a: &str, b: &str) -> PairMatch {
         self.score_normalized(&self.normalize(a), &self.normalize(b))

@@ -13,6 +13,7 @@ use arrow_schema::{DataType, Field, Schema};
 use copyhound_dedup::{Columns, DedupOptions, Scheme, dedup};
 use parquet::arrow::ArrowWriter;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use proptest::prop_assert;
 
 /// Deterministic prose: words drawn by a small linear congruential
 /// generator from `seed`.
@@ -469,4 +470,93 @@ fn ids_of_strings_keep_their_type_and_integers_theirs() {
     let pairs = read_parquet(&out.join("pairs.parquet"));
     assert_eq!(pairs.schema().field(0).data_type(), &DataType::Int64);
     assert_eq!(pairs.column(0).as_primitive::<Int64Type>().value(0), 1);
+}
+
+/// `len` random lowercase letters from `seed`: no k-gram repeats.
+fn letters(seed: u64, len: usize) -> String {
+    let mut state = seed ^ 0x9e37_79b9_7f4a_7c15;
+    (0..len)
+        .map(|_| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            char::from(b'a' + ((state >> 33) % 26) as u8)
+        })
+        .collect()
+}
+
+proptest::proptest! {
+    /// The rule a run scores by: any two documents sharing a run of the
+    /// minimum passage's length are a candidate pair.
+    #[test]
+    fn a_shared_run_of_the_minimum_passage_makes_a_candidate(
+        seeds in (0u64..1000, 0u64..1000, 0u64..1000),
+        at in (0usize..150, 0usize..150),
+    ) {
+        let scheme = scheme();
+        let options = scheme.options();
+        prop_assert!(
+            options.k + options.min_shared_fingerprints * options.index_window - 1
+                <= options.min_passage
+        );
+        let run = letters(seeds.2, options.min_passage);
+        let host = |seed: u64, at: usize| {
+            let mut words: Vec<String> = prose(seed, 150).split(' ').map(str::to_owned).collect();
+            words.insert(at, run.clone());
+            words.join(" ")
+        };
+        prop_assert!(scheme.is_candidate(&host(seeds.0, at.0), &host(seeds.1 + 1000, at.1)));
+    }
+}
+
+/// Pairs sharing fewer fingerprints than the minimum are counted but
+/// never scored, so never listed.
+#[test]
+fn pairs_sharing_too_few_fingerprints_are_not_scored() {
+    let dir = tempfile::tempdir().unwrap();
+    let copied = letters(7, 300);
+    let texts = [
+        format!("{} {copied} {}", letters(1, 500), letters(2, 500)),
+        format!("{} {copied}", letters(3, 1000)),
+        letters(4, 1000),
+    ];
+    let rows: Vec<(&str, &str)> = ["a", "b", "c"]
+        .into_iter()
+        .zip(texts.iter().map(String::as_str))
+        .collect();
+    let input = dir.path().join("in.jsonl");
+    write_jsonl(&input, &rows);
+    let run = |min_shared_fingerprints: usize, out: &str| {
+        let options = DedupOptions {
+            min_shared_fingerprints,
+            ..DedupOptions::default()
+        };
+        let scheme = Scheme::new(options).unwrap();
+        dedup(
+            std::slice::from_ref(&input),
+            &columns(),
+            &scheme,
+            &dir.path().join(out),
+            &(),
+        )
+        .unwrap()
+    };
+    let scored = run(2, "two");
+    assert_eq!(
+        (
+            scored.sharing_pairs,
+            scored.candidate_pairs,
+            scored.listed_pairs
+        ),
+        (1, 1, 1)
+    );
+    let unscored = run(10_000, "many");
+    assert_eq!(
+        (
+            unscored.sharing_pairs,
+            unscored.candidate_pairs,
+            unscored.listed_pairs
+        ),
+        (1, 0, 0)
+    );
 }

@@ -41,11 +41,15 @@ pub struct DedupArgs {
     /// characters, 5 words, 6 consonants].
     #[arg(short, long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     w: Option<u32>,
-    /// Winnowing window of the candidate fingerprints: documents sharing
-    /// a run of k + W - 1 symbols are compared [default: half the minimum
-    /// passage less k - 1: 36 characters].
+    /// Winnowing window of the candidate fingerprints: a shared run of k +
+    /// N W - 1 symbols holds N shared fingerprints [default: the widest
+    /// with k + N W - 1 at most the minimum passage: 43 characters].
     #[arg(long, value_name = "W", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     index_window: Option<u32>,
+    /// Score a pair only when it shares at least N distinct candidate
+    /// fingerprints.
+    #[arg(long, value_name = "N", default_value_t = copyhound_dedup::DEFAULT_MIN_SHARED_FINGERPRINTS)]
+    min_shared_fingerprints: usize,
     /// Secret key of the k-gram hash.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -80,9 +84,10 @@ impl DedupArgs {
             k,
             window: self.w.map_or(defaults.window, |w| w as usize),
             index_window: self.index_window.map_or_else(
-                || DedupOptions::index_window_for(k, min_passage),
+                || DedupOptions::index_window_for(k, min_passage, self.min_shared_fingerprints),
                 |w| w as usize,
             ),
+            min_shared_fingerprints: self.min_shared_fingerprints,
             seed: self.seed,
             max_documents_per_hash: self.max_documents_per_hash,
             min_passage,
@@ -105,8 +110,9 @@ pub fn run(args: &DedupArgs) -> Result<ExitCode> {
     let summary = summary?;
     if !args.quiet {
         eprintln!(
-            "{} documents, {} candidate pairs, {} pairs listed, {} clusters of near-duplicates ({} documents not kept); {} fingerprints in more than {} documents dropped",
+            "{} documents, {} pairs sharing a fingerprint, {} candidate pairs scored, {} pairs listed, {} clusters of near-duplicates ({} documents not kept); {} fingerprints in more than {} documents dropped",
             summary.documents,
+            summary.sharing_pairs,
             summary.candidate_pairs,
             summary.listed_pairs,
             summary.clusters,
