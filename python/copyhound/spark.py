@@ -33,6 +33,8 @@ only when both are complete.
 from __future__ import annotations
 
 import argparse
+import gzip
+import json
 import os
 import shutil
 import sys
@@ -141,6 +143,56 @@ def _input_format(path: str) -> str:
     return "unknown"
 
 
+def _spark_errors() -> tuple:
+    """What Spark raises when it cannot read an input."""
+    from py4j.protocol import Py4JJavaError
+    from pyspark.errors import PySparkException
+
+    return (Py4JJavaError, PySparkException)
+
+
+def _spark_message(error: Exception) -> str:
+    """The first line of Spark's own message, without the Java trace."""
+    text = str(getattr(error, "java_exception", None) or error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
+
+
+def _first_bad_json_line(path: str) -> Optional[str]:
+    """Where the first line of a local JSONL file that is not a JSON
+    object is, and why; ``None`` if there is none or the file is not local."""
+    local = path[len("file://"):] if path.startswith("file://") else path
+    if not os.path.isfile(local):
+        return None
+    opener = gzip.open if local.endswith(".gz") else open
+    with opener(local, "rt", encoding="utf-8", errors="replace") as lines:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                if not isinstance(json.loads(line), dict):
+                    return f"line {number}: not a JSON object"
+            except ValueError as error:
+                return f"line {number}: not valid JSON ({error})"
+    return None
+
+
+def _load(spark, path: str, fmt: str):
+    """``path`` as a data frame; an input Spark cannot read is named, and
+    for a local JSONL file so is its first bad line."""
+    reader = spark.read.option("mode", "FAILFAST") if fmt == "json" else spark.read
+    try:
+        return reader.format(fmt).load(path)
+    except _spark_errors() as error:
+        where = _first_bad_json_line(path) if fmt == "json" else None
+        raise CopyhoundError(f"{path}: {where or 'cannot be read: ' + _spark_message(error)}") from None
+
+
+def _local_name(file: str) -> str:
+    """A file name as Spark's ``input_file_name`` gives it, without the
+    ``file://`` of a local file."""
+    return file[len("file://"):] if file.startswith("file://") else file
+
+
 def read_documents(spark, inputs: Sequence[str], id_column: str, text_column: str):
     """The documents of ``inputs`` as ``(id, text, file)`` rows, checked:
     both columns present, the text a string, no null, no id twice."""
@@ -154,8 +206,7 @@ def read_documents(spark, inputs: Sequence[str], id_column: str, text_column: st
         fmt = _input_format(path)
         if fmt == "unknown":
             raise CopyhoundError(f"{path}: unknown format: expected a .parquet, .jsonl, .ndjson or .jsonl.gz file")
-        reader = spark.read.option("mode", "FAILFAST") if fmt == "json" else spark.read
-        frame = reader.format(fmt).load(path)
+        frame = _load(spark, path, fmt)
         for column, role in ((id_column, "id"), (text_column, "text")):
             if column not in frame.columns:
                 raise CopyhoundError(f"{path}: has no column `{column}` (its columns: {', '.join(frame.columns)})")
@@ -177,13 +228,16 @@ def read_documents(spark, inputs: Sequence[str], id_column: str, text_column: st
     docs = frames[0]
     for frame in frames[1:]:
         docs = docs.unionByName(frame)
-    bad = docs.where(F.col("id").isNull() | F.col("text").isNull()).select("file", "id", "text").first()
+    try:
+        bad = docs.where(F.col("id").isNull() | F.col("text").isNull()).select("file", "id", "text").first()
+        twice = docs.groupBy("id").agg(F.count("*").alias("n"), F.min("file").alias("file")).where("n > 1").first()
+    except _spark_errors() as error:
+        raise CopyhoundError(f"{', '.join(inputs)}: cannot be read: {_spark_message(error)}") from None
     if bad is not None:
         what = f"the id `{id_column}` is null" if bad["id"] is None else f"the text `{text_column}` of the document {bad['id']!r} is null"
-        raise CopyhoundError(f"{bad['file']}: {what}")
-    twice = docs.groupBy("id").agg(F.count("*").alias("n"), F.min("file").alias("file")).where("n > 1").first()
+        raise CopyhoundError(f"{_local_name(bad['file'])}: {what}")
     if twice is not None:
-        raise CopyhoundError(f"{twice['file']}: the id {twice['id']!r} is the id of {twice['n']} documents")
+        raise CopyhoundError(f"{_local_name(twice['file'])}: the id {twice['id']!r} is the id of {twice['n']} documents")
     return docs
 
 
