@@ -40,7 +40,7 @@ class Scheme:
         k: Optional[int] = None,
         w: Optional[int] = None,
         index_window: Optional[int] = None,
-        min_shared_fingerprints: int = 2,
+        min_shared_fingerprints: int = 3,
         seed: int = 0,
         max_documents_per_hash: int = 100,
         min_passage: Optional[int] = None,

@@ -88,7 +88,7 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     parser.add_argument("-k", type=int, default=None)
     parser.add_argument("-w", type=int, default=None)
     parser.add_argument("--index-window", type=int, default=None)
-    parser.add_argument("--min-shared-fingerprints", type=int, default=2)
+    parser.add_argument("--min-shared-fingerprints", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("-m", "--max-documents-per-hash", type=int, default=100)
     parser.add_argument("--min-passage", type=int, default=None)

@@ -120,7 +120,7 @@ impl Default for DedupOptions {
 pub const DEFAULT_MAX_DOCUMENTS_PER_HASH: usize = 100;
 
 /// The default of [`DedupOptions::min_shared_fingerprints`].
-pub const DEFAULT_MIN_SHARED_FINGERPRINTS: usize = 2;
+pub const DEFAULT_MIN_SHARED_FINGERPRINTS: usize = 3;
 
 /// The default of [`DedupOptions::min_similarity`].
 pub const DEFAULT_MIN_SIMILARITY: f64 = 0.8;

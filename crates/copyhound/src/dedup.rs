@@ -43,7 +43,7 @@ pub struct DedupArgs {
     w: Option<u32>,
     /// Winnowing window of the candidate fingerprints: a shared run of k +
     /// N W - 1 symbols holds N shared fingerprints [default: the widest
-    /// with k + N W - 1 at most the minimum passage: 43 characters].
+    /// with k + N W - 1 at most the minimum passage: 28 characters].
     #[arg(long, value_name = "W", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     index_window: Option<u32>,
     /// Score a pair only when it shares at least N distinct candidate
