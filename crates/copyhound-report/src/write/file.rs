@@ -58,7 +58,10 @@ mod tests {
     use std::os::unix::fs::PermissionsExt;
 
     fn write(path: &Path, text: &str) {
-        create_report_file(path).unwrap().write_all(text.as_bytes()).unwrap();
+        create_report_file(path)
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
     }
 
     #[test]
