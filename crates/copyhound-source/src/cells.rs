@@ -101,7 +101,7 @@ mod tests {
         let mut text = String::new();
         let mut starts = Vec::new();
         for (number, lines) in cells {
-            text.push_str(&format!("# %% cell {number}\n"));
+            text.extend(["# %% cell ", &number.to_string(), "\n"]);
             starts.push(CellStart {
                 number: *number,
                 offset: text.len(),

@@ -137,7 +137,7 @@ const COPIED: [&str; 3] = [
 fn a_copied_passage_is_placed_by_its_cell_and_line() {
     let dir = temp_dir();
     let input = dir.path().join("in");
-    let indented: String = COPIED.iter().map(|line| format!("    {line}")).collect();
+    let indented = COPIED.map(|line| format!("    {line}")).concat();
     let alice = format!("def report(grades, limit):\n{indented}    return \"\\n\".join(lines)\n");
     let bob = format!("limit = 3\n{}print(*lines, sep=\"\\n\")\n", COPIED.concat());
     let intro = ("markdown", "# Grades\nRank the students.\n");
