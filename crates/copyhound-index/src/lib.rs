@@ -75,6 +75,7 @@ mod passages;
 mod prepare;
 mod rarity;
 mod score;
+mod shares;
 mod unit;
 
 pub use base::BaseCode;
@@ -91,6 +92,7 @@ pub use options::{CompareOptions, DEFAULT_MAX_PAIRS, MaxOccurrences, SCORED_PER_
 pub use passages::{Passage, merge_passages};
 pub use prepare::UnitSummary;
 pub use score::{PairScore, SideCoverage};
+pub use shares::{PrintedDocument, ShareRules, UnitShares, WHOLE_SHARE, pair_bound};
 pub use unit::{Document, Role, Unit};
 
 // Crate-wide, so that every module names it alike; users import it from

@@ -25,9 +25,11 @@
 
 use rayon::prelude::*;
 
+use copyhound_fingerprint::Fingerprint;
+
 use crate::index::hash_bucket;
 use crate::prepare::PreparedUnit;
-use crate::{Document, Unit, UnitsElsewhere};
+use crate::{Unit, UnitsElsewhere};
 
 /// The weight of a symbol that counts fully.
 pub(crate) const FULL: u16 = 1000;
@@ -135,7 +137,11 @@ pub(crate) fn unit_weights(
             let documents: Vec<Vec<u16>> = unit
                 .documents
                 .iter()
-                .map(|doc| symbol_weights(doc, k, |hash| hash_weights.of(hash)))
+                .map(|doc| {
+                    symbol_weights(doc.normalized.len(), &doc.fingerprints, k, |hash| {
+                        hash_weights.of(hash)
+                    })
+                })
                 .collect();
             let compared = unit
                 .documents
@@ -160,11 +166,16 @@ pub(crate) fn unit_weights(
         .collect()
 }
 
-/// Each symbol weighs as much as the most common fingerprint covering it,
-/// or fully when none does.
-fn symbol_weights(doc: &Document, k: usize, weight_of: impl Fn(u64) -> u16) -> Vec<u16> {
-    let mut weights = vec![0; doc.normalized.len()];
-    for f in &doc.fingerprints {
+/// Each of a document's `len` symbols weighs as much as the most common
+/// of its `fingerprints` covering it, or fully when none does.
+pub(crate) fn symbol_weights(
+    len: usize,
+    fingerprints: &[Fingerprint],
+    k: usize,
+    weight_of: impl Fn(u64) -> u16,
+) -> Vec<u16> {
+    let mut weights = vec![0; len];
+    for f in fingerprints {
         let w = weight_of(f.hash);
         let start = (f.pos as usize).min(weights.len());
         let end = (start + k).min(weights.len());
@@ -276,6 +287,7 @@ impl HashWeights {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Document;
     use proptest::prelude::*;
     use std::collections::{HashMap, HashSet};
 
@@ -342,7 +354,7 @@ mod tests {
             let counts = unit_counts(&units);
             for (unit, unit_weights) in units.iter().zip(&weights) {
                 for (d, doc) in unit.documents.iter().enumerate() {
-                    let plain = symbol_weights(doc, k, |hash| weight(counts[&hash], units.len()));
+                    let plain = symbol_weights(doc.normalized.len(), &doc.fingerprints, k, |hash| weight(counts[&hash], units.len()));
                     for (x, y) in &ranges {
                         let (x, y) = (x.index(plain.len() + 1), y.index(plain.len() + 1));
                         let (start, end) = (x.min(y), x.max(y));
