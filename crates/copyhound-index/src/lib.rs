@@ -61,6 +61,7 @@
 #![deny(missing_docs)]
 
 mod base;
+mod best;
 mod bitset;
 mod bounds;
 mod candidates;
@@ -88,7 +89,9 @@ pub use error::CompareError;
 pub use fragments::{Fragment, SymbolRange};
 pub use index::{FingerprintIndex, IndexStats, Posting};
 pub use listing::Omitted;
-pub use options::{CompareOptions, DEFAULT_MAX_PAIRS, MaxOccurrences, SCORED_PER_LISTED};
+pub use options::{
+    CompareOptions, DEFAULT_MAX_PAIRS, EXTRA_PASSES, MaxOccurrences, SCORED_PER_LISTED,
+};
 pub use passages::{Passage, merge_passages};
 pub use prepare::UnitSummary;
 pub use score::{PairScore, SideCoverage};
