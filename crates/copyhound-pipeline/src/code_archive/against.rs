@@ -13,7 +13,6 @@ use copyhound_fingerprint::Scheme;
 use copyhound_index::{Document, MaxOccurrences, Role, Unit, UnitsElsewhere};
 use copyhound_normalize::load_bytes;
 use copyhound_report::{Problem, ProblemKind};
-use copyhound_source::LineIndex;
 use rayon::prelude::*;
 
 use super::add::file_bytes;
@@ -232,7 +231,7 @@ fn read_again(
                 file.name, loaded.kind
             )));
         }
-        let lines = LineIndex::new(loaded.text.as_bytes());
+        let lines = loaded.line_index();
         documents
             .push(Document::fingerprinted(file.name.clone(), loaded.doc, scheme).with_lines(lines));
         texts.push(loaded.text);
