@@ -1,7 +1,8 @@
 //! What a batch compared against archives takes from them, one family at
 //! a time: the archived units that share a fingerprint hash with a unit of
-//! the batch (only they can pair with one), normalised again from their
-//! kept bytes with the batch's front-end, and how many of the other
+//! the batch (only they can pair with one), made from the symbols and
+//! texts the archive keeps (or their files normalised again with the
+//! batch's front-end, when it keeps no texts), and how many of the other
 //! archived units hold each hash of those units, so that rarity weights
 //! and the occurrence limit count the whole archive.
 
@@ -95,9 +96,9 @@ impl Archives {
                     ids.push(id);
                 }
             })?;
-            let stored = archive.units(&ids)?;
+            let mut stored = archive.units(&ids)?;
             let read: Vec<Result<Reread, Problem>> = stored
-                .par_iter()
+                .par_iter_mut()
                 .map(|unit| read_again(unit, family, front_end, scheme))
                 .collect();
             let mut kept = Vec::with_capacity(ids.len());
@@ -200,10 +201,11 @@ struct Reread {
     problem: Option<Problem>,
 }
 
-/// `unit` normalised again from its kept bytes (or its files, when the
-/// archive keeps none) and fingerprinted, as an old unit.
+/// `unit` as an old unit, fingerprinted: from the symbols and texts the
+/// archive keeps, or, when it keeps no texts, its files read and
+/// normalised again.
 fn read_again(
-    unit: &ArchivedUnit,
+    unit: &mut ArchivedUnit,
     family: Family,
     front_end: &FrontEnd,
     scheme: &Scheme,
@@ -215,27 +217,27 @@ fn read_again(
     };
     let mut documents = Vec::with_capacity(unit.files.len());
     let mut texts = Vec::with_capacity(unit.files.len());
-    for file in &unit.files {
-        let bytes = match &file.bytes {
-            Some(bytes) => std::borrow::Cow::Borrowed(bytes),
-            None => std::borrow::Cow::Owned(
-                file_bytes(&file.path, &ArchiveLimits::default()).ok_or_else(|| {
+    for file in &mut unit.files {
+        let (form, text) = match file.text.take() {
+            Some(text) => (std::mem::take(&mut file.form), text),
+            None => {
+                let bytes = file_bytes(&file.path, &ArchiveLimits::default()).ok_or_else(|| {
                     problem(format!("{}: cannot be read any more", file.path.display()))
-                })?,
-            ),
+                })?;
+                let loaded = load_bytes(Path::new(&file.path), &bytes, front_end.load_options())
+                    .map_err(|e| problem(e.to_string()))?;
+                if Family::of(loaded.kind) != family {
+                    return Err(problem(format!(
+                        "{} is read as {} now",
+                        file.name, loaded.kind
+                    )));
+                }
+                (loaded.doc, loaded.text)
+            }
         };
-        let loaded = load_bytes(Path::new(&file.path), &bytes, front_end.load_options())
-            .map_err(|e| problem(e.to_string()))?;
-        if Family::of(loaded.kind) != family {
-            return Err(problem(format!(
-                "{} is read as {} now",
-                file.name, loaded.kind
-            )));
-        }
-        let lines = LineIndex::new(loaded.text.as_bytes());
-        documents
-            .push(Document::fingerprinted(file.name.clone(), loaded.doc, scheme).with_lines(lines));
-        texts.push(loaded.text);
+        let lines = LineIndex::new(text.as_bytes());
+        documents.push(Document::fingerprinted(file.name.clone(), form, scheme).with_lines(lines));
+        texts.push(text);
     }
     let mut hashes: Vec<u64> = documents
         .iter()
