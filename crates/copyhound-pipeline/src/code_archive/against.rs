@@ -6,7 +6,7 @@
 //! archived units hold each hash of those units, so that rarity weights
 //! and the occurrence limit count the whole archive.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use copyhound_db::code_archive::{Archive, ArchivedUnit, UnitId};
@@ -124,7 +124,7 @@ impl Archives {
         }
         wanted.sort_unstable();
         wanted.dedup();
-        let mut counts: HashMap<u64, u32> = HashMap::new();
+        let mut counts = vec![0u32; wanted.len()];
         let mut others = 0;
         for ((_, archive), kept) in self.open.iter().zip(&chosen) {
             archive.for_each_print(family.name(), |id, hashes| {
@@ -133,13 +133,14 @@ impl Archives {
                 }
                 others += 1;
                 for hash in hashes {
-                    if wanted.binary_search(hash).is_ok() {
-                        *counts.entry(*hash).or_default() += 1;
+                    if let Ok(i) = wanted.binary_search(hash) {
+                        counts[i] += 1;
                     }
                 }
             })?;
         }
-        pulled.elsewhere = UnitsElsewhere::new(others, counts.into_iter().collect());
+        let counts = wanted.into_iter().zip(counts).filter(|&(_, c)| c > 0);
+        pulled.elsewhere = UnitsElsewhere::new(others, counts.collect());
         Ok(pulled)
     }
 }
