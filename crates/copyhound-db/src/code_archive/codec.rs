@@ -170,7 +170,8 @@ fn get_form(bytes: &[u8], pos: &mut usize) -> Option<NormalizedDocument> {
     let mut previous = 0i64;
     for symbol in symbols {
         let zigzag = get_varint(bytes, pos)?;
-        let start = previous.checked_add((zigzag >> 1) as i64 ^ -((zigzag & 1) as i64))?;
+        let half = i64::try_from(zigzag >> 1).ok()?;
+        let start = previous.checked_add(if zigzag & 1 == 0 { half } else { !half })?;
         let len = usize::try_from(get_varint(bytes, pos)?).ok()?;
         let first = usize::try_from(start).ok()?;
         let end = first

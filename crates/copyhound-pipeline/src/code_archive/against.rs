@@ -219,22 +219,21 @@ fn read_again(
     let mut documents = Vec::with_capacity(unit.files.len());
     let mut texts = Vec::with_capacity(unit.files.len());
     for file in &mut unit.files {
-        let (form, text) = match file.text.take() {
-            Some(text) => (std::mem::take(&mut file.form), text),
-            None => {
-                let bytes = file_bytes(&file.path, &ArchiveLimits::default()).ok_or_else(|| {
-                    problem(format!("{}: cannot be read any more", file.path.display()))
-                })?;
-                let loaded = load_bytes(Path::new(&file.path), &bytes, front_end.load_options())
-                    .map_err(|e| problem(e.to_string()))?;
-                if Family::of(loaded.kind) != family {
-                    return Err(problem(format!(
-                        "{} is read as {} now",
-                        file.name, loaded.kind
-                    )));
-                }
-                (loaded.doc, loaded.text)
+        let (form, text) = if let Some(text) = file.text.take() {
+            (std::mem::take(&mut file.form), text)
+        } else {
+            let bytes = file_bytes(&file.path, &ArchiveLimits::default()).ok_or_else(|| {
+                problem(format!("{}: cannot be read any more", file.path.display()))
+            })?;
+            let loaded = load_bytes(Path::new(&file.path), &bytes, front_end.load_options())
+                .map_err(|e| problem(e.to_string()))?;
+            if Family::of(loaded.kind) != family {
+                return Err(problem(format!(
+                    "{} is read as {} now",
+                    file.name, loaded.kind
+                )));
             }
+            (loaded.doc, loaded.text)
         };
         let lines = LineIndex::new(text.as_bytes());
         documents.push(Document::fingerprinted(file.name.clone(), form, scheme).with_lines(lines));
