@@ -47,6 +47,8 @@ use std::io::Read;
 use std::path::Path;
 use std::time::Duration;
 
+use copyhound_source::{CellStart, LineIndex};
+
 use crate::NormalizedDocument;
 use crate::budget::{DEFAULT_MEMORY_BUDGET, memory_per_byte};
 use crate::code::{CodeOptions, Language, normalize_code};
@@ -191,6 +193,17 @@ pub struct LoadedDocument {
     /// Things the user should know that did not stop loading: an empty
     /// file, a guessed encoding, replaced bytes, no symbols.
     pub warnings: Vec<String>,
+    /// Where each cell read of a notebook starts in
+    /// [`text`](Self::text); empty for other files.
+    pub cells: Vec<CellStart>,
+}
+
+impl LoadedDocument {
+    /// The line starts of [`text`](Self::text), and its cells for a
+    /// notebook: what reports turn byte spans into lines (and cells) with.
+    pub fn line_index(&self) -> LineIndex {
+        LineIndex::new(self.text.as_bytes()).with_cells(&self.cells)
+    }
 }
 
 /// Reads and normalises the file at `path`.
@@ -328,6 +341,7 @@ fn extracted(
         encoding,
         text_start_in_file: None,
         warnings: Vec::new(),
+        cells: Vec::new(),
     }
 }
 
@@ -408,6 +422,7 @@ fn load_notebook(
         encoding: "IPYNB",
         text_start_in_file: None,
         warnings: Vec::new(),
+        cells: code.cells,
     })
 }
 
@@ -473,6 +488,7 @@ fn load_text(
         encoding,
         text_start_in_file,
         warnings,
+        cells: Vec::new(),
     })
 }
 

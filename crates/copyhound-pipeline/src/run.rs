@@ -12,7 +12,6 @@ use copyhound_report::{
     BelowMinimum, PairDetails, Parameters, Problem, ProblemKind, Report, ReportInput, Tool,
     UnitOrigin,
 };
-use copyhound_source::LineIndex;
 use rayon::prelude::*;
 
 use crate::archive::ArchiveLimits;
@@ -563,8 +562,9 @@ fn fingerprint(
         .into_par_iter()
         .map(|file| {
             let scheme = &settings_of[&file.family].scheme;
-            let document = Document::fingerprinted(file.name, file.loaded.doc, scheme)
-                .with_lines(LineIndex::new(file.loaded.text.as_bytes()));
+            let lines = file.loaded.line_index();
+            let document =
+                Document::fingerprinted(file.name, file.loaded.doc, scheme).with_lines(lines);
             progress.advance(1);
             FingerprintedFile {
                 owner: file.owner,

@@ -321,6 +321,11 @@ fn location(unit: &Unit, range: SymbolRange) -> Location {
         document: range.doc as usize,
         path: document.name.clone(),
         symbols: [range.start, range.end],
+        notebook: document
+            .lines
+            .as_ref()
+            .and_then(|lines| lines.cell_range(bytes.clone()))
+            .map(Into::into),
         bytes: [bytes.start, bytes.end],
         lines: document.line_range(range.symbols()).map(Into::into),
     }

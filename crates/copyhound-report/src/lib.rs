@@ -48,9 +48,10 @@ mod write;
 
 pub use build::{PairDetails, ReportInput};
 pub use model::{
-    BelowMinimum, CodeParameters, DocumentReport, FragmentReport, LanguageParameters, Location,
-    MissingPairs, MissingReason, PairReport, PairSide, Parameters, PassageReport, Problem,
-    ProblemKind, Report, SCHEMA_VERSION, Summary, Tool, UnitOrigin, UnitReport, UnitRole, Unlisted,
+    BelowMinimum, CellLocation, CodeParameters, DocumentReport, FragmentReport, LanguageParameters,
+    Location, MissingPairs, MissingReason, PairReport, PairSide, Parameters, PassageReport,
+    Problem, ProblemKind, Report, SCHEMA_VERSION, Summary, Tool, UnitOrigin, UnitReport, UnitRole,
+    Unlisted,
 };
 pub use write::{
     CSV_HEADER, DEFAULT_HTML_MAX_DOCUMENT_BYTES, DEFAULT_HTML_MAX_PAIRS,

@@ -451,6 +451,35 @@ pub struct Location {
     pub bytes: [usize; 2],
     /// First and last line, 1-based and inclusive, when known.
     pub lines: Option<[u32; 2]>,
+    /// In a notebook, the cells of the first and last line and those
+    /// lines counted within their cells; `None` (no key in JSON) in other
+    /// files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notebook: Option<CellLocation>,
+}
+
+/// Where a stretch of a notebook is, in its cells. A notebook's text (what
+/// [`Location::lines`] and [`Location::bytes`] count in) is its cells read
+/// one after another, each after a comment line that names it (`# %% cell
+/// 3`); here its first line is line 1 of its cell, and that comment line
+/// is line 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CellLocation {
+    /// The cells of the first and last line, 1-based as Jupyter numbers
+    /// the notebook's cells (those not compared count too).
+    pub cells: [u32; 2],
+    /// The first line within the first cell and the last line within the
+    /// last cell, 1-based and inclusive.
+    pub lines: [u32; 2],
+}
+
+impl From<copyhound_source::CellRange> for CellLocation {
+    fn from(range: copyhound_source::CellRange) -> Self {
+        Self {
+            cells: [range.first.cell, range.last.cell],
+            lines: [range.first.line, range.last.line],
+        }
+    }
 }
 
 /// Input that was not compared, or not as a whole.

@@ -4,9 +4,9 @@
 //! reference), whatever the report holds and however many pairs.
 
 use copyhound_report::{
-    CodeParameters, DocumentReport, FragmentReport, LanguageParameters, Location, PairDetails,
-    PairReport, PairSide, Parameters, PassageReport, Problem, ProblemKind, Report, Summary, Tool,
-    UnitOrigin, UnitReport, UnitRole, write_json, write_json_with_details,
+    CellLocation, CodeParameters, DocumentReport, FragmentReport, LanguageParameters, Location,
+    PairDetails, PairReport, PairSide, Parameters, PassageReport, Problem, ProblemKind, Report,
+    Summary, Tool, UnitOrigin, UnitReport, UnitRole, write_json, write_json_with_details,
 };
 use proptest::prelude::*;
 
@@ -64,13 +64,15 @@ fn location() -> impl Strategy<Value = Location> {
         any::<[u32; 2]>(),
         any::<[usize; 2]>(),
         proptest::option::of(any::<[u32; 2]>()),
+        proptest::option::of(any::<([u32; 2], [u32; 2])>()),
     )
-        .prop_map(|(document, path, symbols, bytes, lines)| Location {
+        .prop_map(|(document, path, symbols, bytes, lines, cells)| Location {
             document,
             path,
             symbols,
             bytes,
             lines,
+            notebook: cells.map(|(cells, lines)| CellLocation { cells, lines }),
         })
 }
 

@@ -6,7 +6,9 @@
 //! place where a line number is worked out: 0-based line indices for sets
 //! of lines ([`LineIndex::line_of`], [`LineIndex::lines_of`]), 1-based line
 //! numbers and inclusive [`LineRange`]s for what reports show
-//! ([`LineIndex::line_number`], [`LineIndex::line_range`]).
+//! ([`LineIndex::line_number`], [`LineIndex::line_range`]). For the text a
+//! notebook's cells are joined into, it also gives the cell and the line
+//! within the cell ([`LineIndex::with_cells`], [`LineIndex::cell_range`]).
 //!
 //! ```
 //! use copyhound_source::{LineIndex, LineRange};
@@ -21,6 +23,8 @@
 //! ```
 #![deny(missing_docs)]
 
+mod cells;
 mod lines;
 
+pub use cells::{CellLine, CellRange, CellStart};
 pub use lines::{LineIndex, LineRange};

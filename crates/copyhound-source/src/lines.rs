@@ -2,14 +2,20 @@
 
 use std::ops::Range;
 
+use crate::cells::{CellLines, CellRange, CellStart};
+
 /// The byte offset where each line of a text starts, to turn the byte span
 /// of a symbol into a line number.
 ///
-/// Lines end at `\n`; a `\r\n` ending belongs to the line it ends.
+/// Lines end at `\n`; a `\r\n` ending belongs to the line it ends. The
+/// text of a notebook also knows where its cells start
+/// ([`with_cells`](Self::with_cells)), to say which cell a line is in.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LineIndex {
     /// `starts[i]` is the byte offset of line `i` (0-based); `starts[0] == 0`.
     starts: Vec<u32>,
+    /// The notebook cells of the text: none for other texts.
+    cells: CellLines,
 }
 
 impl LineIndex {
@@ -22,7 +28,28 @@ impl LineIndex {
                 .filter(|&(_, &b)| b == b'\n')
                 .map(|(at, _)| at as u32 + 1),
         );
-        Self { starts }
+        Self {
+            starts,
+            cells: CellLines::default(),
+        }
+    }
+
+    /// The same index, for the text of a notebook whose cells start at
+    /// `cells`.
+    #[must_use]
+    pub fn with_cells(mut self, cells: &[CellStart]) -> Self {
+        self.cells = CellLines::new(&self, cells);
+        self
+    }
+
+    /// The notebook cells and lines within them `bytes` lie on, as
+    /// [`line_range`](Self::line_range) the lines of the text; `None` for
+    /// a text without cells.
+    pub fn cell_range(&self, bytes: Range<usize>) -> Option<CellRange> {
+        if self.cells.is_empty() {
+            return None;
+        }
+        self.cells.cell_range(self, bytes)
     }
 
     /// Number of lines (a trailing newline opens an empty last line).

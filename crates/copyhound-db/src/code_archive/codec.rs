@@ -85,9 +85,9 @@ pub(super) fn decode_hashes(bytes: &[u8], into: &mut Vec<u64>) -> Option<()> {
 }
 
 /// Files, deflated: their count, then per file its name, its path, its
-/// symbols (count, then each), their spans (each start as the zigzag
-/// difference from the previous start, then its length), and a byte 1 and
-/// its text when kept (0 otherwise).
+/// symbols and spans ([`put_form`]), its notebook cells (count, then each
+/// cell's number and offset), and a byte 1 and its text when kept (0
+/// otherwise).
 pub(super) fn encode_files(files: &[ArchivedFile], keep_texts: bool) -> Vec<u8> {
     let mut plain = Vec::new();
     put_varint(&mut plain, files.len() as u64);
@@ -95,6 +95,11 @@ pub(super) fn encode_files(files: &[ArchivedFile], keep_texts: bool) -> Vec<u8> 
         put_str(&mut plain, &file.name);
         put_str(&mut plain, &file.path.to_string_lossy());
         put_form(&mut plain, &file.form);
+        put_varint(&mut plain, file.cells.len() as u64);
+        for &(number, offset) in &file.cells {
+            put_varint(&mut plain, u64::from(number));
+            put_varint(&mut plain, offset);
+        }
         match file.text.as_ref().filter(|_| keep_texts) {
             Some(text) => {
                 plain.push(1);
@@ -194,6 +199,12 @@ pub(super) fn decode_files(bytes: &[u8]) -> Option<Vec<ArchivedFile>> {
         let name = get_str(&plain, &mut pos)?;
         let path = PathBuf::from(get_str(&plain, &mut pos)?);
         let form = get_form(&plain, &mut pos)?;
+        let cell_count = get_varint(&plain, &mut pos)?;
+        let mut cells = Vec::new();
+        for _ in 0..cell_count {
+            let number = u32::try_from(get_varint(&plain, &mut pos)?).ok()?;
+            cells.push((number, get_varint(&plain, &mut pos)?));
+        }
         let kept = *plain.get(pos)?;
         pos += 1;
         let text = match kept {
@@ -206,6 +217,7 @@ pub(super) fn decode_files(bytes: &[u8]) -> Option<Vec<ArchivedFile>> {
             path,
             form,
             text,
+            cells,
         });
     }
     (pos == plain.len()).then_some(files)

@@ -58,6 +58,9 @@ pub struct ArchivedFile {
     /// The text it was read as (what spans index into), when the archive
     /// keeps texts.
     pub text: Option<String>,
+    /// Where each cell of a notebook starts in the text: its number and
+    /// byte offset (none for other files).
+    pub cells: Vec<(u32, u64)>,
 }
 
 /// A unit as the archive keeps it.

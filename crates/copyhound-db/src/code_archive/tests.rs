@@ -23,6 +23,7 @@ fn unit(name: &str, family: &str, hashes: &[u64], text: &str) -> ArchivedUnit {
             path: PathBuf::from(format!("/submissions/{name}.java")),
             form: words(text),
             text: Some(text.into()),
+            cells: Vec::new(),
         }],
     }
 }
@@ -124,6 +125,7 @@ proptest::proptest! {
             (
                 proptest::collection::vec((proptest::prelude::any::<u32>(), 0usize..5000, 0usize..300), 0..60),
                 proptest::option::of("[a-z ]{0,40}"),
+                proptest::collection::vec((proptest::prelude::any::<u32>(), proptest::prelude::any::<u64>()), 0..3),
             ),
             0..4,
         ),
@@ -133,12 +135,12 @@ proptest::proptest! {
         let files: Vec<ArchivedFile> = files
             .into_iter()
             .enumerate()
-            .map(|(i, (symbols, text))| {
+            .map(|(i, (symbols, text, cells))| {
                 let mut form = NormalizedDocument::new();
                 for (symbol, start, len) in symbols {
                     form.push(symbol % 7 * 600_000_000, start..start + len);
                 }
-                ArchivedFile { name: format!("f{i}.py"), path: PathBuf::from(format!("/s/f{i}.py")), form, text }
+                ArchivedFile { name: format!("f{i}.py"), path: PathBuf::from(format!("/s/f{i}.py")), form, text, cells }
             })
             .collect();
         let bytes = codec::encode_files(&files, keep_texts);

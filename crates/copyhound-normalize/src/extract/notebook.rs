@@ -5,12 +5,15 @@
 //! names the cell in a comment of the language (`# %% cell 3`, as the
 //! percent format of notebook tools writes it): the code front-end drops
 //! comments, so the lines only tell a reader which cell a line is in.
+//! Where each cell starts is kept ([`NotebookCode::cells`]), so that
+//! reports give positions as a cell and a line within it.
 //! Markdown and raw cells, outputs and metadata are not read. The language
 //! is the kernel's (`metadata.kernelspec.language`, else
 //! `metadata.language_info.name`), Python when the notebook names none.
 
 use std::fmt::Write;
 
+use copyhound_source::CellStart;
 use serde_json::Value;
 
 use super::ExtractError;
@@ -24,6 +27,8 @@ pub struct NotebookCode {
     pub language: String,
     /// The code cells, each after a comment line naming it.
     pub text: String,
+    /// Where each code cell's first line is in [`text`](Self::text).
+    pub cells: Vec<CellStart>,
 }
 
 /// The code cells of the notebook in `bytes`.
@@ -47,11 +52,16 @@ pub fn notebook_code(bytes: &[u8]) -> Result<NotebookCode, ExtractError> {
         .to_string();
     let comment = Language::from_name(&language).map_or("#", comment_of);
     let mut text = String::new();
+    let mut starts = Vec::new();
     for (index, cell) in cells.iter().enumerate() {
         if cell.get("cell_type").and_then(Value::as_str) != Some("code") {
             continue;
         }
         writeln!(text, "{comment} %% cell {}", index + 1).expect("writing to a string");
+        starts.push(CellStart {
+            number: u32::try_from(index + 1).unwrap_or(u32::MAX),
+            offset: text.len(),
+        });
         let source = cell.get("source").ok_or_else(|| {
             ExtractError::CorruptNotebook(format!("cell {} has no `source`", index + 1))
         })?;
@@ -79,7 +89,11 @@ pub fn notebook_code(bytes: &[u8]) -> Result<NotebookCode, ExtractError> {
             text.push('\n');
         }
     }
-    Ok(NotebookCode { language, text })
+    Ok(NotebookCode {
+        language,
+        text,
+        cells: starts,
+    })
 }
 
 /// How a line comment starts in `language`.
@@ -108,6 +122,11 @@ mod tests {
             code.text,
             "# %% cell 2\nx = 1\ny = 2\n# %% cell 3\nprint(x)\n"
         );
+        let start = |number, line: &str| CellStart {
+            number,
+            offset: code.text.find(line).unwrap(),
+        };
+        assert_eq!(code.cells, [start(2, "x = 1"), start(3, "print")]);
     }
 
     #[test]

@@ -170,6 +170,11 @@ fn archived_unit(
             path: stored_path,
             form: document.normalized,
             text: Some(loaded.text),
+            cells: loaded
+                .cells
+                .iter()
+                .map(|cell| (cell.number, cell.offset as u64))
+                .collect(),
         });
     }
     hashes.sort_unstable();

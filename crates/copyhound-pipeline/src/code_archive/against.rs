@@ -14,7 +14,7 @@ use copyhound_fingerprint::Scheme;
 use copyhound_index::{Document, MaxOccurrences, Role, Unit, UnitsElsewhere};
 use copyhound_normalize::load_bytes;
 use copyhound_report::{Problem, ProblemKind};
-use copyhound_source::LineIndex;
+use copyhound_source::{CellStart, LineIndex};
 use rayon::prelude::*;
 
 use super::add::file_bytes;
@@ -219,8 +219,17 @@ fn read_again(
     let mut documents = Vec::with_capacity(unit.files.len());
     let mut texts = Vec::with_capacity(unit.files.len());
     for file in &mut unit.files {
-        let (form, text) = if let Some(text) = file.text.take() {
-            (std::mem::take(&mut file.form), text)
+        let (form, text, lines) = if let Some(text) = file.text.take() {
+            let cells: Vec<CellStart> = file
+                .cells
+                .iter()
+                .map(|&(number, offset)| CellStart {
+                    number,
+                    offset: usize::try_from(offset).unwrap_or(usize::MAX),
+                })
+                .collect();
+            let lines = LineIndex::new(text.as_bytes()).with_cells(&cells);
+            (std::mem::take(&mut file.form), text, lines)
         } else {
             let bytes = file_bytes(&file.path, &ArchiveLimits::default()).ok_or_else(|| {
                 problem(format!("{}: cannot be read any more", file.path.display()))
@@ -233,9 +242,9 @@ fn read_again(
                     file.name, loaded.kind
                 )));
             }
-            (loaded.doc, loaded.text)
+            let lines = loaded.line_index();
+            (loaded.doc, loaded.text, lines)
         };
-        let lines = LineIndex::new(text.as_bytes());
         documents.push(Document::fingerprinted(file.name.clone(), form, scheme).with_lines(lines));
         texts.push(text);
     }

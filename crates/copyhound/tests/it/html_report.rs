@@ -9,13 +9,9 @@
 //! Skips with a message when `chromium` is not installed, unless
 //! `COPYHOUND_REQUIRE_CHROMIUM=1` is set (CI), where that is a failure.
 
-use std::io::Read;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
-use std::{env, thread};
 
-use crate::support::{chromium, copyhound, temp_dir, write};
+use crate::support::{browser, copyhound, rendered_dom, temp_dir, write};
 
 const ESSAY: &str = "Glaciers shape the land slowly.\n\
     Ice grinds the rock beneath it, plucks boulders from the valley walls\n\
@@ -32,55 +28,9 @@ const RIDGES: &str = "Meltwater then sorts the gravel into long ridges that farm
 const UNRELATED: &str = "Bread rises because yeast feeds on sugar and releases gas\n\
     that the gluten network traps while the dough is kneaded.\n";
 
-/// The DOM of `url` after its scripts ran, as headless Chromium prints it.
-fn rendered_dom(browser: &Path, url: &str, profile: &Path) -> String {
-    let mut child = Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--no-first-run",
-            "--disable-component-update",
-            "--disable-sync",
-            "--virtual-time-budget=5000",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .arg("--dump-dom")
-        .arg(url)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("chromium starts");
-    let mut stdout = child.stdout.take().unwrap();
-    let reader = thread::spawn(move || {
-        let mut dom = String::new();
-        stdout.read_to_string(&mut dom).map(|_| dom)
-    });
-    // A hung browser must fail the test, not stall the suite.
-    let deadline = Instant::now() + Duration::from_secs(120);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if Instant::now() > deadline {
-            child.kill().unwrap();
-            panic!("chromium did not finish rendering {url}");
-        }
-        thread::sleep(Duration::from_millis(100));
-    };
-    assert!(status.success(), "chromium failed on {url}: {status}");
-    reader.join().unwrap().expect("chromium's output is UTF-8")
-}
-
 #[test]
 fn the_report_renders_in_headless_chromium() {
-    let Some(browser) = chromium() else {
-        assert!(
-            env::var("COPYHOUND_REQUIRE_CHROMIUM").as_deref() != Ok("1"),
-            "chromium is not installed but COPYHOUND_REQUIRE_CHROMIUM=1 (apt-get install chromium)"
-        );
-        eprintln!("skipped: chromium is not installed (apt-get install chromium to run this test)");
+    let Some(browser) = browser() else {
         return;
     };
     let dir = temp_dir();

@@ -1,11 +1,12 @@
 //! Jupyter notebooks: their code cells are compared through the front-end
 //! of the kernel's language, each cell named by a comment line in the
-//! text the outputs show; a malformed notebook is a problem naming it.
+//! text the outputs show, and positions given as a cell and a line within
+//! it; a malformed notebook is a problem naming it.
 
 use std::fs;
 use std::path::Path;
 
-use crate::support::{copyhound, temp_dir, write};
+use crate::support::{browser, copyhound, rendered_dom, temp_dir, write};
 
 /// A notebook of `cells` (`("code" | "markdown", source)`) with the
 /// Python kernel, each cell with an output that must not be read.
@@ -117,4 +118,102 @@ fn a_malformed_notebook_is_a_problem_naming_it() {
         "{messages:?}"
     );
     assert_eq!(code, 1);
+}
+
+/// Three lines alice wrote in a function (lines 2 to 4 of her cell 3)
+/// and bob copied to the top level of his cell 2 (also its lines 2 to 4):
+/// what precedes and follows them differs on both sides, so the copied
+/// passage is exactly these lines.
+const COPIED: [&str; 3] = [
+    "scores = {name: sum(marks) / len(marks) for name, marks in grades.items() if marks}\n",
+    "ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]\n",
+    "lines = [f\"{rank}. {name}: {score:.1f}\" for rank, (name, score) in enumerate(ranked, 1)]\n",
+];
+
+/// Positions in notebooks are cells and lines within them, in the JSON
+/// and in the HTML pair view; the CSV (one row per pair, no positions)
+/// pairs them as the JSON does.
+#[test]
+fn a_copied_passage_is_placed_by_its_cell_and_line() {
+    let dir = temp_dir();
+    let input = dir.path().join("in");
+    let indented = COPIED.map(|line| format!("    {line}")).concat();
+    let alice = format!("def report(grades, limit):\n{indented}    return \"\\n\".join(lines)\n");
+    let bob = format!("limit = 3\n{}print(*lines, sep=\"\\n\")\n", COPIED.concat());
+    let intro = ("markdown", "# Grades\nRank the students.\n");
+    write(
+        &input,
+        "alice.ipynb",
+        notebook(&[intro, ("code", "grades = {}\n"), ("code", &alice)]),
+    );
+    write(&input, "bob.ipynb", notebook(&[intro, ("code", &bob)]));
+    let csv = dir.path().join("r.csv");
+    let report = dir.path().join("r.html");
+    let (json, code) = {
+        let json = dir.path().join("r.json");
+        let output = copyhound()
+            .args(["compare", "-q", "--report-pairs", "all", "--json"])
+            .arg(&json)
+            .arg("--csv")
+            .arg(&csv)
+            .arg("--report")
+            .arg(&report)
+            .arg(&input)
+            .output()
+            .unwrap();
+        let json: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+        (json, output.status.code().unwrap())
+    };
+    assert_eq!(code, 0);
+    let pair = &json["pairs"][0];
+    assert_eq!(
+        (&pair["a"]["path"], &pair["b"]["path"]),
+        (&"alice.ipynb".into(), &"bob.ipynb".into())
+    );
+    let similarity = pair["similarity"].as_f64().unwrap();
+    assert!(similarity > 0.6, "{pair}");
+    let passages = pair["passages"].as_array().unwrap();
+    assert_eq!(passages.len(), 1, "{passages:?}");
+    let cells = |side: &str| &passages[0][side]["notebook"];
+    assert_eq!(
+        cells("a"),
+        &serde_json::json!({"cells": [3, 3], "lines": [2, 4]})
+    );
+    assert_eq!(
+        cells("b"),
+        &serde_json::json!({"cells": [2, 2], "lines": [2, 4]})
+    );
+    // The lines of the text read, which names each cell on a line of its
+    // own, stay beside them: alice's cell 3 starts on line 4 of it.
+    assert_eq!(passages[0]["a"]["lines"], serde_json::json!([5, 7]));
+    for fragment in pair["fragments"].as_array().unwrap() {
+        assert_eq!(
+            fragment["a"]["notebook"]["cells"],
+            serde_json::json!([3, 3])
+        );
+    }
+
+    let csv = fs::read_to_string(&csv).unwrap();
+    let row = csv.lines().nth(1).unwrap();
+    assert!(
+        row.starts_with(&format!("alice.ipynb,bob.ipynb,{similarity:.6},")),
+        "{row}"
+    );
+
+    let Some(browser) = browser() else {
+        return;
+    };
+    let url = format!("file://{}#pair=1", report.display());
+    let page = rendered_dom(&browser, &url, &dir.path().join("chromium-profile"));
+    let row = &page[page
+        .find("<tr data-passage=\"0\">")
+        .expect("the passage is listed")..];
+    let row = &row[..row.find("</tr>").unwrap()];
+    for place in [
+        "alice.ipynb, cell 3, lines 2–4",
+        "bob.ipynb, cell 2, lines 2–4",
+    ] {
+        assert!(row.contains(place), "{place} is not in {row}");
+    }
 }

@@ -2,7 +2,11 @@
 //! written to a temporary folder.
 
 use std::fs;
+use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::thread;
+use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
 use tempfile::TempDir;
@@ -33,12 +37,64 @@ pub fn write(dir: &Path, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
     path
 }
 
-/// `chromium` on the `PATH`, if any: the browser tests skip without it.
-pub fn chromium() -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join("chromium"))
-        .find(|candidate| candidate.is_file())
+/// `chromium` on the `PATH`, for a browser test: `None`, and the test
+/// skips with a message, when it is not installed, unless
+/// `COPYHOUND_REQUIRE_CHROMIUM=1` is set (CI), where that is a failure.
+pub fn browser() -> Option<PathBuf> {
+    let found = std::env::var_os("PATH").and_then(|path| {
+        std::env::split_paths(&path)
+            .map(|dir| dir.join("chromium"))
+            .find(|candidate| candidate.is_file())
+    });
+    if found.is_none() {
+        assert!(
+            std::env::var("COPYHOUND_REQUIRE_CHROMIUM").as_deref() != Ok("1"),
+            "chromium is not installed but COPYHOUND_REQUIRE_CHROMIUM=1 (apt-get install chromium)"
+        );
+        eprintln!("skipped: chromium is not installed (apt-get install chromium to run this test)");
+    }
+    found
+}
+
+/// The DOM of `url` after its scripts ran, as headless Chromium prints it.
+pub fn rendered_dom(browser: &Path, url: &str, profile: &Path) -> String {
+    let mut child = std::process::Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--no-first-run",
+            "--disable-component-update",
+            "--disable-sync",
+            "--virtual-time-budget=5000",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg("--dump-dom")
+        .arg(url)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromium starts");
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = thread::spawn(move || {
+        let mut dom = String::new();
+        stdout.read_to_string(&mut dom).map(|_| dom)
+    });
+    // A hung browser must fail the test, not stall the suite.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("chromium did not finish rendering {url}");
+        }
+        thread::sleep(Duration::from_millis(100));
+    };
+    assert!(status.success(), "chromium failed on {url}: {status}");
+    reader.join().unwrap().expect("chromium's output is UTF-8")
 }
 
 /// The example batch of the README: `submissions`, `base`, `previous`.

@@ -88,6 +88,7 @@ function block(kind, index) {
 
 const FRAGMENT_FIELDS = 11;
 const PASSAGE_FIELDS = 13;
+const CELL_FIELDS = 8;
 
 /** A side of a fragment or passage from its five integers at `at`. */
 function span(values, at) {
@@ -95,10 +96,20 @@ function span(values, at) {
   return { doc, start, end, lines: first > 0 ? [first, last] : null };
 }
 
+/** Adds to each side of `entries` (fragments, then passages) its notebook
+ *  cells from `flatCells`: `cells` is `{ first: [cell, line], last: [cell, line] }`,
+ *  lines counted within their cells, or null outside notebooks. */
+function addCells(entries, flatCells) {
+  entries.flatMap((entry) => [entry.a, entry.b]).forEach((side, k) => {
+    const [firstCell, firstLine, lastCell, lastLine] = flatCells.slice(k * CELL_FIELDS / 2, (k + 1) * CELL_FIELDS / 2);
+    side.cells = firstCell > 0 ? { first: [firstCell, firstLine], last: [lastCell, lastLine] } : null;
+  });
+}
+
 /** Pair `i`'s fragments and passages. */
 async function pairDetails(i) {
   const details = await block("detail_blocks", Math.floor(i / data.pairs_per_block));
-  const [flatFragments, flatPassages] = details[i % data.pairs_per_block];
+  const [flatFragments, flatPassages, flatCells] = details[i % data.pairs_per_block];
   const fragments = [];
   for (let at = 0; at < flatFragments.length; at += FRAGMENT_FIELDS) {
     fragments.push({ symbols: flatFragments[at], a: span(flatFragments, at + 1), b: span(flatFragments, at + 6) });
@@ -110,6 +121,7 @@ async function pairDetails(i) {
       a: span(flatPassages, at + 3), b: span(flatPassages, at + 8),
     });
   }
+  if (flatCells) addCells(fragments.concat(passages), flatCells);
   return { fragments, passages };
 }
 

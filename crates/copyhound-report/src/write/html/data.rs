@@ -44,6 +44,11 @@ pub(super) const FRAGMENT_FIELDS: usize = 11;
 /// then each side as a fragment's.
 pub(super) const PASSAGE_FIELDS: usize = 13;
 
+/// Integers per fragment, then per passage, in the cells of a pair whose
+/// notebooks have them: each side's first cell and line within it, last
+/// cell and line (cell 0 when the side has none).
+pub(super) const CELL_FIELDS: usize = 8;
+
 /// Everything the page shows.
 #[derive(Debug, Serialize)]
 pub(super) struct PageData<'a> {
@@ -64,7 +69,8 @@ pub(super) struct PageData<'a> {
     pairs_per_block: usize,
     /// Compressed: per pair of the block, `[fragments, passages]`, each a
     /// flat array of [`FRAGMENT_FIELDS`] or [`PASSAGE_FIELDS`] integers
-    /// per entry.
+    /// per entry, and a third array of [`CELL_FIELDS`] integers per
+    /// fragment and passage when either unit is a notebook.
     detail_blocks: Vec<String>,
     documents: PageDocuments<'a>,
     /// Compressed: the texts of the documents of the block, in order.
@@ -118,7 +124,7 @@ impl<'a> PageData<'a> {
         let detail_blocks = embedded
             .par_chunks(PAIRS_PER_BLOCK)
             .map(|pairs| {
-                let details: Vec<[Vec<u32>; 2]> =
+                let details: Vec<Vec<Vec<u32>>> =
                     pairs.iter().map(|pair| details(pair, &documents)).collect();
                 compressed(&details)
             })
@@ -197,8 +203,9 @@ fn page_pairs(pairs: &[PairReport]) -> PagePairs {
     page
 }
 
-/// A pair's fragments and passages as flat integer arrays.
-fn details(pair: &PairReport, documents: &Documents<'_>) -> [Vec<u32>; 2] {
+/// A pair's fragments and passages as flat integer arrays, and their
+/// cells when it has some in a notebook.
+fn details(pair: &PairReport, documents: &Documents<'_>) -> Vec<Vec<u32>> {
     let sides = |out: &mut Vec<u32>, a: &Location, b: &Location| {
         out.extend(documents.span(pair.a.unit, a));
         out.extend(documents.span(pair.b.unit, b));
@@ -216,7 +223,29 @@ fn details(pair: &PairReport, documents: &Documents<'_>) -> [Vec<u32>; 2] {
         passages.extend([first, end, passage.matched_symbols]);
         sides(&mut passages, &passage.a, &passage.b);
     }
-    [fragments, passages]
+    let mut details = vec![fragments, passages];
+    if let Some(cells) = cells(pair) {
+        details.push(cells);
+    }
+    details
+}
+
+/// The cells of a pair's fragments and passages, `None` when no side of
+/// them is in a notebook.
+fn cells(pair: &PairReport) -> Option<Vec<u32>> {
+    let fragments = pair.listed_fragments().iter().map(|f| [&f.a, &f.b]);
+    let passages = pair.listed_passages().iter().map(|p| [&p.a, &p.b]);
+    let sides: Vec<[&Location; 2]> = fragments.chain(passages).collect();
+    if !sides.iter().flatten().any(|side| side.notebook.is_some()) {
+        return None;
+    }
+    let mut cells = Vec::with_capacity(sides.len() * CELL_FIELDS);
+    for side in sides.iter().flatten() {
+        cells.extend(side.notebook.map_or([0; 4], |at| {
+            [at.cells[0], at.lines[0], at.cells[1], at.lines[1]]
+        }));
+    }
+    Some(cells)
 }
 
 /// `value` as JSON, compressed with raw DEFLATE, in base64.

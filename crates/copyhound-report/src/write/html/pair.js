@@ -81,9 +81,18 @@ function renderText(text, fragments, passages, tokens) {
   return file;
 }
 
+/** The lines of `span`; in a notebook, its cells and the lines within them. */
 function lines(span) {
+  if (span.cells) {
+    const [[firstCell, firstLine], [lastCell, lastLine]] = [span.cells.first, span.cells.last];
+    if (firstCell !== lastCell) return `cell ${firstCell}, line ${firstLine} – cell ${lastCell}, line ${lastLine}`;
+    return `cell ${firstCell}, ` + (firstLine === lastLine ? `line ${firstLine}` : `lines ${firstLine}–${lastLine}`);
+  }
   return span.lines ? `${span.lines[0]}–${span.lines[1]}` : "?";
 }
+
+/** The file of `span` and where in it `span` is. */
+const place = (span) => `${documentPath(span.doc)}${span.cells ? ", " : ":"}${lines(span)}`;
 
 function renderSide(i, details, passages, which, texts) {
   const code = el("div", { class: "code", id: `side-${which}` });
@@ -95,7 +104,9 @@ function renderSide(i, details, passages, which, texts) {
   const passageOf = passageOfFragments(details, passages);
   passages.forEach((passage, p) => {
     const span = passage[which];
-    ofDocument(span.doc).passages.push({ start: span.start, end: span.end, lines: span.lines, passage: p });
+    ofDocument(span.doc).passages.push({
+      start: span.start, end: span.end, lines: span.lines, cells: span.cells, passage: p,
+    });
   });
   details.fragments.forEach((fragments, f) => {
     const fragment = fragments[which];
@@ -111,8 +122,9 @@ function renderSide(i, details, passages, which, texts) {
     const file = el("div", { class: "file" }, el("h4", {}, documentPath(doc)));
     const text = texts.get(doc);
     if (text === null) {
-      file.append(el("p", { class: "missing" }, `${data.documents.missing[doc]}; passages at lines ` +
-        ranges.passages.map((r) => lines(r)).join(", ") + "."));
+      const inCells = ranges.passages.some((r) => r.cells);
+      file.append(el("p", { class: "missing" }, `${data.documents.missing[doc]}; passages at ${inCells ? "" : "lines "}` +
+        ranges.passages.map((r) => lines(r)).join(inCells ? "; " : ", ") + "."));
     } else {
       file.append(renderText(text, ranges.fragments, ranges.passages, codeTokens(text, language)));
     }
@@ -163,8 +175,8 @@ function passageTable(passages, symbol) {
       el("td", { class: "num" }, String(p + 1)),
       el("td", { class: "num" }, end - first === 1 ? String(first + 1) : `${first + 1}–${end}`),
       el("td", { class: "num" }, String(passage.matched_symbols)),
-      el("td", { class: "path" }, `${documentPath(passage.a.doc)}:${lines(passage.a)}`),
-      el("td", { class: "path" }, `${documentPath(passage.b.doc)}:${lines(passage.b)}`));
+      el("td", { class: "path" }, place(passage.a)),
+      el("td", { class: "path" }, place(passage.b)));
     row.addEventListener("click", () => showPassage(p));
     return row;
   });
@@ -194,8 +206,8 @@ function fragmentTable(details, passages, symbol) {
       el("td", { class: "num" }, String(f + 1)),
       el("td", { class: "num" }, p < 0 ? "–" : String(p + 1)),
       el("td", { class: "num" }, String(fragment.symbols)),
-      el("td", { class: "path" }, `${documentPath(fragment.a.doc)}:${lines(fragment.a)}`),
-      el("td", { class: "path" }, `${documentPath(fragment.b.doc)}:${lines(fragment.b)}`));
+      el("td", { class: "path" }, place(fragment.a)),
+      el("td", { class: "path" }, place(fragment.b)));
     row.addEventListener("click", () => showFragment(f));
     return row;
   });
