@@ -18,6 +18,19 @@ pub enum Mode {
 }
 
 impl Mode {
+    /// Both modes.
+    pub const ALL: [Mode; 2] = [Mode::Koala, Mode::Winnow];
+
+    /// What the mode's fingerprints are, in a line of a command's help.
+    pub fn description(self) -> &'static str {
+        match self {
+            Self::Koala => "Fixed-size fingerprints: N = 1000 searched, n = 100 stored",
+            Self::Winnow => {
+                "Winnowed fingerprints of variable size: finds small parts of large documents"
+            }
+        }
+    }
+
     /// The name used on the command line and in the stored parameters.
     pub fn name(self) -> &'static str {
         match self {

@@ -55,6 +55,18 @@ pub enum Stage {
     Clusters,
 }
 
+impl Stage {
+    /// What the stage does, in a word, as a progress bar shows it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Read => "reading",
+            Self::Candidates => "pairing",
+            Self::Score => "scoring",
+            Self::Clusters => "clustering",
+        }
+    }
+}
+
 /// Receives progress; called from several threads.
 pub trait Progress: Sync {
     /// A stage begins, with `total` steps if they are known.

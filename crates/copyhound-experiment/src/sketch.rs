@@ -18,10 +18,10 @@ use copyhound_fingerprint::{
 };
 use rayon::prelude::*;
 
-use crate::Corpus;
 use crate::generate::{Rng, decreasing_hashes, random_text, repeated};
 use crate::measure::{fingerprints, select_hashes};
 use crate::report::{Cell, Report, Table};
+use crate::{Corpus, ExperimentError};
 
 /// Settings of the sketch experiment.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,6 +46,19 @@ pub struct SketchSettings {
     pub document_symbols: usize,
     /// Seed of the hash, the sketch and the generated inputs.
     pub seed: u64,
+}
+
+impl SketchSettings {
+    /// The larger sweep: inputs of 10 thousand to 10 million symbols in
+    /// the space table, and 1000 planted pairs per row.
+    #[must_use]
+    pub fn full(self) -> Self {
+        Self {
+            sizes: vec![10_000, 100_000, 1_000_000, 10_000_000],
+            trials: 1000,
+            ..self
+        }
+    }
 }
 
 impl Default for SketchSettings {
@@ -77,7 +90,13 @@ struct Sizes {
 
 /// Runs the sketch experiment; `corpus` (possibly empty) adds a row of
 /// real documents to the space table.
-pub fn sketch(corpus: &Corpus, settings: &SketchSettings) -> Report {
+pub fn sketch(corpus: &Corpus, settings: &SketchSettings) -> Result<Report, ExperimentError> {
+    if !(settings.delta > 0.0 && settings.delta < 1.0) {
+        return Err(ExperimentError::setting(
+            "delta",
+            format!("must be strictly between 0 and 1, not {}", settings.delta),
+        ));
+    }
     let mut report = Report::new("sketch");
     if !corpus.documents.is_empty() {
         report.preamble.push(corpus.describe());
@@ -92,7 +111,7 @@ pub fn sketch(corpus: &Corpus, settings: &SketchSettings) -> Report {
     report.tables.push(space_table(corpus, settings));
     report.tables.push(detection_by_delta(settings));
     report.tables.push(detection_by_total(settings));
-    report
+    Ok(report)
 }
 
 /// The paper's sample size for m k-grams: s = ⌈(m/√W)·√ln(1/δ)⌉.
@@ -399,7 +418,7 @@ mod tests {
 
     #[test]
     fn on_crafted_input_winnowing_exceeds_the_bound_the_sketch_keeps() {
-        let report = sketch(&Corpus::default(), &small());
+        let report = sketch(&Corpus::default(), &small()).unwrap();
         let table = report.table("Fingerprints per document").unwrap();
         let crafted = table.row("crafted: decreasing hashes").unwrap();
         let value = |i: usize| crafted[i].value().unwrap();
@@ -424,7 +443,7 @@ mod tests {
     #[test]
     fn planted_runs_are_detected_at_least_as_often_as_promised() {
         let settings = small();
-        let report = sketch(&Corpus::default(), &settings);
+        let report = sketch(&Corpus::default(), &settings).unwrap();
         let by_delta = report.table("Detection of a shared run").unwrap();
         for row in &by_delta.rows {
             let promised = row[1].value().unwrap();

@@ -55,6 +55,15 @@ impl TextMode {
         }
     }
 
+    /// What the mode does, in a line of a command's help.
+    pub fn description(self) -> &'static str {
+        match self {
+            TextMode::Chars => "Letters and digits, case-folded; one symbol per character",
+            TextMode::Words => "One symbol per word",
+            TextMode::Consonants => "Consonants only (Koala §5), for text from lossy conversions",
+        }
+    }
+
     /// The mode called `name` (see [`TextMode::name`]), ignoring ASCII case.
     pub fn from_name(name: &str) -> Option<TextMode> {
         Self::ALL

@@ -22,8 +22,12 @@
 //!    fingerprinted and compared one at a time with `copyhound-index`,
 //!    reporting to a [`Progress`]; what is left out becomes a problem.
 //! 5. [`Outcome`]: each family's comparison, the problems, and the report
-//!    model (`copyhound-report`) the outputs are written from.
+//!    model (`copyhound-report`) the outputs are written from; beside it,
+//!    what the listing limit left out (module `notes`).
 //!
+//!
+//! [`FileFingerprints`] are one file's fingerprints, as `copyhound
+//! fingerprint` lists them.
 //!
 //! The [`database`] module is the one layer over the fingerprint database
 //! (`copyhound-db`) that the command line and the server call.
@@ -54,8 +58,10 @@ pub mod code_archive;
 pub mod database;
 mod error;
 mod families;
+mod fingerprints;
 mod front_end;
 mod load;
+mod notes;
 mod plan;
 mod progress;
 mod run;
@@ -65,10 +71,11 @@ mod walk;
 
 pub use archive::ArchiveLimits;
 pub use error::PipelineError;
+pub use fingerprints::{FileFingerprints, FingerprintRecord};
 pub use front_end::{Defaults, Family, FrontEnd, FrontEndChoice};
 pub use plan::{Inputs, Plan, PlannedUnit, PlannedUnits, UnitMode, make_names_unique, plan_units};
 pub use progress::{Progress, Stage, Warning};
 pub use run::{FamilyComparison, Outcome, run};
 pub use selection::{Resolved, Selection, SelectorName};
-pub use settings::{CompareSettings, GroupPattern, Weighting};
+pub use settings::{CompareSettings, GroupPattern, Weighting, parse_pair_count, parse_similarity};
 pub use walk::{PlannedFile, WalkFilter, Walked, walk};

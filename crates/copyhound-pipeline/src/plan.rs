@@ -29,6 +29,40 @@ pub enum UnitMode {
     Dir,
 }
 
+impl UnitMode {
+    /// Every mode.
+    pub const ALL: [UnitMode; 3] = [UnitMode::Auto, UnitMode::File, UnitMode::Dir];
+
+    /// The mode's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Auto => "auto",
+            Self::File => "file",
+            Self::Dir => "dir",
+        }
+    }
+
+    /// What one unit is in this mode, for a command's help.
+    pub fn description(self) -> &'static str {
+        match self {
+            Self::Auto => {
+                "A directory whose folders outnumber the files beside it (\"a folder of folders\", \
+                 perhaps with a stray `notes.txt`) is split by folder, each stray file a unit of \
+                 its own; otherwise every file is a unit. A mixed or nested layout is warned \
+                 about. Archives in a folder count as folders; an archive given as a PATH is one \
+                 unit, or one per folder when it holds only two or more folders (an export, one \
+                 folder per student)"
+            }
+            Self::File => "Every file is a unit",
+            Self::Dir => {
+                "Every subdirectory (or archive) of a given directory is one unit (a multi-file \
+                 submission); files directly inside it are units of their own. An archive given \
+                 as a PATH is split as with `auto`"
+            }
+        }
+    }
+}
+
 /// What a batch is made of, as given: the paths of the new submissions,
 /// the earlier ones and the base code, and how they are walked.
 #[derive(Clone, Debug, Default)]

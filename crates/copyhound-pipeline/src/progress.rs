@@ -2,6 +2,7 @@
 //! warns about as soon as it knows. The command line draws a progress bar
 //! and prints the warnings; a library user may ignore them all (`()`).
 
+use std::fmt;
 use std::path::Path;
 
 use copyhound_report::Problem;
@@ -16,6 +17,20 @@ pub enum Stage {
     Hash,
     /// A stage of one family's comparison.
     Compare(copyhound_index::Stage),
+}
+
+impl Stage {
+    /// What the stage does, in a word, as a progress bar shows it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Load => "loading",
+            Self::Hash => "hashing",
+            Self::Compare(copyhound_index::Stage::Prepare) => "preparing",
+            Self::Compare(copyhound_index::Stage::Index) => "indexing",
+            Self::Compare(copyhound_index::Stage::Candidates) => "pairing",
+            Self::Compare(copyhound_index::Stage::Score) => "scoring",
+        }
+    }
 }
 
 /// Something a user should know that does not stop the run.
@@ -35,6 +50,17 @@ pub enum Warning<'a> {
     /// What `--unit auto` chose for a path whose layout was mixed, and how
     /// to choose otherwise.
     Layout(&'a str),
+}
+
+/// The warning in words, naming the file or unit.
+impl fmt::Display for Warning<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Read { path, message } => write!(f, "{}: {message}", path.display()),
+            Self::LeftOut(problem) => f.write_str(&problem.message),
+            Self::Layout(message) => f.write_str(message),
+        }
+    }
 }
 
 /// Receives a run's progress; called from several threads.

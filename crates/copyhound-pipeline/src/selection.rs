@@ -63,6 +63,27 @@ impl SelectorName {
     pub fn from_name(name: &str) -> Option<SelectorName> {
         SelectorName::ALL.into_iter().find(|s| s.name() == name)
     }
+
+    /// What the selector takes, in a line of a command's help.
+    pub fn description(self) -> &'static str {
+        match self {
+            SelectorName::Winnow => "Winnowing: the rightmost minimum of every window of w hashes",
+            SelectorName::RobustWinnow => {
+                "Robust winnowing: ties keep the previous window's choice"
+            }
+            SelectorName::ModP => "Every hash that is 0 mod p (no guarantee)",
+            SelectorName::SafeModP => "0 mod p, plus every hash after w hashes with none selected",
+            SelectorName::All => "Every k-gram hash (full fingerprinting)",
+            SelectorName::Smallest => "The n smallest hashes (resemblance sketch)",
+            SelectorName::Koala => {
+                "Koala's fixed-size search fingerprint of N k-grams with rare prefixes (N = n × 10)"
+            }
+            SelectorName::Sketch => {
+                "Ganguly–Veda's two-pass sketch of at most 10 n items: a match of w k-grams is \
+                 found with probability ≥ 0.95"
+            }
+        }
+    }
 }
 
 /// The fingerprint selection a user chose; k and w fall back on each

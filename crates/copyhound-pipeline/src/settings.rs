@@ -23,6 +23,17 @@ pub enum Weighting {
 }
 
 impl Weighting {
+    /// Both weightings.
+    pub const ALL: [Weighting; 2] = [Weighting::Rarity, Weighting::Flat];
+
+    /// How it counts, in a line of a command's help.
+    pub fn description(self) -> &'static str {
+        match self {
+            Self::Rarity => "By rarity in the batch (inverse document frequency)",
+            Self::Flat => "Every symbol alike",
+        }
+    }
+
     /// `rarity` or `flat`, as reports name it.
     pub fn name(self) -> &'static str {
         match self {
@@ -188,6 +199,34 @@ impl CompareSettings {
             }),
             score_gap: self.score_gap,
         }
+    }
+}
+
+/// A number of pairs of at least `MIN`, or `all` (`usize::MAX`), as a
+/// user writes it; the error says what is expected.
+pub fn parse_pair_count<const MIN: usize>(value: &str) -> Result<usize, String> {
+    match value {
+        "all" => Ok(usize::MAX),
+        n => match n.parse() {
+            Ok(n) if n >= MIN => Ok(n),
+            _ if MIN == 0 => Err("expected a number of pairs, or `all`".into()),
+            _ => Err(format!(
+                "expected a number of pairs of at least {MIN}, or `all`"
+            )),
+        },
+    }
+}
+
+/// A similarity as a user writes it, a fraction from 0 to 1 (`0.3`) or a
+/// percentage (`30%`), as a fraction; the error says what is expected.
+pub fn parse_similarity(value: &str) -> Result<f64, String> {
+    let (number, scale) = match value.strip_suffix('%') {
+        Some(number) => (number, 100.0),
+        None => (value, 1.0),
+    };
+    match number.trim().parse::<f64>() {
+        Ok(x) if (0.0..=scale).contains(&x) => Ok(x / scale),
+        _ => Err("expected a fraction from 0 to 1 (0.3) or a percentage (30%)".into()),
     }
 }
 

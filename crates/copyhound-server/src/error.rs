@@ -148,6 +148,8 @@ impl From<DatabaseError> for ApiError {
             DatabaseError::Db(error) => ApiError::Database(error),
             DatabaseError::NoFingerprint { .. } => ApiError::Unprocessable(error.to_string()),
             DatabaseError::UnknownFrontEnd(_)
+            | DatabaseError::CodeArchive(_)
+            | DatabaseError::Seed(_)
             | DatabaseError::Vanished(_)
             | DatabaseError::Io(_) => ApiError::Internal(error.to_string()),
         }

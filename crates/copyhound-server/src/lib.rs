@@ -3,7 +3,8 @@
 //!
 //! - [`router`] builds the axum application over an open
 //!   [`copyhound_db::Database`]; [`serve`] runs it on a listener until a
-//!   shutdown signal.
+//!   shutdown signal; [`launch`] runs it as the program does, on its own
+//!   runtime until Ctrl-C or SIGTERM.
 //! - The JSON API ([`api`]): add, search, get, remove, stats, described by
 //!   the `OpenAPI` 3 document at `GET /api/openapi.json` ([`openapi`]).
 //! - The web page at `GET /` ([`web`]): paste or upload a document, see its
@@ -29,6 +30,7 @@ pub mod audit;
 pub mod auth;
 pub mod error;
 pub mod input;
+pub mod launch;
 pub mod limits;
 pub mod openapi;
 pub mod service;
@@ -93,6 +95,33 @@ pub enum ServerError {
     Texts {
         /// The folder.
         path: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The token file could not be read.
+    #[error("reading the token file {}", path.display())]
+    TokenFile {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The token file holds no token.
+    #[error("the token file {} is empty", .0.display())]
+    EmptyToken(PathBuf),
+    /// The database could not be opened.
+    #[error(transparent)]
+    Database(#[from] copyhound_db::DbError),
+    /// The async runtime could not start.
+    #[error("starting the async runtime")]
+    Runtime(#[source] std::io::Error),
+    /// The address could not be listened on.
+    #[error("listening on {address}")]
+    Listen {
+        /// The address.
+        address: std::net::SocketAddr,
         /// The cause.
         #[source]
         source: std::io::Error,

@@ -3,31 +3,32 @@
 //!
 //! The arguments become the batch's inputs and its checked settings, and
 //! `copyhound_pipeline::run` compares the batch, one language family at a
-//! time, with a progress bar ([`progress`]); the outcome is printed as a
+//! time, with a progress bar; the outcome is printed as a
 //! table and written as JSON, CSV and a self-contained HTML page on
-//! request ([`output`]).
-
-mod output;
-mod progress;
+//! request.
 
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
-use clap::{Args, ValueEnum};
-use copyhound_index::{Comparison, DEFAULT_MAX_PAIRS, MaxOccurrences, SCORED_PER_LISTED};
+use clap::Args;
+use copyhound_index::{DEFAULT_MAX_PAIRS, MaxOccurrences};
+use copyhound_pipeline::code_archive::settings_against;
 use copyhound_pipeline::{
-    CompareSettings, FrontEnd, GroupPattern, Inputs, PipelineError, UnitMode, WalkFilter, Weighting,
+    CompareSettings, FrontEnd, GroupPattern, Inputs, PipelineError, UnitMode, WalkFilter,
+    Weighting, parse_pair_count, parse_similarity,
 };
 use copyhound_report::{
-    DEFAULT_HTML_MAX_PAIRS, DEFAULT_JSON_DETAILED_PAIRS, HtmlOptions, Problem, ProblemKind, Tool,
-    terminal_safe, write_csv_of, write_html, write_json_with_details, write_table,
+    DEFAULT_HTML_MAX_PAIRS, DEFAULT_JSON_DETAILED_PAIRS, HtmlOptions, Tool, create_report_file,
+    undetailed_pairs_note, write_csv_of, write_html, write_json_with_details, write_table,
 };
 
 use crate::front_end::FrontEndArgs;
+use crate::names::parser;
+use crate::progress::Bar;
 use crate::selection::SelectionArgs;
-use progress::Bar;
+use crate::warn;
 
 /// Arguments of `copyhound compare`.
 #[derive(Debug, Args)]
@@ -67,8 +68,8 @@ pub struct CompareArgs {
     #[arg(long, value_name = "ARCHIVE")]
     add_to: Option<PathBuf>,
     /// What one unit of comparison is.
-    #[arg(long, value_enum, default_value_t = UnitArg::default())]
-    unit: UnitArg,
+    #[arg(long, value_parser = parser::<UnitMode>(), default_value = UnitMode::default().name())]
+    unit: UnitMode,
     /// Only files matching this glob (e.g. `*.py`). Repeatable.
     #[arg(long, value_name = "GLOB")]
     include: Vec<String>,
@@ -92,7 +93,7 @@ pub struct CompareArgs {
     /// Ignore fingerprints found in more than N units, or in more than a
     /// share of them (`0.2` or `20%`); in a batch of several languages,
     /// of the units of their language.
-    #[arg(short = 'm', long, value_name = "N|SHARE", value_parser = parse_max_occurrences)]
+    #[arg(short = 'm', long, value_name = "N|SHARE")]
     max_occurrences: Option<MaxOccurrences>,
     /// Pairs sharing fewer distinct fingerprints are not listed.
     #[arg(long, default_value_t = 1, value_name = "N")]
@@ -124,8 +125,8 @@ pub struct CompareArgs {
     /// How shared symbols count in the similarity: `rarity` weighs each
     /// symbol by how few units of the batch hold its fingerprints, so code
     /// many submissions share counts less; `flat` counts all alike.
-    #[arg(long, value_enum, default_value_t = WeightingArg::Rarity)]
-    weighting: WeightingArg,
+    #[arg(long, value_parser = parser::<Weighting>(), default_value = Weighting::default().name())]
+    weighting: Weighting,
     /// List at most this many pairs of each language: the most similar
     /// (compare says on stderr when it cannot be sure a pair left out is
     /// less similar).
@@ -134,7 +135,7 @@ pub struct CompareArgs {
     /// List only pairs at least this similar, in every output: a fraction
     /// (`0.3`) or a percentage (`30%`); the summary says how many pairs
     /// were below it.
-    #[arg(long, default_value = "0", value_name = "FRACTION|PERCENT", value_parser = parse_min_similarity)]
+    #[arg(long, default_value = "0", value_name = "FRACTION|PERCENT", value_parser = parse_similarity)]
     min_similarity: f64,
     /// Rows of the table printed on stdout.
     #[arg(long, default_value_t = 20, value_name = "N")]
@@ -172,78 +173,6 @@ pub struct CompareArgs {
     front_end: FrontEndArgs,
 }
 
-/// A number of pairs of at least `MIN`, or `all` (`usize::MAX`).
-fn parse_pair_count<const MIN: usize>(value: &str) -> Result<usize, String> {
-    match value {
-        "all" => Ok(usize::MAX),
-        n => match n.parse() {
-            Ok(n) if n >= MIN => Ok(n),
-            _ if MIN == 0 => Err("expected a number of pairs, or `all`".into()),
-            _ => Err(format!(
-                "expected a number of pairs of at least {MIN}, or `all`"
-            )),
-        },
-    }
-}
-
-/// A similarity as a fraction from 0 to 1 (`0.3`) or a percentage
-/// (`30%`), as a fraction.
-fn parse_min_similarity(value: &str) -> Result<f64, String> {
-    let (number, scale) = match value.strip_suffix('%') {
-        Some(number) => (number, 100.0),
-        None => (value, 1.0),
-    };
-    match number.trim().parse::<f64>() {
-        Ok(x) if (0.0..=scale).contains(&x) => Ok(x / scale),
-        _ => Err("expected a fraction from 0 to 1 (0.3) or a percentage (30%)".into()),
-    }
-}
-
-fn parse_max_occurrences(value: &str) -> Result<MaxOccurrences, String> {
-    value
-        .parse()
-        .map_err(|e: copyhound_index::CompareError| e.to_string())
-}
-
-/// How shared symbols count in the similarity.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum WeightingArg {
-    /// By rarity in the batch (inverse document frequency).
-    Rarity,
-    /// Every symbol alike.
-    Flat,
-}
-
-/// What one unit of comparison is.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum UnitArg {
-    /// A directory whose folders outnumber the files beside it ("a
-    /// folder of folders", perhaps with a stray `notes.txt`) is split by
-    /// folder, each stray file a unit of its own; otherwise every file is a
-    /// unit. A mixed or nested layout is warned about. Archives in a
-    /// folder count as folders; an archive given as a PATH is one unit,
-    /// or one per folder when it holds only two or more folders (an
-    /// export, one folder per student).
-    #[default]
-    Auto,
-    /// Every file is a unit.
-    File,
-    /// Every subdirectory (or archive) of a given directory is one unit
-    /// (a multi-file submission); files directly inside it are units of
-    /// their own. An archive given as a PATH is split as with `auto`.
-    Dir,
-}
-
-impl From<UnitArg> for UnitMode {
-    fn from(unit: UnitArg) -> Self {
-        match unit {
-            UnitArg::Auto => Self::Auto,
-            UnitArg::File => Self::File,
-            UnitArg::Dir => Self::Dir,
-        }
-    }
-}
-
 impl CompareArgs {
     /// How many reports are written to standard output (`-`).
     fn reports_on_stdout(&self) -> usize {
@@ -260,7 +189,7 @@ impl CompareArgs {
             old: self.old.clone(),
             base: self.base.clone(),
             against: self.against.clone(),
-            unit: self.unit.into(),
+            unit: self.unit,
             filter: WalkFilter {
                 include: self.include.clone(),
                 exclude: self.exclude.clone(),
@@ -278,7 +207,7 @@ impl CompareArgs {
         let (front_end, selection) = if self.against.is_empty() {
             (self.front_end.front_end()?, self.selection.selection())
         } else {
-            let archived = crate::code_archive::settings_of(
+            let archived = settings_against(
                 &self.against,
                 &self.front_end.choice(),
                 &self.selection.selection(),
@@ -292,10 +221,7 @@ impl CompareArgs {
             min_shared: self.min_shared,
             max_pairs: self.max_pairs,
             min_fragment: self.min_fragment,
-            weighting: match self.weighting {
-                WeightingArg::Rarity => Weighting::Rarity,
-                WeightingArg::Flat => Weighting::Flat,
-            },
+            weighting: self.weighting,
             merge_gap: self.merge_gap,
             score_gap: self.score_gap,
             min_passage: self.min_passage,
@@ -316,11 +242,16 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
     bar.finish();
     let outcome = outcome.inspect_err(|error| {
         for problem in error.problems() {
-            eprintln!("copyhound: warning: {}", terminal_safe(&problem.message));
+            warn(&problem.message);
         }
     })?;
     for family in &outcome.families {
-        say_what_is_unlisted(family.family.name(), &family.comparison, args.quiet);
+        if let (Some(note), false) = (family.listing_note(), args.quiet) {
+            eprintln!("copyhound: {note}");
+        }
+        for warning in family.listing_warnings() {
+            warn(&warning);
+        }
     }
     let tool = Tool {
         name: env!("CARGO_PKG_NAME").into(),
@@ -338,16 +269,9 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
         write_to(path, |out| {
             write_json_with_details(&report, &details, args.json_details, out)
         })?;
-        let (detailed, pairs) = (args.json_details, report.pairs.len());
-        if detailed < pairs && !args.quiet {
-            let which = match detailed {
-                0 => format!("none of the {pairs} pairs"),
-                n => format!("only the {n} most similar of {pairs} pairs"),
-            };
-            eprintln!(
-                "copyhound: {}: fragments and passages listed for {which}; --json-details all lists them for every pair",
-                path.display()
-            );
+        let note = undetailed_pairs_note(args.json_details, report.pairs.len());
+        if let (Some(note), false) = (note, args.quiet) {
+            eprintln!("copyhound: {}: {note}", path.display());
         }
     }
     if let Some(path) = &args.csv {
@@ -373,66 +297,20 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
     // freeing the units, the index and every pair's paths one allocation
     // at a time cost a small batch as much as writing its CSV.
     if let Some(archive) = &args.add_to {
-        let added = crate::code_archive::register(
+        let added = crate::db::register_units(
             archive,
             &args.paths,
-            args.unit.into(),
+            args.unit,
             args.inputs().filter,
             false,
         )?;
-        eprintln!(
-            "copyhound: {}: added {} units ({} already there unchanged, {} there with other files left as they were)",
-            archive.display(),
-            added.added.len(),
-            added.unchanged.len(),
-            added.changed.len()
-        );
+        eprintln!("copyhound: {}: {}", archive.display(), added.summary());
     }
-    let status = exit_status(&outcome.problems);
+    let status = ExitCode::from(u8::from(outcome.has_unreadable_input()));
     std::mem::forget(details);
     std::mem::forget(report);
     std::mem::forget(outcome);
     Ok(status)
-}
-
-/// 1 when some input could not be read (a file not read, decoded or
-/// extracted, a folder not listed), 0 otherwise: empty, too short and
-/// skipped input is listed in the report and leaves the status 0.
-fn exit_status(problems: &[Problem]) -> ExitCode {
-    if problems.iter().any(|p| p.kind == ProblemKind::Unreadable) {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
-}
-
-/// Says on stderr down to what similarity the listing limit listed pairs
-/// (unless `quiet`), and warns when a pair left out could be more similar
-/// than the listed ones.
-fn say_what_is_unlisted(language: &str, comparison: &Comparison, quiet: bool) {
-    let omitted = &comparison.omitted;
-    let percent = |x: f64| format!("{:.1}%", x * 100.0);
-    if let (Some(lowest), false) = (omitted.lowest_listed, quiet) {
-        eprintln!(
-            "copyhound: {language}: listed the {} most similar pairs, down to {}; {} other pairs found are not listed (--max-pairs)",
-            comparison.pairs.len(),
-            percent(lowest),
-            omitted.unlisted,
-        );
-    }
-    if omitted.open > 0 {
-        eprintln!(
-            "copyhound: warning: {language}: up to {} pairs that could be more similar than the last listed (up to {}) were not scored: {SCORED_PER_LISTED} candidates per listed pair are kept for scoring; a higher --max-pairs scores more",
-            omitted.open,
-            percent(omitted.open_bound),
-        );
-    }
-    if let Some(units) = omitted.counted_units.filter(|_| omitted.uncounted_open()) {
-        eprintln!(
-            "copyhound: warning: {language}: pairs sharing only fingerprints found in more than {units} units were not looked for, to bound the work; such a pair could be up to {} similar",
-            percent(omitted.uncounted_bound),
-        );
-    }
 }
 
 /// The path that names standard output.
@@ -449,7 +327,7 @@ fn write_to(
         return out.flush().context("cannot write the report to stdout");
     }
     let file =
-        output::create(path).with_context(|| format!("{}: cannot create", path.display()))?;
+        create_report_file(path).with_context(|| format!("{}: cannot create", path.display()))?;
     let mut out = BufWriter::new(file);
     write(&mut out).with_context(|| format!("{}: cannot write the report", path.display()))?;
     out.flush()

@@ -2,22 +2,29 @@
 //! fingerprints by default, or winnowed ones) that new documents are
 //! searched against.
 
-use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, bail};
-use clap::{Args, Subcommand, ValueEnum};
-use copyhound_db::{DEFAULT_ROTATION_BATCH, Params, SearchOptions, check};
-use copyhound_pipeline::WalkFilter;
-use copyhound_pipeline::code_archive::is_archive;
-use copyhound_pipeline::database::{AddEvent, AddRequest, DocumentDatabase, SearchRequest};
+use anyhow::{Result, bail};
+use clap::{Args, Subcommand};
+use copyhound_db::{DEFAULT_ROTATION_BATCH, Mode, SearchOptions};
+use copyhound_pipeline::code_archive::{
+    AddOutcome, ArchiveSettings, add_to_archive, create_archive, is_archive,
+};
+use copyhound_pipeline::database::{
+    AddEvent, AddRequest, DocumentDatabase, NewDatabase, SearchRequest, check, verdict,
+    write_rotation,
+};
+use copyhound_pipeline::{FrontEndChoice, Inputs, Selection, WalkFilter};
 use copyhound_report::terminal_safe;
 
-use crate::code_archive::{self, CodeInit};
-use crate::compare::UnitArg;
-use crate::front_end::{LevelName, TextModeName};
+use copyhound_normalize::TextMode;
+use copyhound_normalize::code::Level;
+use copyhound_pipeline::UnitMode;
+
+use crate::names::parser;
+use crate::{front_end, warn};
 
 /// The `db` subcommands.
 #[derive(Debug, Subcommand)]
@@ -69,31 +76,21 @@ pub struct RotateArgs {
     batch: usize,
 }
 
-/// Fingerprint kinds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum ModeName {
-    /// Fixed-size fingerprints: N = 1000 searched, n = 100 stored.
-    Koala,
-    /// Winnowed fingerprints of variable size: finds small parts of large
-    /// documents.
-    Winnow,
-}
-
 /// Arguments of `db init`.
 #[derive(Debug, Args)]
 pub struct InitArgs {
     /// The database directory to create.
     db: PathBuf,
     /// Koala (fixed-size) or winnowing (variable-size) fingerprints.
-    #[arg(long, value_enum, default_value_t = ModeName::Koala)]
-    mode: ModeName,
+    #[arg(long, value_parser = parser::<Mode>(), default_value = Mode::Koala.name())]
+    mode: Mode,
     /// Secret key of the hashes and ranks; random if not given.
     #[arg(long)]
     seed: Option<u64>,
     /// How text is normalised (stored in the database, used by every
     /// command).
-    #[arg(long, value_enum, default_value_t = TextModeName::Chars)]
-    text_mode: TextModeName,
+    #[arg(long, value_parser = parser::<TextMode>(), default_value = TextMode::Chars.name())]
+    text_mode: TextMode,
     /// k-gram length in symbols [default: 20].
     #[arg(long)]
     k: Option<u32>,
@@ -146,8 +143,8 @@ pub struct InitArgs {
     #[arg(long, value_name = "LANG", requires = "code")]
     lang: Option<String>,
     /// Code archive: normalisation level for code.
-    #[arg(long, value_enum, default_value_t = LevelName::default(), requires = "code")]
-    level: LevelName,
+    #[arg(long, value_parser = parser::<Level>(), default_value = Level::default().name(), requires = "code")]
+    level: Level,
     /// Code archive: keep only where each file was added from (it is read
     /// again when it pairs with a new unit), not its bytes.
     #[arg(long, requires = "code")]
@@ -182,8 +179,8 @@ pub struct AddArgs {
     #[arg(long)]
     follow_links: bool,
     /// Code archive: what one unit is, as for `compare`.
-    #[arg(long, value_enum, default_value_t = UnitArg::default())]
-    unit: UnitArg,
+    #[arg(long, value_parser = parser::<UnitMode>(), default_value = UnitMode::default().name())]
+    unit: UnitMode,
     /// Code archive: a unit already archived with other files is replaced
     /// (without it, it is reported and left as it was).
     #[arg(long)]
@@ -234,12 +231,6 @@ pub struct StatsArgs {
 
 /// Runs one `db` subcommand.
 pub fn run(cmd: DbCommand) -> Result<ExitCode> {
-    if let Some(dir) = archive_of(&cmd) {
-        bail!(
-            "{}: a code archive: `db add` registers units in it and `compare NEW --against {0}` checks a batch against it; this command works on text databases",
-            dir.display()
-        );
-    }
     match cmd {
         DbCommand::Init(args) => init(&args),
         DbCommand::Add(args) => add(&args),
@@ -251,46 +242,26 @@ pub fn run(cmd: DbCommand) -> Result<ExitCode> {
     }
 }
 
-/// The code archive a command other than `init` and `add` was given.
-fn archive_of(cmd: &DbCommand) -> Option<&Path> {
-    let dir = match cmd {
-        DbCommand::Init(_) | DbCommand::Add(_) => return None,
-        DbCommand::Search(args) => &args.db,
-        DbCommand::Remove(args) => &args.db,
-        DbCommand::Stats(args) => &args.db,
-        DbCommand::Rotate(args) => &args.db,
-        DbCommand::Check(args) => &args.db,
-    };
-    is_archive(dir).then_some(dir.as_path())
-}
-
 fn init(args: &InitArgs) -> Result<ExitCode> {
     if args.code {
-        return code_archive::init(&CodeInit {
-            dir: &args.db,
-            lang: args.lang.clone(),
-            level: args.level.into(),
-            text_mode: args.text_mode.into(),
-            k: args.k.map(|k| k as usize),
-            w: args.window.map(|w| w as usize),
-            seed: args.seed.unwrap_or(0),
-            keep_texts: !args.no_texts,
-        });
+        let settings = ArchiveSettings {
+            front_end: FrontEndChoice {
+                lang: args.lang.clone(),
+                level: args.level,
+                text_mode: args.text_mode,
+                ..FrontEndChoice::default()
+            },
+            selection: Selection {
+                k: args.k.map(|k| k as usize),
+                w: args.window.map(|w| w as usize),
+                seed: args.seed.unwrap_or(0),
+                ..Selection::default()
+            },
+        };
+        println!("{}", create_archive(&args.db, &settings, !args.no_texts)?);
+        return Ok(ExitCode::SUCCESS);
     }
-    let mut params = match args.mode {
-        ModeName::Koala => Params::default(),
-        ModeName::Winnow => Params::winnow(),
-    };
-    params.seed = match args.seed {
-        Some(seed) => seed,
-        None => random_seed()?,
-    };
-    args.text_mode
-        .to_possible_value()
-        .expect("named")
-        .get_name()
-        .clone_into(&mut params.front_end);
-    let numeric = [
+    let changes = [
         ("k", args.k),
         ("search_size", args.search_size),
         ("stored_size", args.stored_size),
@@ -304,13 +275,18 @@ fn init(args: &InitArgs) -> Result<ExitCode> {
         ("merge_factor", args.merge_factor),
         ("max_segments", args.max_segments),
     ];
-    params.keep_prints = args.keep_prints;
-    for (name, value) in numeric {
-        if let Some(value) = value {
-            params.set(name, &value.to_string())?;
-        }
-    }
-    DocumentDatabase::create(&args.db, params.clone())?;
+    let new = NewDatabase {
+        mode: args.mode,
+        seed: args.seed,
+        text_mode: args.text_mode,
+        keep_prints: args.keep_prints,
+        changes: changes
+            .into_iter()
+            .filter_map(|(name, value)| Some((name, value?)))
+            .collect(),
+    };
+    let db = DocumentDatabase::create(&args.db, new.params()?)?;
+    let params = db.params();
     println!(
         "created {} ({} mode, {} text)",
         args.db.display(),
@@ -318,14 +294,6 @@ fn init(args: &InitArgs) -> Result<ExitCode> {
         params.front_end
     );
     Ok(ExitCode::SUCCESS)
-}
-
-/// Eight bytes from the operating system's random source.
-fn random_seed() -> Result<u64> {
-    let mut bytes = [0u8; 8];
-    let mut source = fs::File::open("/dev/urandom").context("reading /dev/urandom for a seed")?;
-    io::Read::read_exact(&mut source, &mut bytes).context("reading /dev/urandom for a seed")?;
-    Ok(u64::from_le_bytes(bytes))
 }
 
 fn add(args: &AddArgs) -> Result<ExitCode> {
@@ -340,7 +308,9 @@ fn add(args: &AddArgs) -> Result<ExitCode> {
                 "--url, --title and --email are for text databases; a code archive names each unit by its path"
             );
         }
-        return code_archive::add(&args.db, &args.paths, args.unit.into(), filter, args.update);
+        let outcome = register_units(&args.db, &args.paths, args.unit, filter, args.update)?;
+        outcome.write_text(&mut io::stdout().lock())?;
+        return Ok(ExitCode::from(u8::from(outcome.failed())));
     }
     let mut db = DocumentDatabase::open(&args.db)?;
     let request = AddRequest {
@@ -365,19 +335,34 @@ fn add(args: &AddArgs) -> Result<ExitCode> {
                 .and_then(|()| out.flush());
             }
         }
-        AddEvent::Warning { path, message } => {
-            eprintln!(
-                "copyhound: warning: {}",
-                terminal_safe(&format!("{}: {message}", path.display()))
-            );
-        }
-        AddEvent::WalkProblem { message } => {
-            eprintln!("copyhound: warning: {}", terminal_safe(message));
-        }
+        AddEvent::Warning { path, message } => warn(&format!("{}: {message}", path.display())),
+        AddEvent::WalkProblem { message } => warn(message),
         AddEvent::Failed { message } => eprintln!("copyhound: {}", terminal_safe(message)),
     })?;
     written?;
     Ok(ExitCode::from(u8::from(summary.failed > 0)))
+}
+
+/// Registers the units of `paths` in the code archive at `dir` (PDFs
+/// extracted in a child process), warning of the files left out.
+pub fn register_units(
+    dir: &Path,
+    paths: &[PathBuf],
+    unit: UnitMode,
+    filter: WalkFilter,
+    update: bool,
+) -> Result<AddOutcome> {
+    let inputs = Inputs {
+        new: paths.to_vec(),
+        unit,
+        filter,
+        ..Inputs::default()
+    };
+    let outcome = add_to_archive(dir, &inputs, &front_end::limits(), update, &())?;
+    for problem in &outcome.problems {
+        warn(&problem.message);
+    }
+    Ok(outcome)
 }
 
 fn search(args: &SearchArgs) -> Result<ExitCode> {
@@ -412,32 +397,8 @@ fn rotate(args: &RotateArgs) -> Result<ExitCode> {
         eprintln!("rotated through document {done} of {end}");
     };
     let report = db.rotate(args.batch, &progress)?;
-    let mut out = io::stdout().lock();
-    if report.resumed {
-        writeln!(out, "resumed the unfinished rotation {}", report.epoch)?;
-    }
-    writeln!(
-        out,
-        "rotation {}: re-selected the stored fingerprints of {} documents",
-        report.epoch, report.rotated
-    )?;
-    if report.unrotated.is_empty() {
-        return Ok(ExitCode::SUCCESS);
-    }
-    writeln!(
-        out,
-        "{} documents keep their previous selection:\nid\ttitle\tlocation\te-mail\treason",
-        report.unrotated.len()
-    )?;
-    for kept in &report.unrotated {
-        let meta = &kept.record.meta;
-        writeln!(
-            out,
-            "{}\t{}\t{}\t{}\t{}",
-            kept.record.id, meta.title, meta.location, meta.email, kept.reason
-        )?;
-    }
-    Ok(ExitCode::from(1))
+    write_rotation(&report, &mut io::stdout().lock())?;
+    Ok(ExitCode::from(u8::from(!report.unrotated.is_empty())))
 }
 
 fn remove(args: &RemoveArgs) -> Result<ExitCode> {
@@ -447,7 +408,7 @@ fn remove(args: &RemoveArgs) -> Result<ExitCode> {
         if let Some((record, text_error)) = db.remove(id)? {
             println!("removed {id}\t{}", terminal_safe(&record.meta.title));
             if let Some(error) = text_error {
-                eprintln!("copyhound: warning: {error}");
+                warn(&error);
             }
         } else {
             eprintln!("copyhound: no document {id}");
@@ -473,19 +434,11 @@ fn stats(args: &StatsArgs) -> Result<ExitCode> {
 fn check_command(dir: &Path) -> Result<ExitCode> {
     let report = check(dir)?;
     for warning in &report.warnings {
-        eprintln!("copyhound: warning: {warning}");
+        warn(warning);
     }
     for problem in &report.problems {
         eprintln!("copyhound: {problem}");
     }
-    if report.is_ok() {
-        println!(
-            "ok: {} documents, {} segments, {} postings",
-            report.documents, report.segments, report.postings
-        );
-        Ok(ExitCode::SUCCESS)
-    } else {
-        println!("damaged: {} problems", report.problems.len());
-        Ok(ExitCode::from(1))
-    }
+    println!("{}", verdict(&report));
+    Ok(ExitCode::from(u8::from(!report.is_ok())))
 }

@@ -2,15 +2,16 @@
 //! Parquet or JSONL rows, written as Parquet (`copyhound-dedup` does the
 //! work; this parses flags, draws the progress bar and prints a summary).
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::Args;
-use copyhound_dedup::{Columns, DedupOptions, Progress, Scheme, Stage, dedup};
+use copyhound_dedup::{Columns, DedupOptions, Scheme, dedup};
 use copyhound_normalize::TextMode;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::names::parser;
+use crate::progress::Bar;
 
 /// Find near-duplicate documents and copied passages in Parquet, JSONL or
 /// JSONL.gz rows; write `OUT/pairs.parquet` and `OUT/clusters.parquet`.
@@ -31,8 +32,8 @@ pub struct DedupArgs {
     #[arg(long, short, value_name = "OUT")]
     output: PathBuf,
     /// Normalisation of text.
-    #[arg(long, default_value = "chars", value_parser = ["chars", "words", "consonants"])]
-    text_mode: String,
+    #[arg(long, value_parser = parser::<TextMode>(), default_value = TextMode::default().name())]
+    text_mode: TextMode,
     /// k-gram length in symbols [default: 15 characters, 3 words, 10
     /// consonants].
     #[arg(short, long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
@@ -72,8 +73,7 @@ pub struct DedupArgs {
 
 impl DedupArgs {
     fn options(&self) -> DedupOptions {
-        let mode = TextMode::from_name(&self.text_mode).expect("clap checked the name");
-        let defaults = DedupOptions::for_mode(mode);
+        let defaults = DedupOptions::for_mode(self.text_mode);
         let k = self.k.map_or(defaults.k, |k| k as usize);
         let min_passage = self.min_passage.unwrap_or(defaults.min_passage);
         DedupOptions {
@@ -101,7 +101,7 @@ pub fn run(args: &DedupArgs) -> Result<ExitCode> {
     };
     let bar = Bar::new(args.quiet);
     let summary = dedup(&args.inputs, &columns, &scheme, &args.output, &bar);
-    bar.bar.finish_and_clear();
+    bar.finish();
     let summary = summary?;
     if !args.quiet {
         eprintln!(
@@ -121,55 +121,4 @@ pub fn run(args: &DedupArgs) -> Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The progress bar on stderr, drawn only on a terminal and without `-q`.
-struct Bar {
-    bar: ProgressBar,
-    shown: bool,
-}
-
-impl Bar {
-    fn new(quiet: bool) -> Self {
-        let shown = !quiet && std::io::stderr().is_terminal();
-        let target = if shown {
-            ProgressDrawTarget::stderr()
-        } else {
-            ProgressDrawTarget::hidden()
-        };
-        Self {
-            bar: ProgressBar::with_draw_target(None, target),
-            shown,
-        }
-    }
-}
-
-impl Progress for Bar {
-    fn start(&self, stage: Stage, total: Option<u64>) {
-        let name = match stage {
-            Stage::Read => "reading",
-            Stage::Candidates => "pairing",
-            Stage::Score => "scoring",
-            Stage::Clusters => "clustering",
-        };
-        let template = if total.is_some() {
-            "{msg:>10} [{bar:40}] {pos}/{len} ({eta})"
-        } else {
-            "{msg:>10} {spinner} {pos}"
-        };
-        self.bar.set_style(
-            ProgressStyle::with_template(template)
-                .expect("the template is valid")
-                .progress_chars("=> "),
-        );
-        self.bar.set_message(name);
-        self.bar.set_length(total.unwrap_or(0));
-        self.bar.set_position(0);
-    }
-
-    fn advance(&self, steps: u64) {
-        if self.shown {
-            self.bar.inc(steps);
-        }
-    }
 }

@@ -13,7 +13,8 @@ use copyhound_experiment::{
 use copyhound_normalize::{LoadOptions, TextMode};
 use copyhound_pipeline::FrontEndChoice;
 
-use crate::front_end::{self, FrontEndArgs, TextModeName};
+use crate::front_end::{self, FrontEndArgs};
+use crate::names::parser;
 
 /// Experiments.
 #[derive(Debug, Subcommand)]
@@ -154,8 +155,8 @@ pub struct KoalaArgs {
     #[command(flatten)]
     corpus: CorpusArgs,
     /// Front-end of the fingerprints (Heintze: consonants).
-    #[arg(long, value_enum, default_value_t = TextModeName::Consonants)]
-    text_mode: TextModeName,
+    #[arg(long, value_parser = parser::<TextMode>(), default_value = TextMode::Consonants.name())]
+    text_mode: TextMode,
     /// α, the k-gram length of the baseline (Heintze: 20 consonants).
     #[arg(long, default_value_t = 20)]
     alpha: usize,
@@ -278,11 +279,10 @@ fn run_koala(args: &KoalaArgs) -> Result<Report> {
         .corpus
         .load(load)?
         .require(&args.corpus.paths, args.alpha.max(1))?;
-    let mode = TextMode::from(args.text_mode);
     Ok(koala(
         &corpus,
         &KoalaSettings {
-            mode,
+            mode: args.text_mode,
             alpha: args.alpha,
             seed: args.seed,
             per_relation: args.per_relation,
@@ -302,30 +302,22 @@ fn run_sketch(args: &SketchArgs) -> Result<Report> {
             front_end::load_options(FrontEndChoice::default())?,
         )?
     };
-    let (sizes, trials) = if args.budget.full {
-        (vec![10_000, 100_000, 1_000_000, 10_000_000], 1000)
-    } else {
-        (args.sizes.clone(), args.trials)
+    let settings = SketchSettings {
+        k: args.k.max(1),
+        window: args.window.max(1),
+        total: args.total,
+        delta: args.delta,
+        sizes: args.sizes.clone(),
+        trials: args.trials,
+        seed: args.seed,
+        ..SketchSettings::default()
     };
-    if !(args.delta > 0.0 && args.delta < 1.0) {
-        anyhow::bail!(
-            "--delta must be strictly between 0 and 1, not {}",
-            args.delta
-        );
-    }
-    Ok(sketch(
-        &corpus,
-        &SketchSettings {
-            k: args.k.max(1),
-            window: args.window.max(1),
-            total: args.total,
-            delta: args.delta,
-            sizes,
-            trials,
-            seed: args.seed,
-            ..SketchSettings::default()
-        },
-    ))
+    let settings = if args.budget.full {
+        settings.full()
+    } else {
+        settings
+    };
+    Ok(sketch(&corpus, &settings)?)
 }
 
 fn write(path: &Path, contents: &str) -> Result<()> {

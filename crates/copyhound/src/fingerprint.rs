@@ -6,11 +6,8 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use copyhound_fingerprint::Fingerprint;
-use copyhound_pipeline::Family;
+use copyhound_pipeline::FileFingerprints;
 use copyhound_report::terminal_safe;
-use copyhound_source::LineIndex;
-use serde::Serialize;
 
 use crate::front_end::FrontEndArgs;
 use crate::selection::SelectionArgs;
@@ -40,28 +37,6 @@ pub struct FingerprintArgs {
     format: Format,
 }
 
-#[derive(Serialize)]
-struct FileFingerprints<'a> {
-    path: String,
-    kind: &'a str,
-    symbols: usize,
-    k: usize,
-    w: usize,
-    selector: &'a str,
-    fingerprints: Vec<FingerprintRecord>,
-}
-
-#[derive(Serialize)]
-struct FingerprintRecord {
-    hash: u64,
-    pos: u32,
-    /// Byte range of the k-gram: in the file when its text is a verbatim
-    /// copy of the file (UTF-8), else in the decoded or extracted text.
-    start: usize,
-    end: usize,
-    line: usize,
-}
-
 /// Fingerprints every file; a file that cannot be read is reported and
 /// skipped, and the exit code is 1 if any was.
 pub fn run(args: &FingerprintArgs) -> Result<ExitCode> {
@@ -80,46 +55,15 @@ pub fn run(args: &FingerprintArgs) -> Result<ExitCode> {
             }
         };
         for warning in &loaded.warnings {
-            eprintln!(
-                "copyhound: warning: {}",
-                terminal_safe(&format!("{}: {warning}", path.display()))
-            );
+            crate::warn(&format!("{}: {warning}", path.display()));
         }
-        let resolved = selection.resolve(front_end.defaults(Family::of(loaded.kind)));
-        let scheme = selection.scheme(resolved);
-        let mut fingerprints: Vec<Fingerprint> = Vec::new();
-        scheme.fingerprint(&loaded.doc.symbols, &mut fingerprints);
-
-        let shift = loaded.text_start_in_file.unwrap_or(0);
-        let lines = LineIndex::new(loaded.text.as_bytes());
-        let records = fingerprints
-            .iter()
-            .map(|f| {
-                let bytes = loaded.doc.byte_range(f.pos as usize, resolved.k);
-                FingerprintRecord {
-                    hash: f.hash,
-                    pos: f.pos,
-                    start: bytes.start + shift,
-                    end: bytes.end + shift,
-                    line: lines.line_number(bytes.start) as usize,
-                }
-            })
-            .collect();
-        let file = FileFingerprints {
-            path: path.display().to_string(),
-            kind: loaded.kind.name(),
-            symbols: loaded.doc.len(),
-            k: resolved.k,
-            w: resolved.w,
-            selector: scheme.selector().name(),
-            fingerprints: records,
-        };
+        let file = FileFingerprints::of(path, &loaded, &front_end, &selection);
         match args.format {
             Format::Json => {
                 serde_json::to_writer(&mut out, &file)?;
                 writeln!(out)?;
             }
-            Format::Text => write_text(&mut out, &file)?,
+            Format::Text => file.write_text(&mut out)?,
         }
     }
     out.flush()?;
@@ -128,26 +72,4 @@ pub fn run(args: &FingerprintArgs) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
-}
-
-fn write_text(out: &mut impl Write, file: &FileFingerprints<'_>) -> io::Result<()> {
-    writeln!(
-        out,
-        "{}: {} {} symbols, {} fingerprints ({}, k={}, w={})",
-        file.path,
-        file.kind,
-        file.symbols,
-        file.fingerprints.len(),
-        file.selector,
-        file.k,
-        file.w
-    )?;
-    for f in &file.fingerprints {
-        writeln!(
-            out,
-            "  {:016x}  pos {:>8}  bytes {}..{}  line {}",
-            f.hash, f.pos, f.start, f.end, f.line
-        )?;
-    }
-    Ok(())
 }

@@ -15,19 +15,7 @@ use copyhound_normalize::extract::isolated::{IsolatedExtractor, serve_extraction
 use copyhound_normalize::{LoadOptions, TextMode};
 use copyhound_pipeline::{FrontEnd, FrontEndChoice, PipelineError};
 
-/// How code is normalised (see `copyhound_normalize::code::Level`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum LevelName {
-    /// Drop whitespace and comments, keep every token.
-    Exact,
-    /// Also map every identifier to one symbol.
-    #[default]
-    Rename,
-    /// Also map every literal to its kind.
-    Abstract,
-    /// Keep token classes only.
-    Structure,
-}
+use crate::names::parser;
 
 /// Whether dead statements of code count.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -68,28 +56,6 @@ pub enum Loops {
     While,
 }
 
-/// How text is normalised.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum TextModeName {
-    /// Letters and digits, case-folded; one symbol per character.
-    #[default]
-    Chars,
-    /// One symbol per word.
-    Words,
-    /// Consonants only (Koala §5), for text from lossy conversions.
-    Consonants,
-}
-
-impl From<TextModeName> for TextMode {
-    fn from(name: TextModeName) -> Self {
-        match name {
-            TextModeName::Chars => Self::Chars,
-            TextModeName::Words => Self::Words,
-            TextModeName::Consonants => Self::Consonants,
-        }
-    }
-}
-
 /// Front-end options shared by the commands that read documents.
 #[derive(Clone, Debug, Args)]
 pub struct FrontEndArgs {
@@ -98,11 +64,11 @@ pub struct FrontEndArgs {
     #[arg(long, value_name = "LANG")]
     pub lang: Option<String>,
     /// Normalisation level for code.
-    #[arg(long, value_enum, default_value_t = LevelName::default())]
-    pub level: LevelName,
+    #[arg(long, value_parser = parser::<Level>(), default_value = Level::default().name())]
+    pub level: Level,
     /// Normalisation of text.
-    #[arg(long, value_enum, default_value_t = TextModeName::default())]
-    pub text_mode: TextModeName,
+    #[arg(long, value_parser = parser::<TextMode>(), default_value = TextMode::default().name())]
+    pub text_mode: TextMode,
     /// Drop import, include and package lines of code.
     #[arg(long)]
     pub drop_imports: bool,
@@ -125,17 +91,6 @@ pub struct FrontEndArgs {
     pub max_file_memory_mib: u64,
 }
 
-impl From<LevelName> for Level {
-    fn from(name: LevelName) -> Self {
-        match name {
-            LevelName::Exact => Self::Exact,
-            LevelName::Rename => Self::Rename,
-            LevelName::Abstract => Self::Abstract,
-            LevelName::Structure => Self::Structure,
-        }
-    }
-}
-
 impl FrontEndArgs {
     /// The front-end these options choose; an unknown language is an error.
     pub fn front_end(&self) -> Result<FrontEnd, PipelineError> {
@@ -146,8 +101,8 @@ impl FrontEndArgs {
     pub fn choice(&self) -> FrontEndChoice {
         FrontEndChoice {
             lang: self.lang.clone(),
-            level: self.level.into(),
-            text_mode: self.text_mode.into(),
+            level: self.level,
+            text_mode: self.text_mode,
             drop_imports: self.drop_imports,
             statements: StatementOptions {
                 drop_dead_code: self.dead_code == DeadCode::Drop,
@@ -158,6 +113,15 @@ impl FrontEndArgs {
             max_file_memory_mib: self.max_file_memory_mib,
             isolation: isolated_extractor(),
         }
+    }
+}
+
+/// The default front-end choice, PDFs extracted in a child process: the
+/// size limits and isolation of what a code archive does not keep.
+pub fn limits() -> FrontEndChoice {
+    FrontEndChoice {
+        isolation: isolated_extractor(),
+        ..FrontEndChoice::default()
     }
 }
 

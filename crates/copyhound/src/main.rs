@@ -3,13 +3,14 @@
 //! Each subcommand lives in its own module; this file only parses the
 //! command line and dispatches.
 
-mod code_archive;
 mod compare;
 mod db;
 mod dedup;
 mod experiment;
 mod fingerprint;
 mod front_end;
+mod names;
+mod progress;
 mod selection;
 #[cfg(feature = "serve")]
 mod serve;
@@ -73,6 +74,11 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Prints `message` on stderr as a warning, made safe for a terminal.
+fn warn(message: &str) {
+    eprintln!("copyhound: warning: {}", terminal_safe(message));
 }
 
 fn is_broken_pipe(error: &anyhow::Error) -> bool {

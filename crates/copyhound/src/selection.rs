@@ -1,39 +1,17 @@
 //! Command-line choice of k, w, the seed and the fingerprint selector.
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use copyhound_pipeline::{Selection, SelectorName};
 
-/// The selectors a user can name.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum SelectorArg {
-    /// Winnowing: the rightmost minimum of every window of w hashes.
-    Winnow,
-    /// Robust winnowing: ties keep the previous window's choice.
-    #[default]
-    RobustWinnow,
-    /// Every hash that is 0 mod p (no guarantee).
-    ModP,
-    /// 0 mod p, plus every hash after w hashes with none selected.
-    SafeModP,
-    /// Every k-gram hash (full fingerprinting).
-    All,
-    /// The n smallest hashes (resemblance sketch).
-    Smallest,
-    /// Koala's fixed-size search fingerprint of N k-grams with rare
-    /// prefixes (N = n × 10).
-    Koala,
-    /// Ganguly–Veda's two-pass sketch of at most 10 n items: a match of w
-    /// k-grams is found with probability ≥ 0.95.
-    Sketch,
-}
+use crate::names::parser;
 
 /// k-gram, window and selector options shared by the commands that
 /// fingerprint.
 #[derive(Clone, Debug, Args)]
 pub struct SelectionArgs {
     /// Fingerprint selector.
-    #[arg(long, value_enum, default_value_t = SelectorArg::default())]
-    pub selector: SelectorArg,
+    #[arg(long, value_parser = parser::<SelectorName>(), default_value = SelectorName::default().name())]
+    pub selector: SelectorName,
     /// k-gram length, in symbols (tokens of code; characters, words or
     /// consonants of text). Default: 10 for code; 15 characters, 3 words or
     /// 10 consonants for text.
@@ -61,16 +39,7 @@ impl SelectionArgs {
     /// The selection these options describe.
     pub fn selection(&self) -> Selection {
         Selection {
-            selector: match self.selector {
-                SelectorArg::Winnow => SelectorName::Winnow,
-                SelectorArg::RobustWinnow => SelectorName::RobustWinnow,
-                SelectorArg::ModP => SelectorName::ModP,
-                SelectorArg::SafeModP => SelectorName::SafeModP,
-                SelectorArg::All => SelectorName::All,
-                SelectorArg::Smallest => SelectorName::Smallest,
-                SelectorArg::Koala => SelectorName::Koala,
-                SelectorArg::Sketch => SelectorName::Sketch,
-            },
+            selector: self.selector,
             k: self.k.map(|k| k as usize),
             w: self.w.map(|w| w as usize),
             seed: self.seed,

@@ -4,16 +4,12 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::Args;
-use copyhound_db::Database;
-use copyhound_server::{AuditConfig, Limits, ServerConfig, Token};
-
-/// The environment variable that may hold the write token.
-const TOKEN_VARIABLE: &str = "COPYHOUND_TOKEN";
+use copyhound_server::launch::{read_token, serve_until_signal};
+use copyhound_server::{AuditConfig, Limits, ServerConfig};
 
 /// Arguments of `serve`.
 #[derive(Debug, Args)]
@@ -75,106 +71,24 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
         .with_target(false)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
-    let ServeArgs {
-        db: db_dir,
-        listen,
-        token_file,
-        max_upload_mib,
-        texts,
-        no_texts,
-        audit_threshold,
-        audit_window,
-        max_concurrent,
-        max_inflight_mib,
-        max_connections,
-        header_timeout,
-        body_timeout,
-        workers,
-    } = args;
-    let limits = Limits {
-        max_connections,
-        header_timeout: Duration::from_secs(header_timeout),
-        body_timeout: Duration::from_secs(body_timeout),
-        max_concurrent,
-        max_inflight_bytes: max_inflight_mib.saturating_mul(1 << 20),
-        ..Limits::default()
-    };
-    let token = read_token(token_file.as_ref())?;
-    if token.is_none() {
-        tracing::warn!(
-            "no write token (--token-file or {TOKEN_VARIABLE}): the server is read-only; adds and removals are refused"
-        );
-    }
-    let db = Arc::new(Database::open(&db_dir)?);
-    let texts_dir = (!no_texts).then(|| texts.unwrap_or_else(|| db_dir.join("texts")));
     let config = ServerConfig {
-        token,
-        max_upload_bytes: max_upload_mib.saturating_mul(1 << 20),
-        texts_dir,
+        token: read_token(args.token_file.as_deref())?,
+        max_upload_bytes: args.max_upload_mib.saturating_mul(1 << 20),
+        texts_dir: (!args.no_texts).then(|| args.texts.unwrap_or_else(|| args.db.join("texts"))),
         audit: AuditConfig {
-            threshold: audit_threshold,
-            window: Duration::from_secs(audit_window),
+            threshold: args.audit_threshold,
+            window: Duration::from_secs(args.audit_window),
         },
         isolation: crate::front_end::isolated_extractor(),
-        limits: limits.clone(),
+        limits: Limits {
+            max_connections: args.max_connections,
+            header_timeout: Duration::from_secs(args.header_timeout),
+            body_timeout: Duration::from_secs(args.body_timeout),
+            max_concurrent: args.max_concurrent,
+            max_inflight_bytes: args.max_inflight_mib.saturating_mul(1 << 20),
+            ..Limits::default()
+        },
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(workers.max(1))
-        .enable_all()
-        .build()
-        .context("starting the async runtime")?;
-    runtime.block_on(async {
-        let app = copyhound_server::router(db, config)?;
-        let listener = tokio::net::TcpListener::bind(listen)
-            .await
-            .with_context(|| format!("listening on {listen}"))?;
-        tracing::info!(
-            "serving {} on http://{}/ (API description at /api/openapi.json)",
-            db_dir.display(),
-            listener.local_addr()?
-        );
-        copyhound_server::serve(listener, app, limits, shutdown_signal()).await?;
-        tracing::info!("stopped");
-        anyhow::Ok(())
-    })?;
+    serve_until_signal(&args.db, args.listen, args.workers, config)?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// The token from `--token-file`, else from the environment.
-fn read_token(file: Option<&PathBuf>) -> Result<Option<Token>> {
-    if let Some(path) = file {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("reading the token file {}", path.display()))?;
-        let token = Token::new(&text)
-            .with_context(|| format!("the token file {} is empty", path.display()))?;
-        return Ok(Some(token));
-    }
-    Ok(std::env::var(TOKEN_VARIABLE)
-        .ok()
-        .and_then(|text| Token::new(&text)))
-}
-
-/// Completes on Ctrl-C or SIGTERM.
-async fn shutdown_signal() {
-    let interrupt = async {
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
-        }
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = interrupt => {}
-        () = terminate => {}
-    }
-    tracing::info!("shutting down");
 }

@@ -131,6 +131,16 @@ impl Level {
     pub fn from_name(name: &str) -> Option<Level> {
         Level::ALL.into_iter().find(|level| level.name() == name)
     }
+
+    /// What the level does, in a line of a command's help.
+    pub fn description(self) -> &'static str {
+        match self {
+            Level::Exact => "Drop whitespace and comments, keep every token",
+            Level::Rename => "Also map every identifier to one symbol",
+            Level::Abstract => "Also map every literal to its kind",
+            Level::Structure => "Keep token classes only",
+        }
+    }
 }
 
 /// Options of the code front-end.

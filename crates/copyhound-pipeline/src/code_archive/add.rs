@@ -2,6 +2,7 @@
 //! front-end of `compare`, each unit fingerprinted with its family's scheme
 //! under the archive's settings and stored with its files' bytes.
 
+use std::io::{self, Write};
 use std::path::Path;
 
 use copyhound_db::code_archive::{ArchivedFile, ArchivedUnit};
@@ -32,6 +33,52 @@ pub struct AddOutcome {
     pub changed: Vec<String>,
     /// Files and units that could not be stored, and why.
     pub problems: Vec<Problem>,
+}
+
+impl AddOutcome {
+    /// Whether a file could not be read or a changed unit was left as it
+    /// was.
+    pub fn failed(&self) -> bool {
+        !self.changed.is_empty()
+            || self
+                .problems
+                .iter()
+                .any(|p| p.kind == ProblemKind::Unreadable)
+    }
+
+    /// One line per unit, as `db add` prints them: what happened to it
+    /// (`added`, `updated`, `unchanged`, `changed`), a tab, its name.
+    pub fn write_text(&self, out: &mut impl Write) -> io::Result<()> {
+        for name in &self.added {
+            writeln!(out, "added\t{name}")?;
+        }
+        for name in &self.updated {
+            writeln!(out, "updated\t{name}")?;
+        }
+        for name in &self.unchanged {
+            writeln!(
+                out,
+                "unchanged\t{name}\t(already archived with the same files: skipped)"
+            )?;
+        }
+        for name in &self.changed {
+            writeln!(
+                out,
+                "changed\t{name}\t(archived with other files: not updated; --update replaces it)"
+            )?;
+        }
+        Ok(())
+    }
+
+    /// The counts, as `compare --add-to` says them.
+    pub fn summary(&self) -> String {
+        format!(
+            "added {} units ({} already there unchanged, {} there with other files left as they were)",
+            self.added.len(),
+            self.unchanged.len(),
+            self.changed.len()
+        )
+    }
 }
 
 /// Registers the units `inputs` names (its new paths; each unit named by

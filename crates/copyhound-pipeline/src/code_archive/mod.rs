@@ -17,26 +17,32 @@ mod add;
 pub(crate) mod against;
 mod settings;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use copyhound_db::code_archive::Archive;
 
 pub use add::{AddOutcome, add_to_archive};
 pub use settings::ArchiveSettings;
 
-use crate::{CompareSettings, FrontEnd, FrontEndChoice, PipelineError};
+use crate::{CompareSettings, FrontEnd, FrontEndChoice, PipelineError, Selection};
 
 /// Creates an archive at `dir` that reads and fingerprints units with
 /// `settings`, keeping their files' bytes when `keep_texts` (otherwise
-/// they are read again from where they were added).
+/// they are read again from where they were added); returns what
+/// `db init --code` says it made.
 pub fn create_archive(
     dir: &Path,
     settings: &ArchiveSettings,
     keep_texts: bool,
-) -> Result<(), PipelineError> {
+) -> Result<String, PipelineError> {
     FrontEnd::new(&settings.front_end)?;
     Archive::create(dir, &settings.to_text(), keep_texts)?;
-    Ok(())
+    let texts = if keep_texts {
+        "files kept compressed"
+    } else {
+        "files read again from where they were added"
+    };
+    Ok(format!("created {} (code archive, {texts})", dir.display()))
 }
 
 /// The settings of the archive at `dir`; `limits` gives what the archive
@@ -46,6 +52,35 @@ pub fn archive_settings(
     limits: &FrontEndChoice,
 ) -> Result<ArchiveSettings, PipelineError> {
     ArchiveSettings::parse(&Archive::open(dir)?.settings()?, limits)
+}
+
+/// The front-end and selection of a comparison against `archives`: theirs,
+/// with the size limits and isolation of `front_end`; an error when they
+/// differ from each other, or when `front_end` or `selection` (as the user
+/// chose them) conflicts with them.
+pub fn settings_against(
+    archives: &[PathBuf],
+    front_end: &FrontEndChoice,
+    selection: &Selection,
+) -> Result<ArchiveSettings, PipelineError> {
+    let first = &archives[0];
+    let settings = archive_settings(first, front_end)?;
+    for other in &archives[1..] {
+        if archive_settings(other, front_end)? != settings {
+            return Err(PipelineError::ArchivesDiffer {
+                first: first.clone(),
+                other: other.clone(),
+            });
+        }
+    }
+    let conflicts = settings.conflicts(front_end, selection);
+    if !conflicts.is_empty() {
+        return Err(PipelineError::ConflictsWithArchive {
+            archive: first.clone(),
+            conflicts,
+        });
+    }
+    Ok(settings)
 }
 
 /// Whether `dir` holds an archive (rather than a text database).

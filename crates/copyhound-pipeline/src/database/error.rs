@@ -27,6 +27,17 @@ pub enum DatabaseError {
         /// Leading bytes the database skips.
         prologue_bytes: u32,
     },
+    /// A code archive given to a command for text databases.
+    #[error(
+        "{}: a code archive: `db add` registers units in it and `compare NEW --against {}` \
+         checks a batch against it; this command works on text databases",
+        .0.display(),
+        .0.display()
+    )]
+    CodeArchive(std::path::PathBuf),
+    /// No random secret could be read for a new database.
+    #[error("reading /dev/urandom for a seed")]
+    Seed(#[source] std::io::Error),
     /// A document just added could not be read back.
     #[error("document {0} vanished after adding")]
     Vanished(copyhound_db::DocId),

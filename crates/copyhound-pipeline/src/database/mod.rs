@@ -13,14 +13,18 @@
 //!   [`SearchResult`], whose JSON is the same from the command line and
 //!   from `POST /api/search`; passages are the index's
 //!   [`LocatedFragment`](copyhound_index::LocatedFragment)s.
-//! - [`DatabaseStats`], [`DocumentDatabase::rotate`] (re-fetching every
-//!   registered file as `db add` read it), and the kept texts
-//!   ([`TextStore`]) side by side views read.
+//! - [`NewDatabase`] (a new database's parameters), [`DatabaseStats`],
+//!   [`DocumentDatabase::rotate`] (re-fetching every registered file as
+//!   `db add` read it), [`check`], and the kept texts ([`TextStore`]) side
+//!   by side views read; each with the plain text `copyhound db` prints.
+//! - A code archive is refused by every command of text databases.
 //!
 //! A separate crate would depend on this one for the walker and the
 //! front-end anyway, so the layer is a module of the pipeline.
 
 mod add;
+mod check;
+mod create;
 mod error;
 mod rotate;
 mod search;
@@ -38,7 +42,10 @@ use copyhound_normalize::{
 };
 
 pub use add::{AddEvent, AddRequest, AddSummary};
+pub use check::{check, verdict};
+pub use create::NewDatabase;
 pub use error::DatabaseError;
+pub use rotate::write_rotation;
 pub use search::{BucketCount, SearchHit, SearchRequest, SearchResult};
 pub use stats::{DatabaseStats, RotationProgressStats};
 pub use texts::TextStore;
@@ -68,8 +75,9 @@ impl DocumentDatabase {
         Self::new(Arc::new(Database::create(dir, params)?))
     }
 
-    /// Opens the database at `dir`.
+    /// Opens the database at `dir`; a code archive is refused.
     pub fn open(dir: &Path) -> Result<Self, DatabaseError> {
+        refuse_archive(dir)?;
         Self::new(Arc::new(Database::open(dir)?))
     }
 
@@ -181,6 +189,15 @@ impl DocumentDatabase {
     pub fn texts(&self) -> Option<&TextStore> {
         self.texts.as_ref()
     }
+}
+
+/// An error when `dir` holds a code archive, which the commands of text
+/// databases must not read as one.
+fn refuse_archive(dir: &Path) -> Result<(), DatabaseError> {
+    if crate::code_archive::is_archive(dir) {
+        return Err(DatabaseError::CodeArchive(dir.to_owned()));
+    }
+    Ok(())
 }
 
 /// How documents are loaded for a database: its stored text front-end

@@ -2,6 +2,7 @@
 //! file again as `db add` read it.
 
 use std::fs;
+use std::io::{self, Write};
 use std::path::Path;
 
 use copyhound_db::{DocumentPrint, DocumentRecord, Mode, RotationOptions, RotationReport};
@@ -58,4 +59,35 @@ impl DocumentDatabase {
         let loaded = self.load_file(path).map_err(|e| e.to_string())?;
         Ok(self.prepare(loaded).print)
     }
+}
+
+/// The rotation as `db rotate` prints it: the epoch and how many documents
+/// were selected again, then those that keep their previous selection, one
+/// tab-separated line each (id, title, location, e-mail, reason).
+pub fn write_rotation(report: &RotationReport, out: &mut impl Write) -> io::Result<()> {
+    if report.resumed {
+        writeln!(out, "resumed the unfinished rotation {}", report.epoch)?;
+    }
+    writeln!(
+        out,
+        "rotation {}: re-selected the stored fingerprints of {} documents",
+        report.epoch, report.rotated
+    )?;
+    if report.unrotated.is_empty() {
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{} documents keep their previous selection:\nid\ttitle\tlocation\te-mail\treason",
+        report.unrotated.len()
+    )?;
+    for kept in &report.unrotated {
+        let meta = &kept.record.meta;
+        writeln!(
+            out,
+            "{}\t{}\t{}\t{}\t{}",
+            kept.record.id, meta.title, meta.location, meta.email, kept.reason
+        )?;
+    }
+    Ok(())
 }

@@ -31,6 +31,20 @@ use crate::{PairDetails, PairReport, Report, ReportError, SCHEMA_VERSION, Summar
 /// enough that the file stays small whatever the batch.
 pub const DEFAULT_JSON_DETAILED_PAIRS: usize = 1000;
 
+/// What a JSON report with the details of only the `detailed` most
+/// similar of its `pairs` leaves out, said to its user; `None` when every
+/// pair has them.
+pub fn undetailed_pairs_note(detailed: usize, pairs: usize) -> Option<String> {
+    let which = match detailed {
+        _ if detailed >= pairs => return None,
+        0 => format!("none of the {pairs} pairs"),
+        n => format!("only the {n} most similar of {pairs} pairs"),
+    };
+    Some(format!(
+        "fragments and passages listed for {which}; --json-details all lists them for every pair"
+    ))
+}
+
 /// Pairs without details serialised before they are written; their
 /// JSON is about 600 bytes each.
 const PAIRS_AT_ONCE: usize = 2048;

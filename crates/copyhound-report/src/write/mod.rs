@@ -1,8 +1,9 @@
 //! Writers: JSON (the complete, versioned report), CSV (one row per pair,
 //! for spreadsheets and scripts), the terminal table (the top pairs) and
-//! the self-contained HTML page.
+//! the self-contained HTML page; and the file a report is written to.
 
 mod csv;
+mod file;
 mod html;
 mod json;
 mod numbers;
@@ -11,10 +12,14 @@ mod table;
 mod terminal;
 
 pub use self::csv::{CSV_HEADER, FORMULA_STARTS, write_csv, write_csv_of};
+pub use self::file::create_report_file;
 pub use self::html::{
     DEFAULT_HTML_MAX_DOCUMENT_BYTES, DEFAULT_HTML_MAX_PAIRS, HtmlOptions, write_html,
 };
-pub use self::json::{DEFAULT_JSON_DETAILED_PAIRS, read_json, write_json, write_json_with_details};
+pub use self::json::{
+    DEFAULT_JSON_DETAILED_PAIRS, read_json, undetailed_pairs_note, write_json,
+    write_json_with_details,
+};
 pub use self::table::write_table;
 pub use self::terminal::terminal_safe;
 

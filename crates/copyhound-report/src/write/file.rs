@@ -1,4 +1,4 @@
-//! Output files: an existing report is replaced by a new file, not
+//! Report files: an existing report is replaced by a new file, not
 //! truncated.
 //!
 //! Why: rerunning a comparison onto the same `--csv`/`--json`/`--report`
@@ -24,7 +24,7 @@ use std::path::Path;
 
 /// Opens `path` for writing a new report, empty, as [`File::create`]
 /// does, but replacing an existing plain file instead of truncating it.
-pub fn create(path: &Path) -> io::Result<File> {
+pub fn create_report_file(path: &Path) -> io::Result<File> {
     if let Some(permissions) = replaceable(path)
         && fs::remove_file(path).is_ok()
         // Someone may have made the name again in between: then it is
@@ -58,7 +58,10 @@ mod tests {
     use std::os::unix::fs::PermissionsExt;
 
     fn write(path: &Path, text: &str) {
-        create(path).unwrap().write_all(text.as_bytes()).unwrap();
+        create_report_file(path)
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
     }
 
     #[test]
