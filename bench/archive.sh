@@ -8,6 +8,7 @@
 #
 #   bash bench/archive.sh [N] [LIMIT]        # default N = 100000, LIMIT (-m) 1%
 #   COPYHOUND=target/debug/copyhound CORPUS=bench/out/synth-100300 bash bench/archive.sh 10000
+#   LIMITS="1%" bash bench/archive.sh 100000   # only these -m values (default: LIMIT and unlimited)
 #
 # The batch: 270 files of the corpus's next folder (its planted copies
 # pair them with each other) and 30 verbatim copies of archived files.
@@ -57,7 +58,7 @@ bytes=$(du -sb "$OUT/archive" | cut -f1)
 echo "archive: $bytes bytes, $((bytes / N)) per submission; db add: $(python3 -c "print(round($N / $add_seconds))") submissions/s"
 OLD_ARGS=()
 for dir in "${ARCHIVED[@]}"; do OLD_ARGS+=(--old "$dir"); done
-for m in "$LIMIT" unlimited; do
+for m in ${LIMITS:-$LIMIT unlimited}; do
     MFLAG=()
     [ "$m" = unlimited ] || MFLAG=(-m "$m")
     measure "against -m $m" "$BIN" compare "$OUT/new" --unit file --against "$OUT/archive" "${MFLAG[@]}" --csv "$OUT/against-$m.csv" -q

@@ -1,8 +1,11 @@
 //! The bytes of the archive's values (FORMAT.md, "Code archive"): varints
-//! and length-prefixed strings; hashes as ascending gaps; files deflated.
+//! and length-prefixed strings; hashes as ascending gaps; files (symbols,
+//! spans, texts) deflated.
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
+
+use copyhound_fingerprint::NormalizedDocument;
 
 use flate2::Compression;
 use flate2::read::DeflateDecoder;
@@ -81,19 +84,26 @@ pub(super) fn decode_hashes(bytes: &[u8], into: &mut Vec<u64>) -> Option<()> {
     (pos == bytes.len()).then_some(())
 }
 
-/// Files, deflated: their count, then per file its name, its path, a byte
-/// 1 and its bytes when kept (0 otherwise).
-pub(super) fn encode_files(files: &[ArchivedFile], keep_bytes: bool) -> Vec<u8> {
+/// Files, deflated: their count, then per file its name, its path, its
+/// symbols and spans ([`put_form`]), its notebook cells (count, then each
+/// cell's number and offset), and a byte 1 and its text when kept (0
+/// otherwise).
+pub(super) fn encode_files(files: &[ArchivedFile], keep_texts: bool) -> Vec<u8> {
     let mut plain = Vec::new();
     put_varint(&mut plain, files.len() as u64);
     for file in files {
         put_str(&mut plain, &file.name);
         put_str(&mut plain, &file.path.to_string_lossy());
-        match file.bytes.as_ref().filter(|_| keep_bytes) {
-            Some(bytes) => {
+        put_form(&mut plain, &file.form);
+        put_varint(&mut plain, file.cells.len() as u64);
+        for &(number, offset) in &file.cells {
+            put_varint(&mut plain, u64::from(number));
+            put_varint(&mut plain, offset);
+        }
+        match file.text.as_ref().filter(|_| keep_texts) {
+            Some(text) => {
                 plain.push(1);
-                put_varint(&mut plain, bytes.len() as u64);
-                plain.extend_from_slice(bytes);
+                put_str(&mut plain, text);
             }
             None => plain.push(0),
         }
@@ -103,6 +113,79 @@ pub(super) fn encode_files(files: &[ArchivedFile], keep_bytes: bool) -> Vec<u8> 
         .write_all(&plain)
         .expect("writing to memory cannot fail");
     encoder.finish().expect("writing to memory cannot fail")
+}
+
+/// A document's symbols and spans: the symbol count, the distinct symbols
+/// ascending (their count, the first, then each gap), each symbol as its
+/// place among them, then per span its start as the zigzag difference
+/// from the previous start and its length. Symbols are often large
+/// numbers (hashed names) drawn from a few hundred, so places take a byte.
+fn put_form(out: &mut Vec<u8>, form: &NormalizedDocument) {
+    let mut distinct = form.symbols.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    put_varint(out, form.symbols.len() as u64);
+    put_varint(out, distinct.len() as u64);
+    let mut previous = 0;
+    for &symbol in &distinct {
+        put_varint(out, u64::from(symbol - previous));
+        previous = symbol;
+    }
+    for symbol in &form.symbols {
+        let place = distinct
+            .binary_search(symbol)
+            .expect("every symbol is listed");
+        put_varint(out, place as u64);
+    }
+    let mut previous = 0i64;
+    for span in &form.spans {
+        let start = i64::from(span.start);
+        let gap = start - previous;
+        put_varint(out, ((gap << 1) ^ (gap >> 63)) as u64);
+        put_varint(out, u64::from(span.end - span.start));
+        previous = start;
+    }
+}
+
+/// The document of [`put_form`]; `None` if the bytes are not one.
+fn get_form(bytes: &[u8], pos: &mut usize) -> Option<NormalizedDocument> {
+    // Every count is checked against the bytes left (each item takes at
+    // least one), so damaged bytes cannot ask for a huge allocation.
+    let count_at_most = |count: u64, pos: usize| {
+        usize::try_from(count)
+            .ok()
+            .filter(|&c| c <= bytes.len().saturating_sub(pos))
+    };
+    let count = count_at_most(get_varint(bytes, pos)?, *pos)?;
+    let distinct_count = count_at_most(get_varint(bytes, pos)?, *pos)?;
+    let mut distinct = Vec::with_capacity(distinct_count);
+    let mut symbol = 0u32;
+    for _ in 0..distinct_count {
+        symbol = symbol.checked_add(u32::try_from(get_varint(bytes, pos)?).ok()?)?;
+        distinct.push(symbol);
+    }
+    let symbols = (0..count)
+        .map(|_| {
+            distinct
+                .get(usize::try_from(get_varint(bytes, pos)?).ok()?)
+                .copied()
+        })
+        .collect::<Option<Vec<u32>>>()?;
+    let mut form = NormalizedDocument::new();
+    let mut previous = 0i64;
+    for symbol in symbols {
+        let zigzag = get_varint(bytes, pos)?;
+        let half = i64::try_from(zigzag >> 1).ok()?;
+        let start = previous.checked_add(if zigzag & 1 == 0 { half } else { !half })?;
+        let len = usize::try_from(get_varint(bytes, pos)?).ok()?;
+        let first = usize::try_from(start).ok()?;
+        let end = first
+            .checked_add(len)
+            .filter(|&e| u32::try_from(e).is_ok())?;
+        form.push(symbol, first..end);
+        previous = start;
+    }
+    Some(form)
 }
 
 /// The files of [`encode_files`]; `None` if the bytes are not files.
@@ -115,14 +198,27 @@ pub(super) fn decode_files(bytes: &[u8]) -> Option<Vec<ArchivedFile>> {
     for _ in 0..count {
         let name = get_str(&plain, &mut pos)?;
         let path = PathBuf::from(get_str(&plain, &mut pos)?);
+        let form = get_form(&plain, &mut pos)?;
+        let cell_count = get_varint(&plain, &mut pos)?;
+        let mut cells = Vec::new();
+        for _ in 0..cell_count {
+            let number = u32::try_from(get_varint(&plain, &mut pos)?).ok()?;
+            cells.push((number, get_varint(&plain, &mut pos)?));
+        }
         let kept = *plain.get(pos)?;
         pos += 1;
-        let bytes = match kept {
+        let text = match kept {
             0 => None,
-            1 => Some(get_bytes(&plain, &mut pos)?.to_vec()),
+            1 => Some(get_str(&plain, &mut pos)?),
             _ => return None,
         };
-        files.push(ArchivedFile { name, path, bytes });
+        files.push(ArchivedFile {
+            name,
+            path,
+            form,
+            text,
+            cells,
+        });
     }
     (pos == plain.len()).then_some(files)
 }

@@ -5,18 +5,21 @@
 //! document, the archive keeps what a batch comparison needs to score a
 //! new unit against an archived one exactly as a comparison of both would:
 //! each unit's distinct fingerprint hashes in full (64 bits, so that
-//! counting the units that hold a hash is exact), by family, and the bytes
-//! of its files (compressed; or only their paths, to be read again), to
-//! normalise it again when it can pair with a new unit. What the settings
-//! are (front-end, selection) is the caller's: the archive keeps them as
-//! text. One redb file, `archive.redb`; every change is one transaction.
-//! FORMAT.md documents the bytes.
+//! counting the units that hold a hash is exact), by family, and its files
+//! as the comparison reads them: each file's normalised symbols with their
+//! spans, and its text (compressed; or only its path, to be read again),
+//! so that a unit that can pair with a new one is compared without being
+//! normalised again. What the settings are (front-end, selection) is the
+//! caller's: the archive keeps them as text. One redb file,
+//! `archive.redb`; every change is one transaction. FORMAT.md documents
+//! the bytes.
 
 mod codec;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use copyhound_fingerprint::NormalizedDocument;
 use redb::{Database as Redb, ReadableDatabase, ReadableTable, TableDefinition};
 
 use crate::{DbError, Result};
@@ -27,8 +30,9 @@ use codec::{
 /// The archive's file in its directory.
 pub const ARCHIVE_FILE: &str = "archive.redb";
 
-/// The format version this build reads and writes.
-const FORMAT: u32 = 1;
+/// The format version this build reads and writes (1 kept files' bytes
+/// and no normalised symbols).
+const FORMAT: u32 = 2;
 
 const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
 /// Unit name → id.
@@ -37,7 +41,8 @@ const NAMES: TableDefinition<&str, u64> = TableDefinition::new("names");
 const UNITS: TableDefinition<u64, &[u8]> = TableDefinition::new("units");
 /// (family, id) → the unit's distinct fingerprint hashes.
 const PRINTS: TableDefinition<(&str, u64), &[u8]> = TableDefinition::new("prints");
-/// Id → the unit's files: names, paths and (kept texts) their bytes.
+/// Id → the unit's files: names, paths, normalised symbols and spans, and
+/// (kept texts) their texts.
 const FILES: TableDefinition<u64, &[u8]> = TableDefinition::new("files");
 
 /// One file of an archived unit.
@@ -47,8 +52,15 @@ pub struct ArchivedFile {
     pub name: String,
     /// Where it was read from when it was added.
     pub path: PathBuf,
-    /// Its bytes, when the archive keeps texts.
-    pub bytes: Option<Vec<u8>>,
+    /// Its symbols as the archive's front-end normalised them, with their
+    /// spans in [`text`](Self::text).
+    pub form: NormalizedDocument,
+    /// The text it was read as (what spans index into), when the archive
+    /// keeps texts.
+    pub text: Option<String>,
+    /// Where each cell of a notebook starts in the text: its number and
+    /// byte offset (none for other files).
+    pub cells: Vec<(u32, u64)>,
 }
 
 /// A unit as the archive keeps it.
@@ -182,7 +194,7 @@ impl Archive {
     }
 
     /// Stores `units` in one transaction; a unit of a name already there
-    /// replaces it. The bytes of their files are kept only if the archive
+    /// replaces it. The texts of their files are kept only if the archive
     /// keeps texts.
     pub fn put(&self, units: &[ArchivedUnit]) -> Result<()> {
         let txn = self.db.begin_write().map_err(|e| self.error(e))?;

@@ -1,5 +1,16 @@
 use super::*;
 
+/// A symbol per word of `text` (its length), spanning the word.
+fn words(text: &str) -> NormalizedDocument {
+    let mut form = NormalizedDocument::new();
+    let mut start = 0;
+    for word in text.split(' ') {
+        form.push(word.len() as u32 * 1000, start..start + word.len());
+        start += word.len() + 1;
+    }
+    form
+}
+
 fn unit(name: &str, family: &str, hashes: &[u64], text: &str) -> ArchivedUnit {
     ArchivedUnit {
         name: name.into(),
@@ -10,7 +21,9 @@ fn unit(name: &str, family: &str, hashes: &[u64], text: &str) -> ArchivedUnit {
         files: vec![ArchivedFile {
             name: format!("{name}.java"),
             path: PathBuf::from(format!("/submissions/{name}.java")),
-            bytes: Some(text.as_bytes().to_vec()),
+            form: words(text),
+            text: Some(text.into()),
+            cells: Vec::new(),
         }],
     }
 }
@@ -56,8 +69,9 @@ fn without_texts_only_the_paths_are_kept() {
         .put(&[unit("carol", "c", &[1, 2], "int main;")])
         .unwrap();
     let files = &archive.units(&[0]).unwrap()[0].files;
-    assert_eq!(files[0].bytes, None);
+    assert_eq!(files[0].text, None);
     assert_eq!(files[0].path, PathBuf::from("/submissions/carol.java"));
+    assert_eq!(files[0].form, words("int main;"));
 }
 
 #[test]
@@ -73,4 +87,73 @@ fn a_second_archive_or_a_missing_one_is_refused() {
         Archive::open(empty.path()),
         Err(DbError::NotADatabase { .. })
     ));
+}
+
+#[test]
+fn an_archive_of_another_format_is_refused_by_version() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::create(dir.path(), "", true).unwrap();
+    let txn = archive.db.begin_write().unwrap();
+    txn.open_table(META)
+        .unwrap()
+        .insert("format", &1u32.to_le_bytes()[..])
+        .unwrap();
+    txn.commit().unwrap();
+    drop(archive);
+    let error = Archive::open(dir.path()).unwrap_err();
+    assert!(
+        matches!(
+            error,
+            DbError::UnsupportedVersion {
+                found: 1,
+                supported: 2,
+                ..
+            }
+        ),
+        "{error}"
+    );
+    assert!(error.to_string().contains("version 1"), "{error}");
+}
+
+proptest::proptest! {
+    /// Files come back as they were stored: symbols of any size, spans
+    /// that overlap or go backwards, texts kept or not; and cut bytes are
+    /// refused, never a panic.
+    #[test]
+    fn files_round_trip(
+        files in proptest::collection::vec(
+            (
+                proptest::collection::vec((proptest::prelude::any::<u32>(), 0usize..5000, 0usize..300), 0..60),
+                proptest::option::of("[a-z ]{0,40}"),
+                proptest::collection::vec((proptest::prelude::any::<u32>(), proptest::prelude::any::<u64>()), 0..3),
+            ),
+            0..4,
+        ),
+        keep_texts in proptest::prelude::any::<bool>(),
+        cut in proptest::prelude::any::<proptest::sample::Index>(),
+    ) {
+        let files: Vec<ArchivedFile> = files
+            .into_iter()
+            .enumerate()
+            .map(|(i, (symbols, text, cells))| {
+                let mut form = NormalizedDocument::new();
+                for (symbol, start, len) in symbols {
+                    form.push(symbol % 7 * 600_000_000, start..start + len);
+                }
+                ArchivedFile { name: format!("f{i}.py"), path: PathBuf::from(format!("/s/f{i}.py")), form, text, cells }
+            })
+            .collect();
+        let bytes = codec::encode_files(&files, keep_texts);
+        let expected: Vec<ArchivedFile> = files
+            .into_iter()
+            .map(|f| ArchivedFile { text: f.text.filter(|_| keep_texts), ..f })
+            .collect();
+        proptest::prop_assert_eq!(codec::decode_files(&bytes), Some(expected));
+        let mut plain = Vec::new();
+        std::io::Read::read_to_end(&mut flate2::read::DeflateDecoder::new(&bytes[..]), &mut plain).unwrap();
+        let short = &plain[..cut.index(plain.len().max(1)).min(plain.len().saturating_sub(1))];
+        let mut encoder = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
+        std::io::Write::write_all(&mut encoder, short).unwrap();
+        proptest::prop_assert_eq!(codec::decode_files(&encoder.finish().unwrap()), None);
+    }
 }

@@ -1,6 +1,7 @@
 //! Registering units in an archive: the walk, the unit rules and the
 //! front-end of `compare`, each unit fingerprinted with its family's scheme
-//! under the archive's settings and stored with its files' bytes.
+//! under the archive's settings and stored with its files' normalised
+//! symbols and texts.
 
 use std::io::{self, Write};
 use std::path::Path;
@@ -140,7 +141,8 @@ pub fn add_to_archive(
 }
 
 /// `unit` as the archive keeps it, as `compare` would compare it: the
-/// files of its family, their bytes read again, and its distinct
+/// files of its family (their symbols, spans and texts; their bytes read
+/// again for the content hash), and its distinct
 /// fingerprint hashes under `settings`; and the problems of the files left
 /// out. `None` when none of its files could be read.
 fn archived_unit(
@@ -213,7 +215,13 @@ fn archived_unit(
         files.push(ArchivedFile {
             name: file.file.name,
             path: stored_path,
-            bytes: Some(bytes),
+            form: document.normalized,
+            text: Some(loaded.text),
+            cells: loaded
+                .cells
+                .iter()
+                .map(|cell| (cell.number, cell.offset as u64))
+                .collect(),
         });
     }
     hashes.sort_unstable();

@@ -1,11 +1,12 @@
 //! What a batch compared against archives takes from them, one family at
 //! a time: the archived units that share a fingerprint hash with a unit of
-//! the batch (only they can pair with one), normalised again from their
-//! kept bytes with the batch's front-end, and how many of the other
+//! the batch (only they can pair with one), made from the symbols and
+//! texts the archive keeps (or their files normalised again with the
+//! batch's front-end, when it keeps no texts), and how many of the other
 //! archived units hold each hash of those units, so that rarity weights
 //! and the occurrence limit count the whole archive.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use copyhound_db::code_archive::{Archive, ArchivedUnit, UnitId};
@@ -13,6 +14,7 @@ use copyhound_fingerprint::Scheme;
 use copyhound_index::{Document, MaxOccurrences, Role, Unit, UnitsElsewhere};
 use copyhound_normalize::load_bytes;
 use copyhound_report::{Problem, ProblemKind};
+use copyhound_source::{CellStart, LineIndex};
 use rayon::prelude::*;
 
 use super::add::file_bytes;
@@ -94,9 +96,9 @@ impl Archives {
                     ids.push(id);
                 }
             })?;
-            let stored = archive.units(&ids)?;
+            let mut stored = archive.units(&ids)?;
             let read: Vec<Result<Reread, Problem>> = stored
-                .par_iter()
+                .par_iter_mut()
                 .map(|unit| read_again(unit, family, front_end, scheme))
                 .collect();
             let mut kept = Vec::with_capacity(ids.len());
@@ -122,7 +124,7 @@ impl Archives {
         }
         wanted.sort_unstable();
         wanted.dedup();
-        let mut counts: HashMap<u64, u32> = HashMap::new();
+        let mut counts = vec![0u32; wanted.len()];
         let mut others = 0;
         for ((_, archive), kept) in self.open.iter().zip(&chosen) {
             archive.for_each_print(family.name(), |id, hashes| {
@@ -131,13 +133,14 @@ impl Archives {
                 }
                 others += 1;
                 for hash in hashes {
-                    if wanted.binary_search(hash).is_ok() {
-                        *counts.entry(*hash).or_default() += 1;
+                    if let Ok(i) = wanted.binary_search(hash) {
+                        counts[i] += 1;
                     }
                 }
             })?;
         }
-        pulled.elsewhere = UnitsElsewhere::new(others, counts.into_iter().collect());
+        let counts = wanted.into_iter().zip(counts).filter(|&(_, c)| c > 0);
+        pulled.elsewhere = UnitsElsewhere::new(others, counts.collect());
         Ok(pulled)
     }
 }
@@ -199,10 +202,11 @@ struct Reread {
     problem: Option<Problem>,
 }
 
-/// `unit` normalised again from its kept bytes (or its files, when the
-/// archive keeps none) and fingerprinted, as an old unit.
+/// `unit` as an old unit, fingerprinted: from the symbols and texts the
+/// archive keeps, or, when it keeps no texts, its files read and
+/// normalised again.
 fn read_again(
-    unit: &ArchivedUnit,
+    unit: &mut ArchivedUnit,
     family: Family,
     front_end: &FrontEnd,
     scheme: &Scheme,
@@ -214,27 +218,35 @@ fn read_again(
     };
     let mut documents = Vec::with_capacity(unit.files.len());
     let mut texts = Vec::with_capacity(unit.files.len());
-    for file in &unit.files {
-        let bytes = match &file.bytes {
-            Some(bytes) => std::borrow::Cow::Borrowed(bytes),
-            None => std::borrow::Cow::Owned(
-                file_bytes(&file.path, &ArchiveLimits::default()).ok_or_else(|| {
-                    problem(format!("{}: cannot be read any more", file.path.display()))
-                })?,
-            ),
+    for file in &mut unit.files {
+        let (form, text, lines) = if let Some(text) = file.text.take() {
+            let cells: Vec<CellStart> = file
+                .cells
+                .iter()
+                .map(|&(number, offset)| CellStart {
+                    number,
+                    offset: usize::try_from(offset).unwrap_or(usize::MAX),
+                })
+                .collect();
+            let lines = LineIndex::new(text.as_bytes()).with_cells(&cells);
+            (std::mem::take(&mut file.form), text, lines)
+        } else {
+            let bytes = file_bytes(&file.path, &ArchiveLimits::default()).ok_or_else(|| {
+                problem(format!("{}: cannot be read any more", file.path.display()))
+            })?;
+            let loaded = load_bytes(Path::new(&file.path), &bytes, front_end.load_options())
+                .map_err(|e| problem(e.to_string()))?;
+            if Family::of(loaded.kind) != family {
+                return Err(problem(format!(
+                    "{} is read as {} now",
+                    file.name, loaded.kind
+                )));
+            }
+            let lines = loaded.line_index();
+            (loaded.doc, loaded.text, lines)
         };
-        let loaded = load_bytes(Path::new(&file.path), &bytes, front_end.load_options())
-            .map_err(|e| problem(e.to_string()))?;
-        if Family::of(loaded.kind) != family {
-            return Err(problem(format!(
-                "{} is read as {} now",
-                file.name, loaded.kind
-            )));
-        }
-        let lines = loaded.line_index();
-        documents
-            .push(Document::fingerprinted(file.name.clone(), loaded.doc, scheme).with_lines(lines));
-        texts.push(loaded.text);
+        documents.push(Document::fingerprinted(file.name.clone(), form, scheme).with_lines(lines));
+        texts.push(text);
     }
     let mut hashes: Vec<u64> = documents
         .iter()
