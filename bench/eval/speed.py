@@ -14,8 +14,9 @@ Corpora:
   every tool reads the same files;
 * `synth-N`: the first N files of the synthetic corpus that
   bench/synth-corpus.py writes (whole folders of 1,000), with planted
-  copies: the table says how many of them each tool ranks among its top
-  pairs.
+  copies: the table says how many pairs of copies (planted, or linked
+  through planted ones: two copies of one file) each tool ranks among as
+  many top pairs.
 
 Each (corpus, tool) result is kept in bench/out/speed/<corpus>/<tool>.json
 and not measured again unless `--fresh`: an interrupted run resumes where
@@ -80,12 +81,39 @@ def synth_corpus(name: str, size: int) -> Corpus:
     if len(files) != size:
         raise SystemExit(f"speed: {name}: found {len(files)} files, expected {size}")
     paths = [SYNTH / "files"] if len(folders) == len(list((SYNTH / "files").iterdir())) else folders
-    planted = set()
+    planted = []
     with open(SYNTH / "planted.csv", newline="", encoding="utf-8") as f:
         for row in csv.DictReader(f):
             if int(Path(row["b"]).stem) < size:
-                planted.add(run.score.pair_key(Path(row["a"]).name, Path(row["b"]).name))
-    return Corpus(name, "python", paths, files, planted)
+                planted.append((Path(row["a"]).name, Path(row["b"]).name))
+    return Corpus(name, "python", paths, files, copy_pairs(planted))
+
+
+def copy_pairs(planted: list[tuple[str, str]]) -> set[tuple[str, str]]:
+    """Every pair of files in one family of copies: the planted pairs (a
+    file and its copy) and the pairs they link (two copies of one file, a
+    copy of a copy and the first file), which are copies of each other too,
+    so a tool is right to rank them among its top pairs."""
+    family: dict[str, str] = {}
+
+    def root(name: str) -> str:
+        while family.get(name, name) != name:
+            name = family[name]
+        return name
+
+    for a, b in planted:
+        family.setdefault(a, a)
+        family.setdefault(b, b)
+        family[root(b)] = root(a)
+    members: dict[str, list[str]] = {}
+    for name in family:
+        members.setdefault(root(name), []).append(name)
+    return {
+        run.score.pair_key(x, y)
+        for names in members.values()
+        for i, x in enumerate(names)
+        for y in names[i + 1 :]
+    }
 
 
 def registry_corpus(name: str, size: int | None) -> Corpus:

@@ -32,11 +32,16 @@
 //! plus the cap, however many pairs share something; of the pairs a buffer
 //! drops, only a histogram of their bounds and the highest one are kept,
 //! which say how many unscored pairs could still have been listed.
+//!
+//! *Later passes.* When those could, counting runs again ([`Selection`]):
+//! only pairs after the ones kept before, and whose bound can still be
+//! listed, are kept, the best by bound.
 
 use std::cmp::Ordering;
 
 use rayon::prelude::*;
 
+use crate::best::{Best, Dropped, KeptBy};
 use crate::bounds::{HashBounds, ONE};
 use crate::{FingerprintIndex, Role, Unit};
 
@@ -143,7 +148,7 @@ impl NameOrder<'_> {
     }
 
     /// `x` before `y` in bound order.
-    fn by_bound(self, x: &CandidatePair, y: &CandidatePair) -> Ordering {
+    pub(crate) fn by_bound(self, x: &CandidatePair, y: &CandidatePair) -> Ordering {
         self.by(|c| c.bound, x, y)
     }
 }
@@ -157,6 +162,9 @@ pub(crate) struct Candidates {
     pub(crate) qualified: usize,
     /// What the cap left out.
     pub(crate) dropped: Dropped,
+    /// The worst pair kept, in the order of the pass, when the cap left
+    /// any out.
+    pub(crate) last_kept: Option<CandidatePair>,
     /// Groups in more units than this were not counted (`usize::MAX`:
     /// every group was).
     pub(crate) counted_units: usize,
@@ -169,17 +177,52 @@ pub(crate) struct Candidates {
 const WORK_PER_POSTING: u64 = 64;
 const MIN_WORK: u64 = 100_000_000;
 
+/// Which pairs a counting pass keeps, and by what.
+#[derive(Clone, Copy)]
+pub(crate) struct Selection<'s> {
+    /// The order the `cap` best are kept in.
+    pub(crate) by: KeptBy,
+    /// Only pairs after each of these, in its order: those an earlier pass
+    /// kept are not kept again.
+    pub(crate) after: &'s [(KeptBy, CandidatePair)],
+    /// Only pairs this admits.
+    pub(crate) admits: &'s (dyn Fn(&CandidatePair) -> bool + Sync),
+}
+
+impl Selection<'_> {
+    /// The first pass: every pair, by rank.
+    pub(crate) const FIRST: Selection<'static> = Selection {
+        by: KeptBy::Rank,
+        after: &[],
+        admits: &|_| true,
+    };
+
+    fn admits(&self, pair: &CandidatePair, order: NameOrder<'_>) -> bool {
+        self.after
+            .iter()
+            .all(|(by, last)| by.cmp(order, pair, last) == Ordering::Greater)
+            && (self.admits)(pair)
+    }
+}
+
 /// The pairs allowed by `rules` that share a counted group of `index`,
-/// with their bounds from `bounds`; the `cap` of highest rank are kept.
+/// with their bounds from `bounds`; of those `selection` admits, the `cap`
+/// best in its order are kept.
 pub(crate) fn candidate_pairs(
     (index, firsts): (&FingerprintIndex, &[u32]),
     bounds: &HashBounds,
     rules: &PairingRules,
     order: NameOrder<'_>,
-    cap: usize,
+    (cap, selection): (usize, Selection<'_>),
 ) -> Candidates {
     let budget = MIN_WORK.max(WORK_PER_POSTING * index.stats().postings as u64);
-    candidates_within((index, firsts), bounds, (rules, order), cap, budget)
+    candidates_within(
+        (index, firsts),
+        bounds,
+        (rules, order),
+        (cap, selection),
+        budget,
+    )
 }
 
 /// [`candidate_pairs`] with a work budget of `budget` bumps.
@@ -187,7 +230,7 @@ fn candidates_within(
     (index, firsts): (&FingerprintIndex, &[u32]),
     bounds: &HashBounds,
     (rules, order): (&PairingRules, NameOrder<'_>),
-    cap: usize,
+    (cap, selection): (usize, Selection<'_>),
     budget: u64,
 ) -> Candidates {
     let pairing = Pairing::new((index, firsts), bounds, budget);
@@ -195,25 +238,26 @@ fn candidates_within(
     let (best, qualified) = (0..unit_count as u32)
         .into_par_iter()
         .fold(
-            || Worker::new(unit_count, cap),
+            || Worker::new(unit_count, Best::new(cap, selection.by)),
             |mut worker, a| {
-                worker.count_from(index, &pairing, rules, order, a);
+                worker.count_from(index, &pairing, (rules, &selection), order, a);
                 worker
             },
         )
         .map(|worker| (worker.best, worker.qualified))
         .reduce(
-            || (Best::new(cap), 0),
+            || (Best::new(cap, selection.by), 0),
             |(mut left, n), (right, m)| {
                 left.take_all(right, order);
                 (left, n + m)
             },
         );
-    let (pairs, dropped) = best.into_unit_order(order);
+    let (pairs, dropped, last_kept) = best.into_unit_order(order);
     Candidates {
         pairs,
         qualified,
         dropped,
+        last_kept,
         counted_units: pairing.limit,
         uncounted_bound: pairing.uncounted_bound(),
     }
@@ -397,142 +441,6 @@ fn limit_within(index: &FingerprintIndex, firsts: &[u32], budget: u64) -> usize 
     usize::MAX
 }
 
-/// What the cap of a [`Best`] buffer left out: how many pairs by bound,
-/// and the one of highest bound.
-#[derive(Clone, Debug)]
-pub(crate) struct Dropped {
-    /// Pairs dropped with a bound in each band of `2^BAND_BITS`.
-    bands: Vec<u64>,
-    /// The dropped pair first in bound order.
-    pub(crate) first: Option<CandidatePair>,
-}
-
-/// Bits of bound per band of the dropped pairs' histogram: 1,025 bands.
-const BAND_BITS: u32 = 11;
-
-impl Default for Dropped {
-    fn default() -> Self {
-        Self {
-            bands: vec![0; (WHOLE_PAIR >> BAND_BITS) as usize + 1],
-            first: None,
-        }
-    }
-}
-
-impl Dropped {
-    fn note(&mut self, pair: CandidatePair, order: NameOrder<'_>) {
-        self.bands[(pair.bound >> BAND_BITS) as usize] += 1;
-        if self
-            .first
-            .is_none_or(|first| order.by_bound(&pair, &first) == Ordering::Less)
-        {
-            self.first = Some(pair);
-        }
-    }
-
-    fn merge(&mut self, other: Self, order: NameOrder<'_>) {
-        for (x, y) in self.bands.iter_mut().zip(other.bands) {
-            *x += y;
-        }
-        if let Some(first) = other.first {
-            self.bands[(first.bound >> BAND_BITS) as usize] -= 1;
-            self.note(first, order);
-        }
-    }
-
-    /// Pairs dropped.
-    #[cfg(test)]
-    fn count(&self) -> usize {
-        self.bands.iter().sum::<u64>() as usize
-    }
-
-    /// At most this many dropped pairs have a bound of `bound` or more.
-    pub(crate) fn at_least(&self, bound: u32) -> usize {
-        self.bands[(bound >> BAND_BITS) as usize..]
-            .iter()
-            .sum::<u64>() as usize
-    }
-}
-
-/// The `cap` best pairs by rank (then names) among those pushed.
-///
-/// Pairs are appended until the buffer holds twice the cap, then cut back
-/// to the cap best with a linear-time selection; a pair no better than
-/// the worst kept at the last cut is dropped at once. That costs a
-/// comparison per pair where a heap of the best would cost a logarithmic
-/// number of scattered memory accesses.
-struct Best {
-    pairs: Vec<CandidatePair>,
-    cap: usize,
-    /// The worst pair kept at the last cut: a pair ranked no higher can
-    /// never be among the best.
-    floor: Option<CandidatePair>,
-    dropped: Dropped,
-}
-
-impl Best {
-    fn new(cap: usize) -> Self {
-        Self {
-            pairs: Vec::new(),
-            cap,
-            floor: None,
-            dropped: Dropped::default(),
-        }
-    }
-
-    fn push(&mut self, pair: CandidatePair, order: NameOrder<'_>) {
-        let below = |floor: CandidatePair| match pair.rank.cmp(&floor.rank) {
-            Ordering::Less => true,
-            Ordering::Greater => false,
-            Ordering::Equal => order.by_rank(&pair, &floor) != Ordering::Less,
-        };
-        if self.cap == 0 || self.floor.is_some_and(below) {
-            self.dropped.note(pair, order);
-            return;
-        }
-        self.pairs.push(pair);
-        if self.pairs.len() >= self.cap.saturating_mul(2) {
-            self.cut(order);
-        }
-    }
-
-    /// Takes every pair and drop of `other`.
-    fn take_all(&mut self, other: Self, order: NameOrder<'_>) {
-        for pair in other.pairs {
-            self.push(pair, order);
-        }
-        self.dropped.merge(other.dropped, order);
-    }
-
-    /// Keeps the `cap` best pairs.
-    fn cut(&mut self, order: NameOrder<'_>) {
-        if self.pairs.len() > self.cap {
-            self.pairs
-                .select_nth_unstable_by(self.cap - 1, |x, y| order.by_rank(x, y));
-            for &pair in &self.pairs[self.cap..] {
-                self.dropped.note(pair, order);
-            }
-            self.pairs.truncate(self.cap);
-            self.floor = self
-                .pairs
-                .iter()
-                .copied()
-                .max_by(|x, y| order.by_rank(x, y));
-        }
-    }
-
-    /// The best pairs, by unit indices, and what was dropped.
-    fn into_unit_order(mut self, order: NameOrder<'_>) -> (Vec<CandidatePair>, Dropped) {
-        self.cut(order);
-        // Workers take the units in order and the reduction keeps that
-        // order, so unless a cut reordered them the pairs are sorted already.
-        if !self.pairs.is_sorted_by_key(|c| (c.a, c.b)) {
-            self.pairs.par_sort_unstable_by_key(|c| (c.a, c.b));
-        }
-        (self.pairs, self.dropped)
-    }
-}
-
 /// The state of one rayon worker.
 struct Worker {
     /// Per unit, the two sides' summed shares with the unit counted from,
@@ -544,11 +452,11 @@ struct Worker {
 }
 
 impl Worker {
-    fn new(unit_count: usize, cap: usize) -> Self {
+    fn new(unit_count: usize, best: Best) -> Self {
         Self {
             sums: vec![0; unit_count],
             touched: Vec::new(),
-            best: Best::new(cap),
+            best,
             qualified: 0,
         }
     }
@@ -559,7 +467,7 @@ impl Worker {
         &mut self,
         index: &FingerprintIndex,
         pairing: &Pairing,
-        rules: &PairingRules,
+        (rules, selection): (&PairingRules, &Selection<'_>),
         order: NameOrder<'_>,
         a: u32,
     ) {
@@ -587,7 +495,9 @@ impl Worker {
             if rules.allows(a, b) {
                 self.qualified += 1;
                 let pair = pairing.candidate(a, b, (sum as u32, (sum >> 32) as u32));
-                self.best.push(pair, order);
+                if selection.admits(&pair, order) {
+                    self.best.push(pair, order);
+                }
             }
         }
         self.touched.clear();
@@ -605,6 +515,7 @@ impl Worker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::best::BAND_BITS;
     use crate::{BaseCode, Document};
     use copyhound_fingerprint::{Fingerprint, NormalizedDocument};
 
@@ -654,7 +565,7 @@ mod tests {
             &bounds,
             &PairingRules::new(units),
             order,
-            cap,
+            (cap, Selection::FIRST),
         )
     }
 
@@ -750,7 +661,13 @@ mod tests {
         let names = in_order(&units);
         let order = NameOrder { name_rank: &names };
         let rules = PairingRules::new(&units);
-        let found = candidates_within((&index, &firsts), &bounds, (&rules, order), 10, 3);
+        let found = candidates_within(
+            (&index, &firsts),
+            &bounds,
+            (&rules, order),
+            (10, Selection::FIRST),
+            3,
+        );
         assert_eq!(found.counted_units, 2);
         let got: Vec<(u32, u32, u32, u32)> = found
             .pairs
@@ -807,36 +724,6 @@ mod tests {
             let found = pairs(&units, 1000);
             let got: Vec<(u32, u32, u32)> = found.pairs.iter().map(|c| (c.a, c.b, c.rank)).collect();
             proptest::prop_assert_eq!(got, expected);
-        }
-
-        /// The buffer keeps exactly the `cap` best pairs, in unit order,
-        /// and notes every other one.
-        #[test]
-        fn best_keeps_the_top_pairs(
-            pairs in proptest::collection::btree_map((0u32..20, 0u32..20), (0u32..6, 0u32..3), 0..200),
-            cap in 0usize..50,
-        ) {
-            let names = in_order(&(0..20).map(|i| unit(&format!("u{i:02}"), &[])).collect::<Vec<_>>());
-            let order = NameOrder { name_rank: &names };
-            // One rank per unit pair `a < b`, as candidate counting gives.
-            let pairs: Vec<CandidatePair> = pairs
-                .into_iter()
-                .filter(|((a, b), _)| a < b)
-                .map(|((a, b), (rank, slack))| CandidatePair { a, b, rank, bound: rank + slack })
-                .collect();
-            let mut best = Best::new(cap);
-            for &pair in &pairs {
-                best.push(pair, order);
-            }
-            let mut expected = pairs.clone();
-            expected.sort_unstable_by(|x, y| order.by_rank(x, y));
-            let dropped_expected = expected.split_off(cap.min(expected.len()));
-            expected.sort_unstable_by_key(|c| (c.a, c.b));
-            let (kept, dropped) = best.into_unit_order(order);
-            proptest::prop_assert_eq!(kept, expected);
-            proptest::prop_assert_eq!(dropped.count(), dropped_expected.len());
-            let first = dropped_expected.iter().copied().min_by(|x, y| order.by_bound(x, y));
-            proptest::prop_assert_eq!(dropped.first, first);
         }
     }
 }

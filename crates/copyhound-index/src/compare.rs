@@ -7,10 +7,12 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use crate::bounds::hash_bounds;
-use crate::candidates::{CandidatePair, NameOrder, PairingRules, candidate_pairs, group_firsts};
+use crate::candidates::{
+    CandidatePair, NameOrder, PairingRules, Selection, candidate_pairs, group_firsts,
+};
 use crate::fragments::{Match, PairScratch, Side, find_fragments};
 use crate::index::{Counted, PartnerRuns, PostingTable, SharedRun};
-use crate::listing::{Listing, Omitted, score_in_rank_order};
+use crate::listing::{Listing, Omitted, score_in_passes};
 use crate::prepare::{PreparedUnit, UnitSummary, prepare};
 use crate::rarity::{UnitWeights, unit_weights};
 use crate::score::{LineSet, score};
@@ -318,10 +320,6 @@ pub fn compare_with_progress(
     );
     let rules = PairingRules::new(units);
     let scored_at_most = options.max_pairs.saturating_mul(SCORED_PER_LISTED);
-    let mut candidates = candidate_pairs((&index, &firsts), &bounds, &rules, order, scored_at_most);
-    drop((bounds, firsts));
-    progress.advance(1);
-
     let detail = Detail {
         index,
         prepared,
@@ -329,12 +327,27 @@ pub fn compare_with_progress(
         min_fragment,
         score_gap: options.score_gap,
     };
-    progress.start(Stage::Score, candidates.pairs.len() as u64);
+    let count = |selection: Selection<'_>| {
+        candidate_pairs(
+            (&detail.index, &firsts),
+            &bounds,
+            &rules,
+            order,
+            (scored_at_most, selection),
+        )
+    };
+    let first = count(Selection::FIRST);
+    progress.advance(1);
+
     let mut listing = Listing::new(options.max_pairs, options.min_shared, order);
-    let kept = std::mem::take(&mut candidates.pairs);
-    score_in_rank_order(&mut listing, kept, |chunk| {
-        score_candidates(units, &detail, &weights, &name_rank, chunk, progress)
-    });
+    let candidates = score_in_passes(
+        &mut listing,
+        first,
+        (scored_at_most, count),
+        progress,
+        |chunk| score_candidates(units, &detail, &weights, &name_rank, chunk, progress),
+    );
+    drop((bounds, firsts));
     let listed = listing.finish(&candidates);
     let pairs = sorted_pairs(&name_rank, listed.pairs);
 

@@ -29,8 +29,10 @@
 //! 7. The listing: candidates are scored best bound first, and those
 //!    whose bound cannot beat the least similar of the
 //!    [`CompareOptions::max_pairs`] listed pairs are skipped, so the list
-//!    is what scoring every pair would rank highest; [`Omitted`] says what
-//!    is left out and whether any of it could be more similar.
+//!    is what scoring every pair would rank highest. Candidates the cap
+//!    left out whose bound could still be listed are counted again and
+//!    scored when up to [`EXTRA_PASSES`] caps hold them all; [`Omitted`]
+//!    says what is left out and whether any of it could be more similar.
 //!
 //! [`compare`] runs it all, in parallel with rayon.
 //!
@@ -61,6 +63,7 @@
 #![deny(missing_docs)]
 
 mod base;
+mod best;
 mod bitset;
 mod bounds;
 mod candidates;
@@ -88,7 +91,9 @@ pub use error::CompareError;
 pub use fragments::{Fragment, SymbolRange};
 pub use index::{FingerprintIndex, IndexStats, Posting};
 pub use listing::Omitted;
-pub use options::{CompareOptions, DEFAULT_MAX_PAIRS, MaxOccurrences, SCORED_PER_LISTED};
+pub use options::{
+    CompareOptions, DEFAULT_MAX_PAIRS, EXTRA_PASSES, MaxOccurrences, SCORED_PER_LISTED,
+};
 pub use passages::{Passage, merge_passages};
 pub use prepare::UnitSummary;
 pub use score::{PairScore, SideCoverage};

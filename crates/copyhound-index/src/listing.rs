@@ -10,9 +10,17 @@
 //! still be missing for two reasons, both stated in [`Omitted`]: the
 //! candidates kept for scoring were capped, or the work budget left the
 //! most common fingerprints uncounted.
+//!
+//! When the cap left out few enough candidates that could still be listed
+//! (at most [`crate::EXTRA_PASSES`] caps of them), candidates are counted again
+//! and those are scored, best bound first, a cap at a time; the listing is
+//! then exact unless the work budget was reached.
 
-use crate::PairScore;
-use crate::candidates::{CandidatePair, Candidates, NameOrder, WHOLE_PAIR, as_similarity};
+use crate::best::{Dropped, KeptBy};
+use crate::candidates::{
+    CandidatePair, Candidates, NameOrder, Selection, WHOLE_PAIR, as_similarity,
+};
+use crate::{EXTRA_PASSES, PairScore, Progress, Stage};
 
 /// What a comparison did not list, and whether any of it could be more
 /// similar than the least similar pair it did.
@@ -151,12 +159,11 @@ impl<'a> Listing<'a> {
         }
     }
 
-    /// The listed pairs (in no particular order), how many candidates
-    /// were scored and how many had a fragment, and what was left out of
-    /// the `candidates` found.
-    pub(crate) fn finish(self, candidates: &Candidates) -> Listed {
-        let dropped = &candidates.dropped;
-        let (open, open_bound) = match dropped.first {
+    /// Of the `dropped` candidates, at most how many could still be
+    /// listed, and the highest similarity one could have: (0, 0) when none
+    /// can.
+    pub(crate) fn open(&self, dropped: &Dropped) -> (usize, f64) {
+        match dropped.first {
             Some(first) if self.limit > 0 && self.could_list(&first) => {
                 let floor = self.floor.map_or(0, |(similarity, _)| {
                     (similarity * f64::from(WHOLE_PAIR)).floor() as u32
@@ -164,7 +171,14 @@ impl<'a> Listing<'a> {
                 (dropped.at_least(floor).max(1), as_similarity(first.bound))
             }
             _ => (0, 0.0),
-        };
+        }
+    }
+
+    /// The listed pairs (in no particular order), how many candidates
+    /// were scored and how many had a fragment, and what was left out of
+    /// the `candidates` found.
+    pub(crate) fn finish(self, candidates: &Candidates) -> Listed {
+        let (open, open_bound) = self.open(&candidates.dropped);
         let uncounted = candidates.counted_units != usize::MAX && self.limit > 0;
         let omitted = Omitted {
             limit: self.limit,
@@ -220,31 +234,78 @@ impl Ord for TotalOrder {
     }
 }
 
-/// Scores `candidates` with `score` (a chunk of candidates in unit order
-/// to their scores) into `listing`: all at once when they cannot fill it,
-/// else a chunk at a time in order of rank, skipping those that cannot be
-/// listed and stopping when none left can.
-pub(crate) fn score_in_rank_order(
+/// Scores the `first` pass's candidates into `listing` with `score` (as
+/// [`score_in_order`]) by rank; then, while the candidates the cap left
+/// out that could still be listed are few enough for the extra passes'
+/// caps to hold (at most [`EXTRA_PASSES`] of `cap` each), counts again with
+/// `count`, keeping only those, and scores them best bound first. Returns
+/// the last pass's candidates, for what they left out.
+pub(crate) fn score_in_passes(
+    listing: &mut Listing<'_>,
+    first: Candidates,
+    (cap, count): (usize, impl Fn(Selection<'_>) -> Candidates),
+    progress: &dyn Progress,
+    mut score: impl FnMut(&[CandidatePair]) -> Vec<PairScore>,
+) -> Candidates {
+    let mut candidates = first;
+    let mut by = KeptBy::Rank;
+    let mut kept_before = Vec::new();
+    loop {
+        progress.start(Stage::Score, candidates.pairs.len() as u64);
+        let kept = std::mem::take(&mut candidates.pairs);
+        score_in_order(listing, kept, by, &mut score);
+        let (open, _) = listing.open(&candidates.dropped);
+        let Some(last) = candidates.last_kept else {
+            return candidates;
+        };
+        let passes_left = EXTRA_PASSES - kept_before.len();
+        if open == 0 || open > cap.saturating_mul(passes_left) {
+            return candidates;
+        }
+        kept_before.push((by, last));
+        by = KeptBy::Bound;
+        progress.start(Stage::Candidates, 1);
+        let could_list = |c: &CandidatePair| listing.could_list(c);
+        let again = count(Selection {
+            by,
+            after: &kept_before,
+            admits: &could_list,
+        });
+        progress.advance(1);
+        candidates.pairs = again.pairs;
+        candidates.dropped = again.dropped;
+        candidates.last_kept = again.last_kept;
+    }
+}
+
+/// Scores `candidates` (in unit order) with `score` (a chunk of candidates
+/// in unit order to their scores) into `listing`: all at once when they
+/// cannot fill it, else a chunk at a time in the order `by`, skipping
+/// those that cannot be listed and stopping when none left can.
+pub(crate) fn score_in_order(
     listing: &mut Listing<'_>,
     mut candidates: Vec<CandidatePair>,
+    by: KeptBy,
     mut score: impl FnMut(&[CandidatePair]) -> Vec<PairScore>,
 ) {
-    if candidates.len() <= listing.limit {
+    if listing.pairs.len() + candidates.len() <= listing.limit {
         // Nothing to skip: the whole list is in unit order already.
         let scored = score(&candidates);
         listing.add(candidates.len(), scored);
         return;
     }
     let order = listing.order;
-    candidates.sort_unstable_by(|x, y| order.by_rank(x, y));
+    candidates.sort_unstable_by(|x, y| by.cmp(order, x, y));
     // The highest bound from each candidate on, to know when to stop.
     let mut highest_from: Vec<u32> = candidates.iter().map(|c| c.bound).collect();
     for i in (1..highest_from.len()).rev() {
         highest_from[i - 1] = highest_from[i - 1].max(highest_from[i]);
     }
-    // The first chunk fills the list; later ones are half as large, so
-    // that the floor rises between them.
-    let mut chunk_len = listing.limit.max(1);
+    // The first chunk fills the list; later ones (and those of a later
+    // pass, once it is full) are half as large, so that the floor rises
+    // between them.
+    let room = listing.limit - listing.pairs.len().min(listing.limit);
+    let mut chunk_len = room.max(listing.limit / 2).max(1);
     let mut next = 0;
     let mut chunk: Vec<CandidatePair> = Vec::new();
     while next < candidates.len() && !listing.closed_below(highest_from[next]) {

@@ -90,6 +90,14 @@ pub const DEFAULT_MAX_PAIRS: usize = 100_000;
 /// Candidates kept for scoring per pair listed ([`CompareOptions::max_pairs`]).
 pub const SCORED_PER_LISTED: usize = 4;
 
+/// At most this many more counting passes look for candidates that the
+/// cap of the first ([`SCORED_PER_LISTED`] per listed pair) left out and
+/// that could still be listed, each keeping a cap of them, best bound
+/// first. They run only when that many caps can hold every such candidate,
+/// so that a batch where far more could be listed (bounds far looser than
+/// the scores) is not counted again for nothing.
+pub const EXTRA_PASSES: usize = 3;
+
 /// Everything a comparison needs besides its input.
 #[derive(Clone, Debug)]
 pub struct CompareOptions {
