@@ -23,6 +23,10 @@
 //!   `copyhound` command line uses.
 //!
 //! Scanned PDFs have no text layer and give an empty text, not an error.
+//!
+//! `pdf-extract` reads text shown by `Tj` and `TJ` only; text shown by the
+//! `'` and `"` operators (a new line, then the text) is rewritten into
+//! those first ([`spell_out_quote_operators`]).
 
 use std::collections::HashSet;
 use std::io::Read;
@@ -31,7 +35,8 @@ use std::sync::{Once, mpsc};
 use std::time::Duration;
 
 use flate2::read::ZlibDecoder;
-use pdf_extract::{Document, Error as PdfError, OutputError, PlainTextOutput};
+use pdf_extract::content::{Content, Operation};
+use pdf_extract::{Document, Error as PdfError, Object, OutputError, PlainTextOutput};
 
 use super::ExtractError;
 
@@ -81,6 +86,7 @@ pub(crate) fn extract(bytes: &[u8], inflated_limit: u64) -> Result<String, Extra
         document.decrypt("").map_err(|error| classify(&error))?;
     }
     check_page_parents(&document)?;
+    spell_out_quote_operators(&mut document);
     let mut text = String::new();
     pdf_extract::output_doc(&document, &mut PlainTextOutput::new(&mut text)).map_err(|error| {
         match error {
@@ -89,6 +95,51 @@ pub(crate) fn extract(bytes: &[u8], inflated_limit: u64) -> Result<String, Extra
         }
     })?;
     Ok(text)
+}
+
+/// Rewrites each page's `'` and `"` text operators as the operators they
+/// stand for (PDF 32000-1, 9.4.3): `string '` is `T* string Tj`, and
+/// `aw ac string "` is `aw Tw ac Tc string '`. A page whose content cannot
+/// be read or written again is left as it is, for the reader to judge.
+fn spell_out_quote_operators(document: &mut Document) {
+    for page in document.get_pages().into_values() {
+        let Ok(bytes) = document.get_page_content(page) else {
+            continue;
+        };
+        let Ok(content) = Content::decode(&bytes) else {
+            continue;
+        };
+        let is_quote = |operation: &Operation| matches!(operation.operator.as_str(), "'" | "\"");
+        if !content.operations.iter().any(is_quote) {
+            continue;
+        }
+        let operations: Vec<Operation> = content
+            .operations
+            .into_iter()
+            .flat_map(spelled_out)
+            .collect();
+        if let Ok(bytes) = (Content { operations }).encode() {
+            // A page left unchanged is read as before.
+            let _ = document.change_page_content(page, bytes);
+        }
+    }
+}
+
+/// `operation` as `T*`, `Tw`, `Tc` and `Tj` when it is `'` or `"` (with
+/// the operands they take), else itself.
+fn spelled_out(operation: Operation) -> Vec<Operation> {
+    let next_line = || Operation::new("T*", Vec::new());
+    let show = |text: &Object| Operation::new("Tj", vec![text.clone()]);
+    match (operation.operator.as_str(), operation.operands.as_slice()) {
+        ("'", [text]) => vec![next_line(), show(text)],
+        ("\"", [word_spacing, character_spacing, text]) => vec![
+            Operation::new("Tw", vec![word_spacing.clone()]),
+            Operation::new("Tc", vec![character_spacing.clone()]),
+            next_line(),
+            show(text),
+        ],
+        _ => vec![operation],
+    }
 }
 
 /// Refuses a file whose deflated streams together expand beyond `limit`.

@@ -73,6 +73,24 @@ fn pdf_text_layer_is_extracted() {
     assert_spans_valid(&loaded.text, &loaded.doc);
 }
 
+/// Text shown by the `'` and `"` operators (each a new line, then the
+/// text; `"` sets the spacings too) is text like that of `Tj`: the file
+/// is not taken for a scan.
+#[test]
+fn pdf_text_of_quote_operators_is_extracted() {
+    let content = "BT /F1 24 Tf 28 TL 72 700 Td (Copy detection) ' (works with) ' \
+                   2 0.5 (quote operators) \" ET";
+    let objects = text_pdf_objects(content);
+    let objects: Vec<&str> = objects.iter().map(String::as_str).collect();
+    let loaded = load("quotes.pdf", &pdf(&objects, "")).unwrap();
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    assert_eq!(
+        symbol_string(&loaded.doc),
+        "copydetectionworkswithquoteoperators"
+    );
+    assert_spans_valid(&loaded.text, &loaded.doc);
+}
+
 #[test]
 fn pdf_is_recognised_by_magic_bytes_whatever_its_name() {
     let objects = text_pdf_objects(PAGE_TEXT);

@@ -32,7 +32,7 @@ use super::super::token::TokenKind;
 use super::syntax::{Body, Form, Part, Source, Statement};
 use declarations::{angle_end, declaration};
 use python::{collect_python_targets, python_header_targets, python_targets};
-use words::{ASSIGNMENTS, PURE_CALLS, PURE_CONSTRUCTORS};
+use words::{ASSIGNMENTS, PURE_CALLS, PURE_CONSTRUCTORS, nested};
 
 /// The language rules the analysis follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -313,11 +313,7 @@ impl<'a> Walker<'_, 'a> {
         let mut after_new = false;
         for index in range.clone() {
             let word = source.word(index);
-            match word {
-                "(" | "[" | "{" => depth += 1,
-                ")" | "]" | "}" => depth = depth.saturating_sub(1),
-                _ => {}
-            }
+            depth = nested(depth, word);
             if skip.iter().any(|r| r.contains(&index)) {
                 continue;
             }

@@ -4,7 +4,7 @@
 use std::ops::Range;
 
 use super::super::syntax::{Form, Part, Source, Statement};
-use super::words::ASSIGNMENTS;
+use super::words::{ASSIGNMENTS, nested};
 
 /// The targets of a Python assignment whose left side is `range` (`a`,
 /// `a, b`, `(a, b)`, `a[i]`, `x.y`, `x: int`): each element's token range.
@@ -141,11 +141,7 @@ pub(super) fn collect_python_targets<'a>(
         let mut depth = 0usize;
         for index in range.clone() {
             let word = source.word(index);
-            match word {
-                "(" | "[" | "{" => depth += 1,
-                ")" | "]" | "}" => depth = depth.saturating_sub(1),
-                _ => {}
-            }
+            depth = nested(depth, word);
             if word == ":=" && index > range.start {
                 bind(index - 1, targets);
             }

@@ -1,6 +1,6 @@
 //! The words that decide what a statement does: calls and constructors
 //! that only read or allocate, assignment operators, and the keywords that
-//! start a declaration.
+//! start a declaration; and how brackets nest.
 
 /// Calls that only read: their statements count as setting locals, not as
 /// effects. Names of the standard libraries of the languages handled.
@@ -156,3 +156,13 @@ pub(super) const DECLARATION_PREFIXES: &[&str] = &[
     "ref",
     "readonly",
 ];
+
+/// The bracket depth after `word` at `depth`: one deeper after an opening
+/// bracket, one shallower after a closing one.
+pub(super) fn nested(depth: usize, word: &str) -> usize {
+    match word {
+        "(" | "[" | "{" => depth + 1,
+        ")" | "]" | "}" => depth.saturating_sub(1),
+        _ => depth,
+    }
+}
