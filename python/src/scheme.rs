@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use arrow_array::RecordBatch;
 use arrow_pyarrow::PyArrowType;
-use copyhound_dedup::{Columns, DedupOptions, PairMatch, SharedSpan};
+use copyhound_dedup::{Columns, DedupChoices, DedupOptions, PairMatch, SharedSpan};
 use copyhound_normalize::TextMode;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -40,23 +40,19 @@ impl Scheme {
                 "unknown text mode {text_mode:?}: expected chars, words or consonants"
             ))
         })?;
-        let defaults = DedupOptions::for_mode(mode);
-        let k = k.unwrap_or(defaults.k);
-        let min_passage = min_passage.unwrap_or(defaults.min_passage);
-        let options = DedupOptions {
+        let options = DedupChoices {
+            text_mode: mode,
             k,
-            window: w.unwrap_or(defaults.window),
-            index_window: index_window.unwrap_or_else(|| {
-                DedupOptions::index_window_for(k, min_passage, min_shared_fingerprints)
-            }),
+            window: w,
+            index_window,
             min_shared_fingerprints,
             seed,
             max_documents_per_hash,
             min_passage,
-            merge_gap: merge_gap.unwrap_or(2 * k),
+            merge_gap,
             min_similarity,
-            ..defaults
-        };
+        }
+        .options();
         Ok(Self {
             inner: copyhound_dedup::Scheme::new(options).map_err(error)?,
         })

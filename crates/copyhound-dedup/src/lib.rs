@@ -72,7 +72,7 @@ pub use error::{DedupError, Place};
 pub use input::{Columns, DocId, Format, Row, input_files, read_rows};
 pub use options::{
     DEFAULT_MAX_DOCUMENTS_PER_HASH, DEFAULT_MIN_SHARED_FINGERPRINTS, DEFAULT_MIN_SIMILARITY,
-    DedupOptions,
+    DedupChoices, DedupOptions,
 };
 pub use run::{CLUSTERS_FILE, PAIRS_FILE, Progress, Stage, Summary, dedup};
 pub use scheme::{PairMatch, Scheme, SharedSpan};

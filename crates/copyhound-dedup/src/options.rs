@@ -41,6 +41,57 @@ pub struct DedupOptions {
     pub min_similarity: f64,
 }
 
+/// A caller's settings before defaults: each `None` is left to the text
+/// mode's default, the candidate window to [`DedupOptions::index_window_for`]
+/// and the merge gap to 2 k — what the command line and the Python
+/// package both turn into [`DedupOptions`] ([`Self::options`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DedupChoices {
+    /// How text becomes symbols.
+    pub text_mode: TextMode,
+    /// k-gram length, in symbols.
+    pub k: Option<usize>,
+    /// Robust-winnowing window of the pair scores.
+    pub window: Option<usize>,
+    /// Robust-winnowing window of the candidate fingerprints.
+    pub index_window: Option<usize>,
+    /// Distinct candidate fingerprints a candidate pair shares at least.
+    pub min_shared_fingerprints: usize,
+    /// Secret key of the k-gram hash.
+    pub seed: u64,
+    /// A candidate fingerprint in more documents than this is dropped.
+    pub max_documents_per_hash: usize,
+    /// Length of the shortest passage that lists a pair, in symbols.
+    pub min_passage: Option<usize>,
+    /// Fragments at most this many symbols apart are one passage.
+    pub merge_gap: Option<usize>,
+    /// Pairs at least this similar join one cluster.
+    pub min_similarity: f64,
+}
+
+impl DedupChoices {
+    /// The settings these choices make, defaults filled in.
+    pub fn options(&self) -> DedupOptions {
+        let defaults = DedupOptions::for_mode(self.text_mode);
+        let k = self.k.unwrap_or(defaults.k);
+        let min_passage = self.min_passage.unwrap_or(defaults.min_passage);
+        DedupOptions {
+            k,
+            window: self.window.unwrap_or(defaults.window),
+            index_window: self.index_window.unwrap_or_else(|| {
+                DedupOptions::index_window_for(k, min_passage, self.min_shared_fingerprints)
+            }),
+            min_shared_fingerprints: self.min_shared_fingerprints,
+            seed: self.seed,
+            max_documents_per_hash: self.max_documents_per_hash,
+            min_passage,
+            merge_gap: self.merge_gap.unwrap_or(2 * k),
+            min_similarity: self.min_similarity,
+            ..defaults
+        }
+    }
+}
+
 impl DedupOptions {
     /// The defaults for `mode`.
     ///

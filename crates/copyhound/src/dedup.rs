@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::Args;
-use copyhound_dedup::{Columns, DedupOptions, Scheme, dedup};
+use copyhound_dedup::{Columns, DedupChoices, DedupOptions, Scheme, dedup};
 use copyhound_normalize::TextMode;
 
 use crate::names::parser;
@@ -77,24 +77,19 @@ pub struct DedupArgs {
 
 impl DedupArgs {
     fn options(&self) -> DedupOptions {
-        let defaults = DedupOptions::for_mode(self.text_mode);
-        let k = self.k.map_or(defaults.k, |k| k as usize);
-        let min_passage = self.min_passage.unwrap_or(defaults.min_passage);
-        DedupOptions {
-            k,
-            window: self.w.map_or(defaults.window, |w| w as usize),
-            index_window: self.index_window.map_or_else(
-                || DedupOptions::index_window_for(k, min_passage, self.min_shared_fingerprints),
-                |w| w as usize,
-            ),
+        DedupChoices {
+            text_mode: self.text_mode,
+            k: self.k.map(|k| k as usize),
+            window: self.w.map(|w| w as usize),
+            index_window: self.index_window.map(|w| w as usize),
             min_shared_fingerprints: self.min_shared_fingerprints,
             seed: self.seed,
             max_documents_per_hash: self.max_documents_per_hash,
-            min_passage,
-            merge_gap: self.merge_gap.unwrap_or(2 * k),
+            min_passage: self.min_passage,
+            merge_gap: self.merge_gap,
             min_similarity: self.min_similarity,
-            ..defaults
         }
+        .options()
     }
 }
 
