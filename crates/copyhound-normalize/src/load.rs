@@ -7,7 +7,9 @@
 //!
 //! 1. recognises PDF and DOCX by magic bytes and extension and extracts their
 //!    text, and reads the code cells of a Jupyter notebook (`.ipynb`) in its
-//!    kernel's language ([`crate::extract::notebook`]);
+//!    kernel's language ([`crate::extract::notebook`]), and its markdown
+//!    cells as a text of their own ([`LoadedDocument::markdown`]) when
+//!    [`LoadOptions::notebook_markdown`] asks for them;
 //! 2. otherwise decodes the bytes ([`crate::decode`]), refusing binary data;
 //! 3. picks the kind — HTML by extension, code by [`Language::detect`], HTML
 //!    by content, else text — unless [`LoadOptions::kind`] fixes it;
@@ -154,6 +156,9 @@ pub struct LoadOptions {
     /// A file whose front-end would need more memory than this many bytes
     /// is refused before it runs ([`crate::budget`]).
     pub memory_budget: u64,
+    /// Read the markdown cells of a notebook whose code cells are read as
+    /// code, as text ([`LoadedDocument::markdown`]).
+    pub notebook_markdown: bool,
 }
 
 impl Default for LoadOptions {
@@ -166,6 +171,7 @@ impl Default for LoadOptions {
             pdf_timeout: DEFAULT_PDF_TIMEOUT,
             isolation: None,
             memory_budget: DEFAULT_MEMORY_BUDGET,
+            notebook_markdown: false,
         }
     }
 }
@@ -196,6 +202,11 @@ pub struct LoadedDocument {
     /// Where each cell read of a notebook starts in
     /// [`text`](Self::text); empty for other files.
     pub cells: Vec<CellStart>,
+    /// The markdown cells of a notebook, through the text front-end: a
+    /// document of their own, so that prose is never compared with code.
+    /// Only when [`LoadOptions::notebook_markdown`] asks for them and the
+    /// notebook's markdown gives symbols.
+    pub markdown: Option<Box<LoadedDocument>>,
 }
 
 impl LoadedDocument {
@@ -342,6 +353,7 @@ fn extracted(
         text_start_in_file: None,
         warnings: Vec::new(),
         cells: Vec::new(),
+        markdown: None,
     }
 }
 
@@ -385,9 +397,10 @@ fn extract_docx(path: &Path, _bytes: &[u8], _options: &LoadOptions) -> Result<St
 }
 
 /// The code cells of a notebook through the front-end of its kernel's
-/// language (or the one `options` forces); a notebook in a language
-/// copyhound does not read, or one that does not parse, is an error naming
-/// the file.
+/// language (or the one `options` forces), and its markdown cells through
+/// the text front-end when `options` asks for them and the code is read
+/// as code; a notebook in a language copyhound does not read, or one that
+/// does not parse, is an error naming the file.
 fn load_notebook(
     path: &Path,
     bytes: &[u8],
@@ -397,33 +410,64 @@ fn load_notebook(
         path: path.into(),
         problem,
     };
-    let code = crate::extract::notebook::notebook_code(bytes).map_err(extract_error)?;
+    let notebook = crate::extract::notebook::read_notebook(bytes, options.notebook_markdown)
+        .map_err(extract_error)?;
     let kind = match options.kind {
         KindChoice::Code(language) => DocumentKind::Code(language),
         KindChoice::Text => DocumentKind::Text,
-        KindChoice::Auto => DocumentKind::Code(Language::from_name(&code.language).ok_or_else(
-            || {
+        KindChoice::Auto => DocumentKind::Code(
+            Language::from_name(&notebook.language).ok_or_else(|| {
                 extract_error(crate::extract::ExtractError::CorruptNotebook(format!(
                     "its kernel's language {:?} is not one copyhound reads (--lang reads it as another)",
-                    code.language
+                    notebook.language
                 )))
-            },
-        )?),
+            })?,
+        ),
     };
+    let code = notebook.code;
     check_memory(path, kind, code.text.len(), options)?;
     let doc = match kind {
         DocumentKind::Code(language) => normalize_code(language, &code.text, &options.code),
         _ => normalize_text(&code.text, &options.text),
     };
+    let markdown = if kind.language().is_some() && !notebook.markdown.cells.is_empty() {
+        let markdown = notebook.markdown;
+        check_memory(path, DocumentKind::Text, markdown.text.len(), options)?;
+        let doc = normalize_text(&markdown.text, &options.text);
+        (!doc.is_empty()).then(|| {
+            Box::new(notebook_part(
+                markdown.text,
+                doc,
+                DocumentKind::Text,
+                markdown.cells,
+            ))
+        })
+    } else {
+        None
+    };
     Ok(LoadedDocument {
-        text: code.text,
+        markdown,
+        ..notebook_part(code.text, doc, kind, code.cells)
+    })
+}
+
+/// One kind of the cells of a notebook, read as `kind`.
+fn notebook_part(
+    text: String,
+    doc: NormalizedDocument,
+    kind: DocumentKind,
+    cells: Vec<CellStart>,
+) -> LoadedDocument {
+    LoadedDocument {
+        text,
         doc,
         kind,
         encoding: "IPYNB",
         text_start_in_file: None,
         warnings: Vec::new(),
-        cells: code.cells,
-    })
+        cells,
+        markdown: None,
+    }
 }
 
 /// Text, HTML or code: decode, pick the kind, normalise.
@@ -489,6 +533,7 @@ fn load_text(
         text_start_in_file,
         warnings,
         cells: Vec::new(),
+        markdown: None,
     })
 }
 
@@ -531,4 +576,52 @@ fn verbatim_start(decoded: &Decoded<'_>, bytes: &[u8]) -> Option<usize> {
 fn starts_like_html(bytes: &[u8]) -> bool {
     let head = &bytes[..bytes.len().min(256)];
     html::looks_like_html(&String::from_utf8_lossy(head))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_notebooks_markdown_is_a_text_of_its_own_when_asked_for() {
+        let notebook = br#"{"cells": [
+            {"cell_type": "code", "source": ["x = 1\n"]},
+            {"cell_type": "markdown", "source": ["Prose about x.\n"]},
+            {"cell_type": "markdown", "source": ["---\n"]}
+        ]}"#;
+        let load = |kind, notebook_markdown| {
+            let options = LoadOptions {
+                kind,
+                notebook_markdown,
+                ..LoadOptions::default()
+            };
+            load_bytes(Path::new("a.ipynb"), notebook, &options).unwrap()
+        };
+        let plain = load(KindChoice::Auto, false);
+        assert_eq!(plain.markdown, None);
+        let with_markdown = load(KindChoice::Auto, true);
+        assert_eq!(
+            LoadedDocument {
+                markdown: None,
+                ..with_markdown.clone()
+            },
+            plain
+        );
+        let markdown = with_markdown.markdown.unwrap();
+        assert_eq!(markdown.kind, DocumentKind::Text);
+        assert_eq!(markdown.text, "---\nProse about x.\n---\n---\n");
+        assert_eq!(markdown.doc.len(), "Proseaboutx".len());
+        let cells: Vec<u32> = markdown.cells.iter().map(|c| c.number).collect();
+        assert_eq!(cells, [2, 3]);
+        // Code read as text has no markdown beside it.
+        assert_eq!(load(KindChoice::Text, true).markdown, None);
+        // Nor has a notebook whose markdown gives no symbols.
+        let rules_only = br#"{"cells": [{"cell_type": "markdown", "source": "---"}]}"#;
+        let options = LoadOptions {
+            notebook_markdown: true,
+            ..LoadOptions::default()
+        };
+        let loaded = load_bytes(Path::new("a.ipynb"), rules_only, &options).unwrap();
+        assert_eq!(loaded.markdown, None);
+    }
 }

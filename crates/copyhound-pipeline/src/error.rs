@@ -45,6 +45,11 @@ pub enum PipelineError {
         /// The languages there are, comma-separated.
         known: String,
     },
+    /// `--notebook-markdown` with `--lang text`.
+    #[error(
+        "--notebook-markdown compares notebooks' markdown cells beside their code; with --lang text the code cells are read as text"
+    )]
+    MarkdownWithoutCode,
     /// The `--group` pattern is not a regular expression.
     #[error("invalid --group pattern")]
     InvalidGroup(#[source] regex::Error),

@@ -2,13 +2,18 @@
 //! selected k-gram's hash, position, bytes and line, with the file's kind
 //! and the k, w and selector its family's defaults and the user's
 //! selection give. Serialised as one JSON object, or written as text.
+//!
+//! In a notebook a k-gram is placed by its cell and the line within it,
+//! as Jupyter shows them; the markdown cells of a notebook, when the
+//! front-end reads them, are listed as a file of their own,
+//! `alice.ipynb (markdown)`.
 
 use std::io::{self, Write};
 use std::path::Path;
 
 use copyhound_fingerprint::Fingerprint;
 use copyhound_normalize::LoadedDocument;
-use copyhound_source::LineIndex;
+use copyhound_source::CellLine;
 use serde::Serialize;
 
 use crate::{Family, FrontEnd, Selection};
@@ -46,9 +51,48 @@ pub struct FingerprintRecord {
     pub end: usize,
     /// The 1-based line it starts on.
     pub line: usize,
+    /// In a notebook, the cell it starts in and the line within it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notebook: Option<NotebookLine>,
+}
+
+/// Where in a notebook a k-gram starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct NotebookLine {
+    /// The cell's number, as Jupyter counts them.
+    pub cell: u32,
+    /// The 1-based line within the cell.
+    pub line: u32,
+}
+
+impl From<CellLine> for NotebookLine {
+    fn from(at: CellLine) -> Self {
+        Self {
+            cell: at.cell,
+            line: at.line,
+        }
+    }
 }
 
 impl FileFingerprints {
+    /// The fingerprints of `loaded` (read from `path` by `front_end`), and
+    /// those of its markdown cells when it is a notebook whose markdown
+    /// was read, with `selection` over each one's family's defaults.
+    pub fn of_each(
+        path: &Path,
+        loaded: &LoadedDocument,
+        front_end: &FrontEnd,
+        selection: &Selection,
+    ) -> Vec<Self> {
+        let mut each = vec![Self::of(path, loaded, front_end, selection)];
+        if let Some(markdown) = &loaded.markdown {
+            let mut prose = Self::of(path, markdown, front_end, selection);
+            prose.path.push_str(" (markdown)");
+            each.push(prose);
+        }
+        each
+    }
+
     /// The fingerprints of `loaded` (read from `path` by `front_end`), with
     /// `selection` over its family's defaults.
     pub fn of(
@@ -62,7 +106,7 @@ impl FileFingerprints {
         let mut fingerprints: Vec<Fingerprint> = Vec::new();
         scheme.fingerprint(&loaded.doc.symbols, &mut fingerprints);
         let shift = loaded.text_start_in_file.unwrap_or(0);
-        let lines = LineIndex::new(loaded.text.as_bytes());
+        let lines = loaded.line_index();
         let records = fingerprints
             .iter()
             .map(|f| {
@@ -73,6 +117,7 @@ impl FileFingerprints {
                     start: bytes.start + shift,
                     end: bytes.end + shift,
                     line: lines.line_number(bytes.start) as usize,
+                    notebook: lines.cell_range(bytes).map(|range| range.first.into()),
                 }
             })
             .collect();
@@ -101,11 +146,15 @@ impl FileFingerprints {
             self.w
         )?;
         for f in &self.fingerprints {
-            writeln!(
+            write!(
                 out,
-                "  {:016x}  pos {:>8}  bytes {}..{}  line {}",
-                f.hash, f.pos, f.start, f.end, f.line
+                "  {:016x}  pos {:>8}  bytes {}..{}  ",
+                f.hash, f.pos, f.start, f.end
             )?;
+            match f.notebook {
+                Some(at) => writeln!(out, "cell {} line {}", at.cell, at.line)?,
+                None => writeln!(out, "line {}", f.line)?,
+            }
         }
         Ok(())
     }

@@ -35,6 +35,10 @@ pub struct FrontEndChoice {
     pub drop_imports: bool,
     /// How statements inside functions of code are normalised.
     pub statements: StatementOptions,
+    /// Compare the markdown cells of notebooks too, as text: the markdown
+    /// of each unit's notebooks is a unit of its own, `NAME (markdown)`,
+    /// compared with the other units of text, never with code.
+    pub notebook_markdown: bool,
     /// Files larger than this many MiB are refused.
     pub max_file_mib: u64,
     /// A file whose front-end would need more than this many MiB of memory
@@ -49,8 +53,8 @@ pub struct FrontEndChoice {
 impl Default for FrontEndChoice {
     /// Each file's kind detected, identifiers renamed, dead statements of
     /// code dropped and its counted loops read as `while` loops, text by
-    /// character, files up to 64 MiB whose front-end needs at most 2 GiB,
-    /// PDFs extracted in-process.
+    /// character, notebooks' markdown cells not read, files up to 64 MiB
+    /// whose front-end needs at most 2 GiB, PDFs extracted in-process.
     fn default() -> Self {
         Self {
             lang: None,
@@ -62,6 +66,7 @@ impl Default for FrontEndChoice {
                 canonical_order: false,
                 while_loops: true,
             },
+            notebook_markdown: false,
             max_file_mib: 64,
             max_file_memory_mib: 2048,
             isolation: None,
@@ -77,7 +82,8 @@ pub struct FrontEnd {
 
 impl FrontEnd {
     /// The front-end `choice` describes; an unknown language is an error
-    /// that lists the known ones.
+    /// that lists the known ones, and so is markdown asked for with every
+    /// file read as text.
     pub fn new(choice: &FrontEndChoice) -> Result<Self, PipelineError> {
         let kind = match choice.lang.as_deref() {
             None => KindChoice::Auto,
@@ -93,6 +99,9 @@ impl FrontEnd {
                 }
             })?),
         };
+        if choice.notebook_markdown && kind == KindChoice::Text {
+            return Err(PipelineError::MarkdownWithoutCode);
+        }
         Ok(Self {
             options: LoadOptions {
                 kind,
@@ -105,6 +114,7 @@ impl FrontEnd {
                 max_bytes: choice.max_file_mib.saturating_mul(1 << 20),
                 memory_budget: choice.max_file_memory_mib.saturating_mul(1 << 20),
                 isolation: choice.isolation.clone(),
+                notebook_markdown: choice.notebook_markdown,
                 ..LoadOptions::default()
             },
         })

@@ -71,7 +71,7 @@ mod walk;
 
 pub use archive::ArchiveLimits;
 pub use error::PipelineError;
-pub use fingerprints::{FileFingerprints, FingerprintRecord};
+pub use fingerprints::{FileFingerprints, FingerprintRecord, NotebookLine};
 pub use front_end::{Defaults, Family, FrontEnd, FrontEndChoice};
 pub use plan::{Inputs, Plan, PlannedUnit, PlannedUnits, UnitMode, make_names_unique, plan_units};
 pub use progress::{Progress, Stage, Warning};

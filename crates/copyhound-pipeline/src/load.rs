@@ -1,6 +1,14 @@
 //! Reading a batch: the inputs are planned and every file is loaded on
 //! rayon's threads as soon as the walk finds it, so that reading and
 //! tokenising fill the walk's idle moments instead of waiting for its end.
+//!
+//! The markdown cells of notebooks, when the front-end reads them, are
+//! split off into units of their own: `alice.ipynb (markdown)` beside
+//! `alice.ipynb`, of the same role, holding the markdown of each notebook
+//! of its unit as a text document of the same name. Prose and code never
+//! match, and as a unit of the text family the markdown is compared with
+//! the text front-end's defaults and reported as a pair of its own; base
+//! notebooks give their markdown to the text family's base the same way.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -30,7 +38,12 @@ pub(crate) struct LoadedUnit {
     /// `None` when none of them loaded.
     pub family: Option<Family>,
     pub files: Vec<LoadedFile>,
+    /// Whether it holds the markdown cells of notebooks of another unit.
+    pub markdown: bool,
 }
+
+/// What the name of a unit of markdown cells ends with.
+const MARKDOWN_SUFFIX: &str = " (markdown)";
 
 impl LoadedUnit {
     fn new(name: String, root: String, role: Role, files: Vec<LoadedFile>) -> Self {
@@ -51,7 +64,33 @@ impl LoadedUnit {
             role,
             family,
             files,
+            markdown: false,
         }
+    }
+
+    /// Where it is, as messages say it: [`path`](Self::path), and
+    /// `(markdown)` after it for the markdown cells of notebooks.
+    pub fn place(&self) -> String {
+        let path = self.path().display().to_string();
+        if self.markdown {
+            path + MARKDOWN_SUFFIX
+        } else {
+            path
+        }
+    }
+
+    /// The unit of the markdown cells of this unit's notebooks, taken
+    /// out of their documents; `None` when it has none.
+    fn split_markdown(&mut self) -> Option<Self> {
+        let files: Vec<LoadedFile> = take_markdown(&mut self.files).collect();
+        if files.is_empty() {
+            return None;
+        }
+        let name = format!("{}{MARKDOWN_SUFFIX}", self.name);
+        Some(Self {
+            markdown: true,
+            ..Self::new(name, self.root.clone(), self.role, files)
+        })
     }
 
     /// The file of a one-file unit, or the folder of a multi-file one.
@@ -115,15 +154,17 @@ pub(crate) fn load_batch(
         };
         LoadedFile { file, loaded }
     };
-    let units = plan
-        .units
-        .into_iter()
-        .map(|unit| {
-            let files = unit.files.into_iter().map(&mut take).collect();
-            LoadedUnit::new(unit.name, unit.root, unit.role, files)
-        })
-        .collect();
-    let base = plan.base.into_iter().map(take).collect();
+    let mut units = Vec::with_capacity(plan.units.len());
+    for unit in plan.units {
+        let files = unit.files.into_iter().map(&mut take).collect();
+        let mut unit = LoadedUnit::new(unit.name, unit.root, unit.role, files);
+        let markdown = unit.split_markdown();
+        units.push(unit);
+        units.extend(markdown);
+    }
+    let mut base: Vec<LoadedFile> = plan.base.into_iter().map(take).collect();
+    let base_markdown: Vec<LoadedFile> = take_markdown(&mut base).collect();
+    base.extend(base_markdown);
     for warning in &plan.warnings {
         progress.warn(Warning::Layout(warning));
     }
@@ -131,5 +172,17 @@ pub(crate) fn load_batch(
         units,
         base,
         problems: plan.problems,
+    })
+}
+
+/// The markdown documents of `files`, taken out of them, each as a file of
+/// the same name.
+fn take_markdown(files: &mut [LoadedFile]) -> impl Iterator<Item = LoadedFile> + '_ {
+    files.iter_mut().filter_map(|file| {
+        let markdown = file.loaded.as_mut().ok()?.markdown.take()?;
+        Some(LoadedFile {
+            file: file.file.clone(),
+            loaded: Ok(*markdown),
+        })
     })
 }

@@ -1,7 +1,7 @@
 //! A batch comparison end to end: load, sort into families, fingerprint,
 //! compare each family, and the outcome every output is made from.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -54,6 +54,12 @@ pub fn run(
         return Err(nothing_to_compare(inputs, &counts, batch, problems));
     }
     problems.extend(lone_units(&batch.units, &counts));
+    let markdown_units: MarkdownUnits = batch
+        .units
+        .iter()
+        .filter(|unit| unit.markdown)
+        .map(|unit| (unit.root.clone(), unit.name.clone()))
+        .collect();
     let kept = keep_files(batch, &compared, progress, &mut problems);
     let settings_of: BTreeMap<Family, FamilySettings> = compared
         .iter()
@@ -65,7 +71,7 @@ pub fn run(
         settings.group.as_ref(),
     );
     for batch in &batches {
-        problems.extend(too_short(batch, &settings.front_end));
+        problems.extend(too_short(batch, &settings.front_end, &markdown_units));
     }
     for problem in &problems {
         progress.warn(Warning::LeftOut(problem));
@@ -127,14 +133,22 @@ pub fn run(
         front_end: settings.front_end.clone(),
         archives: inputs.filter.archives,
         archived_texts,
+        markdown_units,
     })
 }
+
+/// The units of notebooks' markdown cells, by input path and name.
+type MarkdownUnits = HashSet<(String, String)>;
 
 /// The problems of the units of `batch` too short to check: fewer symbols
 /// than the shortest shared run sure to be found (w + k − 1), or no
 /// fingerprint. Units with no symbol at all are not listed: their files
 /// are, as empty.
-fn too_short(batch: &FamilyBatch, front_end: &FrontEnd) -> Vec<Problem> {
+fn too_short(
+    batch: &FamilyBatch,
+    front_end: &FrontEnd,
+    markdown_units: &MarkdownUnits,
+) -> Vec<Problem> {
     let k = batch.settings.scheme.k();
     let shortest = batch.settings.window + k - 1;
     let symbol = front_end.symbol(batch.settings.family);
@@ -157,8 +171,14 @@ fn too_short(batch: &FamilyBatch, front_end: &FrontEnd) -> Vec<Problem> {
                 return None;
             };
             let path = unit_path(root, unit);
+            let markdown = markdown_units.contains(&(root.clone(), unit.name.clone()));
+            let place = if markdown {
+                format!("{path} (markdown)")
+            } else {
+                path.clone()
+            };
             Some(Problem {
-                message: format!("{path}: too short to check: {why}"),
+                message: format!("{place}: too short to check: {why}"),
                 path,
                 kind: ProblemKind::TooShort,
             })
@@ -197,6 +217,9 @@ pub struct Outcome {
     /// The texts of the documents of archived units, by the archive (as
     /// given) and the unit's name: they are not read from files again.
     archived_texts: HashMap<(String, String), Vec<String>>,
+    /// The units of notebooks' markdown cells: their texts are the
+    /// markdown of their notebooks.
+    markdown_units: MarkdownUnits,
 }
 
 /// The comparison of the units of one family.
@@ -282,9 +305,15 @@ impl Outcome {
             return texts.get(document).cloned();
         }
         let path = document_path(Path::new(&unit.root), &unit.documents[document].path);
-        self.front_end
-            .reload(&path, &self.archives)
-            .map(|loaded| loaded.text)
+        let loaded = self.front_end.reload(&path, &self.archives)?;
+        if self
+            .markdown_units
+            .contains(&(unit.root.clone(), unit.path.clone()))
+        {
+            loaded.markdown.map(|markdown| markdown.text)
+        } else {
+            Some(loaded.text)
+        }
     }
 }
 
@@ -358,10 +387,9 @@ fn lone_units(units: &[LoadedUnit], counts: &BTreeMap<Family, FamilyCount>) -> V
             } else {
                 format!("no new {family} unit to compare it with")
             };
-            let path = unit.path().display().to_string();
             Some(Problem {
-                message: format!("{path}: skipped: {why}"),
-                path,
+                message: format!("{}: skipped: {why}", unit.place()),
+                path: unit.path().display().to_string(),
                 kind: ProblemKind::Skipped,
             })
         })

@@ -24,7 +24,7 @@ use copyhound_report::{
     undetailed_pairs_note, write_csv_of, write_html, write_json_with_details, write_table,
 };
 
-use crate::front_end::FrontEndArgs;
+use crate::front_end::{FrontEndArgs, NotebookArgs};
 use crate::names::parser;
 use crate::progress::Bar;
 use crate::selection::SelectionArgs;
@@ -171,6 +171,8 @@ pub struct CompareArgs {
     selection: SelectionArgs,
     #[command(flatten)]
     front_end: FrontEndArgs,
+    #[command(flatten)]
+    notebooks: NotebookArgs,
 }
 
 impl CompareArgs {
@@ -204,14 +206,11 @@ impl CompareArgs {
     /// first, then the front-end.
     fn settings(&self) -> Result<CompareSettings, PipelineError> {
         let group = self.group.as_deref().map(GroupPattern::new).transpose()?;
+        let choice = self.notebooks.apply(self.front_end.choice());
         let (front_end, selection) = if self.against.is_empty() {
-            (self.front_end.front_end()?, self.selection.selection())
+            (FrontEnd::new(&choice)?, self.selection.selection())
         } else {
-            let archived = settings_against(
-                &self.against,
-                &self.front_end.choice(),
-                &self.selection.selection(),
-            )?;
+            let archived = settings_against(&self.against, &choice, &self.selection.selection())?;
             (FrontEnd::new(&archived.front_end)?, archived.selection)
         };
         Ok(CompareSettings {

@@ -6,10 +6,10 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use copyhound_pipeline::FileFingerprints;
+use copyhound_pipeline::{FileFingerprints, FrontEnd};
 use copyhound_report::terminal_safe;
 
-use crate::front_end::FrontEndArgs;
+use crate::front_end::{FrontEndArgs, NotebookArgs};
 use crate::selection::SelectionArgs;
 
 /// Output formats.
@@ -32,6 +32,8 @@ pub struct FingerprintArgs {
     selection: SelectionArgs,
     #[command(flatten)]
     front_end: FrontEndArgs,
+    #[command(flatten)]
+    notebooks: NotebookArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::default())]
     format: Format,
@@ -40,7 +42,7 @@ pub struct FingerprintArgs {
 /// Fingerprints every file; a file that cannot be read is reported and
 /// skipped, and the exit code is 1 if any was.
 pub fn run(args: &FingerprintArgs) -> Result<ExitCode> {
-    let front_end = args.front_end.front_end()?;
+    let front_end = FrontEnd::new(&args.notebooks.apply(args.front_end.choice()))?;
     let selection = args.selection.selection();
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
@@ -57,13 +59,14 @@ pub fn run(args: &FingerprintArgs) -> Result<ExitCode> {
         for warning in &loaded.warnings {
             crate::warn(&format!("{}: {warning}", path.display()));
         }
-        let file = FileFingerprints::of(path, &loaded, &front_end, &selection);
-        match args.format {
-            Format::Json => {
-                serde_json::to_writer(&mut out, &file)?;
-                writeln!(out)?;
+        for file in FileFingerprints::of_each(path, &loaded, &front_end, &selection) {
+            match args.format {
+                Format::Json => {
+                    serde_json::to_writer(&mut out, &file)?;
+                    writeln!(out)?;
+                }
+                Format::Text => file.write_text(&mut out)?,
             }
-            Format::Text => file.write_text(&mut out)?,
         }
     }
     out.flush()?;

@@ -91,6 +91,27 @@ pub struct FrontEndArgs {
     pub max_file_memory_mib: u64,
 }
 
+/// Whether notebooks' markdown cells are read, for the commands that
+/// compare or fingerprint notebooks.
+#[derive(Clone, Copy, Debug, Args)]
+pub struct NotebookArgs {
+    /// Read the markdown cells of Jupyter notebooks too, as text of their
+    /// own (`NAME.ipynb (markdown)`), never mixed with the code cells.
+    /// Off by default: a notebook's prose often repeats the assignment.
+    #[arg(long)]
+    pub notebook_markdown: bool,
+}
+
+impl NotebookArgs {
+    /// `choice`, reading notebooks as these options say.
+    pub fn apply(self, choice: FrontEndChoice) -> FrontEndChoice {
+        FrontEndChoice {
+            notebook_markdown: self.notebook_markdown,
+            ..choice
+        }
+    }
+}
+
 impl FrontEndArgs {
     /// The front-end these options choose; an unknown language is an error.
     pub fn front_end(&self) -> Result<FrontEnd, PipelineError> {
@@ -109,6 +130,8 @@ impl FrontEndArgs {
                 canonical_order: self.statement_order == StatementOrder::Canonical,
                 while_loops: self.loops == Loops::While,
             },
+            // Asked for by `NotebookArgs` where a command reads it.
+            notebook_markdown: false,
             max_file_mib: self.max_file_mib,
             max_file_memory_mib: self.max_file_memory_mib,
             isolation: isolated_extractor(),

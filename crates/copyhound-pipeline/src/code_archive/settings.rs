@@ -52,11 +52,16 @@ impl ArchiveSettings {
     }
 
     /// The settings of [`to_text`](Self::to_text)'s lines; `defaults`
-    /// gives what the lines do not keep. An unknown name or value is an
-    /// error naming the line.
+    /// gives what the lines do not keep, but notebooks' markdown is never
+    /// read. An unknown name or value is an error naming the line.
     pub fn parse(text: &str, defaults: &FrontEndChoice) -> Result<Self, PipelineError> {
         let mut settings = Self {
-            front_end: defaults.clone(),
+            front_end: FrontEndChoice {
+                // An archive keeps the units of code, never their
+                // notebooks' markdown.
+                notebook_markdown: false,
+                ..defaults.clone()
+            },
             selection: Selection::default(),
         };
         for line in text.lines().filter(|l| !l.is_empty()) {
@@ -130,6 +135,13 @@ impl ArchiveSettings {
             imports(ours),
             imports(default),
             imports(theirs),
+        );
+        let markdown = |c: &FrontEndChoice| c.notebook_markdown.to_string();
+        check(
+            "--notebook-markdown",
+            markdown(ours),
+            markdown(default),
+            markdown(theirs),
         );
         let statements = |c: &FrontEndChoice| format!("{:?}", c.statements);
         check(
@@ -234,6 +246,24 @@ mod tests {
                 "-k 9: the archive was made with 12",
                 "--seed 4: the archive was made with 0"
             ]
+        );
+    }
+
+    #[test]
+    fn notebooks_markdown_conflicts_with_every_archive() {
+        let asked = FrontEndChoice {
+            notebook_markdown: true,
+            ..FrontEndChoice::default()
+        };
+        let text = ArchiveSettings {
+            front_end: FrontEndChoice::default(),
+            selection: Selection::default(),
+        }
+        .to_text();
+        let settings = ArchiveSettings::parse(&text, &asked).unwrap();
+        assert_eq!(
+            settings.conflicts(&asked, &Selection::default()),
+            ["--notebook-markdown true: the archive was made with false"]
         );
     }
 }

@@ -1,7 +1,9 @@
 //! Jupyter notebooks: their code cells are compared through the front-end
 //! of the kernel's language, each cell named by a comment line in the
 //! text the outputs show, and positions given as a cell and a line within
-//! it; a malformed notebook is a problem naming it.
+//! it; a malformed notebook is a problem naming it. With
+//! `--notebook-markdown` the markdown cells are compared too, as text of
+//! their own; `fingerprint` places a notebook's k-grams by cell and line.
 
 use std::fs;
 use std::path::Path;
@@ -215,5 +217,238 @@ fn a_copied_passage_is_placed_by_its_cell_and_line() {
         "bob.ipynb, cell 2, lines 2–4",
     ] {
         assert!(row.contains(place), "{place} is not in {row}");
+    }
+}
+
+/// A paragraph alice wrote in her second cell and bob copied into his
+/// third; carol wrote her own.
+const COPIED_PROSE: &str = "The rainfall series drifts upward after the dam was built, so we compare each decade with the one before it.\nA rolling median smooths the spikes that single storms leave in the monthly totals.\nWhere the gauges disagree we trust the one nearest the river mouth.\n";
+const OWN_PROSE: &str = "Stacks keep their items in a dictionary keyed by position.\nPushing upper-cases every string before storing it, which the tests expect.\n";
+
+/// `compare` of `input` with `extra` options, writing the JSON and HTML
+/// reports into `dir`: the JSON report and the exit status.
+fn compare_with(dir: &Path, input: &Path, extra: &[&str]) -> (serde_json::Value, i32) {
+    let json = dir.join("r.json");
+    let output = copyhound()
+        .args(["compare", "-q", "--report-pairs", "all", "--json"])
+        .arg(&json)
+        .arg("--report")
+        .arg(dir.join("r.html"))
+        .args(extra)
+        .arg(input)
+        .output()
+        .unwrap();
+    let report = serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    (report, output.status.code().unwrap())
+}
+
+/// The similarity of the pair of units `a` and `b` in `report`, 0 when it
+/// is not listed.
+fn similarity(report: &serde_json::Value, a: &str, b: &str) -> f64 {
+    report["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["a"]["path"] == a && p["b"]["path"] == b)
+        .map_or(0.0, |p| p["similarity"].as_f64().unwrap())
+}
+
+/// With `--notebook-markdown` the markdown of each notebook is a text
+/// unit of its own: a copied markdown cell pairs the notebooks' markdown,
+/// placed by the cell's number as Jupyter counts cells, though their code
+/// differs; unrelated prose scores near zero. Without it no markdown is
+/// read.
+#[test]
+fn copied_markdown_cells_pair_only_with_the_flag() {
+    let dir = temp_dir();
+    let input = dir.path().join("in");
+    write(
+        &input,
+        "alice.ipynb",
+        notebook(&[("code", LOAD), ("markdown", COPIED_PROSE), ("code", STATS)]),
+    );
+    write(
+        &input,
+        "bob.ipynb",
+        notebook(&[
+            ("markdown", "# My answer\n"),
+            ("code", OTHER),
+            ("markdown", COPIED_PROSE),
+        ]),
+    );
+    write(
+        &input,
+        "carol.ipynb",
+        notebook(&[
+            ("markdown", OWN_PROSE),
+            (
+                "code",
+                "def area(width, height):\n    if width <= 0 or height <= 0:\n        raise ValueError('sizes must be positive')\n    return width * height\n",
+            ),
+        ]),
+    );
+    let (plain, code) = compare_with(dir.path(), &input, &[]);
+    assert_eq!(code, 0);
+    let listed = |report: &serde_json::Value| -> Vec<String> {
+        report["units"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|u| u["path"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert!(
+        listed(&plain).iter().all(|unit| !unit.contains("markdown")),
+        "{:?}",
+        listed(&plain)
+    );
+    assert!(similarity(&plain, "alice.ipynb", "bob.ipynb") < 0.1);
+
+    let (report, code) = compare_with(dir.path(), &input, &["--notebook-markdown"]);
+    assert_eq!(code, 0, "{}", report["problems"]);
+    assert_eq!(report["problems"], serde_json::json!([]));
+    let (alice, bob, carol) = (
+        "alice.ipynb (markdown)",
+        "bob.ipynb (markdown)",
+        "carol.ipynb (markdown)",
+    );
+    for unit in [alice, bob, carol] {
+        assert!(listed(&report).iter().any(|u| u == unit), "{unit}");
+    }
+    // The code compares as without the flag.
+    let code_pair = similarity(&report, "alice.ipynb", "bob.ipynb");
+    assert!((code_pair - similarity(&plain, "alice.ipynb", "bob.ipynb")).abs() < 1e-12);
+    assert!(similarity(&report, alice, bob) > 0.6, "{}", report["pairs"]);
+    assert!(similarity(&report, alice, carol) < 0.1);
+    assert!(similarity(&report, bob, carol) < 0.1);
+    let pair = report["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["a"]["path"] == alice && p["b"]["path"] == bob)
+        .unwrap();
+    let passages = pair["passages"].as_array().unwrap();
+    assert_eq!(passages.len(), 1, "{passages:?}");
+    assert_eq!(
+        passages[0]["a"]["notebook"],
+        serde_json::json!({"cells": [2, 2], "lines": [1, 3]})
+    );
+    assert_eq!(
+        passages[0]["b"]["notebook"],
+        serde_json::json!({"cells": [3, 3], "lines": [1, 3]})
+    );
+
+    let Some(browser) = browser() else {
+        return;
+    };
+    let number = report["pairs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|p| p == pair)
+        .unwrap()
+        + 1;
+    let url = format!(
+        "file://{}#pair={number}",
+        dir.path().join("r.html").display()
+    );
+    let page = rendered_dom(&browser, &url, &dir.path().join("chromium-profile"));
+    let row = &page[page
+        .find("<tr data-passage=\"0\">")
+        .expect("the passage is listed")..];
+    let row = &row[..row.find("</tr>").unwrap()];
+    for place in [
+        "alice.ipynb, cell 2, lines 1–3",
+        "bob.ipynb, cell 3, lines 1–3",
+    ] {
+        assert!(row.contains(place), "{place} is not in {row}");
+    }
+}
+
+/// With `--notebook-markdown`, notebooks without markdown cells compare
+/// as without it, with no problem.
+#[test]
+fn notebooks_without_markdown_are_fine_with_the_flag() {
+    let dir = temp_dir();
+    let input = dir.path().join("in");
+    write(
+        &input,
+        "a.ipynb",
+        notebook(&[("code", LOAD), ("code", STATS)]),
+    );
+    write(
+        &input,
+        "b.ipynb",
+        notebook(&[("code", STATS), ("code", LOAD)]),
+    );
+    let (plain, _) = compare_with(dir.path(), &input, &[]);
+    let (report, code) = compare_with(dir.path(), &input, &["--notebook-markdown"]);
+    assert_eq!(code, 0);
+    assert_eq!(report["problems"], serde_json::json!([]));
+    assert_eq!(report["units"], plain["units"]);
+    assert_eq!(report["pairs"], plain["pairs"]);
+}
+
+/// `fingerprint` places each k-gram of a notebook by its cell and the
+/// line within it, and lists the markdown's on request.
+#[test]
+fn fingerprint_places_notebook_kgrams_by_cell_and_line() {
+    let dir = temp_dir();
+    let input = dir.path().join("in");
+    let path = input.join("alice.ipynb");
+    write(
+        &input,
+        "alice.ipynb",
+        notebook(&[("markdown", COPIED_PROSE), ("code", LOAD), ("code", STATS)]),
+    );
+    let run = |extra: &[&str]| {
+        let output = copyhound()
+            .arg("fingerprint")
+            .args(extra)
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(output.status.success());
+        String::from_utf8(output.stdout).unwrap()
+    };
+    let text = run(&[]);
+    let places: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .map(|line| &line[line.rfind("  ").unwrap() + 2..])
+        .collect();
+    assert!(places.iter().all(|p| p.starts_with("cell ")), "{text}");
+    // The code cells are cells 2 (LOAD, 8 lines) and 3 (STATS, 7 lines):
+    // no k-gram starts outside them.
+    for cell in ["cell 2 line", "cell 3 line"] {
+        assert!(places.iter().any(|p| p.starts_with(cell)), "{text}");
+    }
+    for place in &places {
+        let (cell, line) = place[5..].split_once(" line ").unwrap();
+        let most = if cell == "2" { 8 } else { 7 };
+        assert!(
+            (1..=most).contains(&line.parse::<u32>().unwrap()),
+            "{place}"
+        );
+    }
+    assert!(!text.contains("(markdown)"), "{text}");
+
+    let json = run(&["--format", "json", "--notebook-markdown"]);
+    let files: Vec<serde_json::Value> = json
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(files.len(), 2, "{json}");
+    assert_eq!(files[0]["kind"], "python");
+    assert_eq!(files[0]["fingerprints"][0]["notebook"]["cell"], 2);
+    assert!(
+        files[1]["path"]
+            .as_str()
+            .unwrap()
+            .ends_with("alice.ipynb (markdown)")
+    );
+    assert_eq!(files[1]["kind"], "text");
+    for print in files[1]["fingerprints"].as_array().unwrap() {
+        assert_eq!(print["notebook"]["cell"], 1, "{print}");
     }
 }
