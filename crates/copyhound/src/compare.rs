@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use copyhound_index::{DEFAULT_MAX_PAIRS, MaxOccurrences};
-use copyhound_pipeline::code_archive::settings_against;
+use copyhound_pipeline::code_archive::{Storing, settings_against};
 use copyhound_pipeline::{
     CompareSettings, FrontEnd, GroupPattern, Inputs, PipelineError, UnitMode, WalkFilter,
     Weighting, parse_pair_count, parse_similarity,
@@ -302,7 +302,7 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
             &args.paths,
             args.unit,
             args.inputs().filter,
-            false,
+            Storing::default(),
         )?;
         eprintln!("copyhound: {}: {}", archive.display(), added.summary());
     }

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use copyhound_index::MaxOccurrences;
-use copyhound_pipeline::code_archive::{ArchiveSettings, add_to_archive, create_archive};
+use copyhound_pipeline::code_archive::{ArchiveSettings, Storing, add_to_archive, create_archive};
 use copyhound_pipeline::{CompareSettings, FrontEndChoice, Inputs, Selection, UnitMode};
 use copyhound_report::{Report, UnitOrigin};
 
@@ -134,7 +134,14 @@ fn archive_keeping(batch: &Batch, old: &Path, keep_texts: bool) -> std::path::Pa
         unit: UnitMode::File,
         ..Inputs::default()
     };
-    let added = add_to_archive(&dir, &inputs, &FrontEndChoice::default(), false, &()).unwrap();
+    let added = add_to_archive(
+        &dir,
+        &inputs,
+        &FrontEndChoice::default(),
+        Storing::default(),
+        &(),
+    )
+    .unwrap();
     assert_eq!(added.added.len(), 13, "{added:?}");
     dir
 }
@@ -230,7 +237,17 @@ fn adding_a_unit_again_is_idempotent_and_a_changed_one_is_updated_on_request() {
         ..Inputs::default()
     };
     let add = |update| {
-        add_to_archive(&archive, &inputs, &FrontEndChoice::default(), update, &()).unwrap()
+        add_to_archive(
+            &archive,
+            &inputs,
+            &FrontEndChoice::default(),
+            Storing {
+                update,
+                ..Storing::default()
+            },
+            &(),
+        )
+        .unwrap()
     };
     let again = add(false);
     assert!(again.added.is_empty());
