@@ -24,6 +24,9 @@ pub const UNITS_PER_TRANSACTION: usize = 256;
 /// archived unit of that name (`update`) rather than being new.
 pub type Stored = (String, bool);
 
+/// What is told the units of each transaction once they are durable.
+pub type OnCommit<'a> = &'a mut dyn FnMut(&[Stored]) -> io::Result<()>;
+
 /// How [`add_to_archive`] stores units, and whom it tells.
 pub struct Storing<'a> {
     /// A unit archived with other files is replaced (without it, it is
@@ -33,7 +36,7 @@ pub struct Storing<'a> {
     /// transaction it was writing.
     pub batch: usize,
     /// Told the units each transaction stored, once they are durable.
-    pub committed: Option<&'a mut dyn FnMut(&[Stored]) -> io::Result<()>>,
+    pub committed: Option<OnCommit<'a>>,
 }
 
 impl Default for Storing<'_> {
