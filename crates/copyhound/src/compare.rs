@@ -240,7 +240,7 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
     let bar = Bar::new(args.quiet);
     let outcome = copyhound_pipeline::run(&args.inputs(), &settings, &bar);
     bar.finish();
-    let outcome = outcome.inspect_err(|error| {
+    let mut outcome = outcome.inspect_err(|error| {
         for problem in error.problems() {
             warn(&problem.message);
         }
@@ -293,10 +293,14 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
     } else {
         write_table(&report, args.top, io::stdout().lock()).context("cannot write to stdout")?;
     }
+    let status = ExitCode::from(u8::from(outcome.has_unreadable_input()));
     // The process ends next, and the OS takes its memory back at once:
     // freeing the units, the index and every pair's paths one allocation
     // at a time cost a small batch as much as writing its CSV.
+    std::mem::forget(details);
+    std::mem::forget(report);
     if let Some(archive) = &args.add_to {
+        outcome.close_archives();
         let added = crate::db::register_units(
             archive,
             &args.paths,
@@ -306,9 +310,6 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
         )?;
         eprintln!("copyhound: {}: {}", archive.display(), added.summary());
     }
-    let status = ExitCode::from(u8::from(outcome.has_unreadable_input()));
-    std::mem::forget(details);
-    std::mem::forget(report);
     std::mem::forget(outcome);
     Ok(status)
 }
