@@ -110,6 +110,10 @@ pub enum PipelineError {
         "--base cannot be used with --against: the archive counts every fingerprint of its units, base code included"
     )]
     BaseWithArchive,
+    /// What an add stored could not be told (its output is closed); the
+    /// units were stored.
+    #[error("cannot report the units stored")]
+    Output(#[source] std::io::Error),
 }
 
 impl PipelineError {

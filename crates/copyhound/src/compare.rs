@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use copyhound_index::{DEFAULT_MAX_PAIRS, MaxOccurrences};
-use copyhound_pipeline::code_archive::settings_against;
+use copyhound_pipeline::code_archive::{Storing, settings_against};
 use copyhound_pipeline::{
     CompareSettings, FrontEnd, GroupPattern, Inputs, PipelineError, UnitMode, WalkFilter,
     Weighting, parse_pair_count, parse_similarity,
@@ -239,7 +239,7 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
     let bar = Bar::new(args.quiet);
     let outcome = copyhound_pipeline::run(&args.inputs(), &settings, &bar);
     bar.finish();
-    let outcome = outcome.inspect_err(|error| {
+    let mut outcome = outcome.inspect_err(|error| {
         for problem in error.problems() {
             warn(&problem.message);
         }
@@ -292,22 +292,23 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
     } else {
         write_table(&report, args.top, io::stdout().lock()).context("cannot write to stdout")?;
     }
+    let status = ExitCode::from(u8::from(outcome.has_unreadable_input()));
     // The process ends next, and the OS takes its memory back at once:
     // freeing the units, the index and every pair's paths one allocation
     // at a time cost a small batch as much as writing its CSV.
+    std::mem::forget(details);
+    std::mem::forget(report);
     if let Some(archive) = &args.add_to {
+        outcome.close_archives();
         let added = crate::db::register_units(
             archive,
             &args.paths,
             args.unit,
             args.inputs().filter,
-            false,
+            Storing::default(),
         )?;
         eprintln!("copyhound: {}: {}", archive.display(), added.summary());
     }
-    let status = ExitCode::from(u8::from(outcome.has_unreadable_input()));
-    std::mem::forget(details);
-    std::mem::forget(report);
     std::mem::forget(outcome);
     Ok(status)
 }
