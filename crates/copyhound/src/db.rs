@@ -13,8 +13,8 @@ use copyhound_pipeline::code_archive::{
     AddOutcome, ArchiveSettings, Stored, Storing, add_to_archive, create_archive, is_archive,
 };
 use copyhound_pipeline::database::{
-    AddEvent, AddRequest, DocumentDatabase, NewDatabase, SearchEvent, SearchFormat, SearchRequest,
-    check, verdict, write_rotation, write_stats,
+    AddEvent, AddRequest, DocumentDatabase, NewDatabase, SearchPrinter, SearchRequest, check,
+    verdict, write_rotation, write_stats,
 };
 use copyhound_pipeline::{FrontEndChoice, Inputs, Selection, WalkFilter};
 use copyhound_report::terminal_safe;
@@ -393,26 +393,13 @@ fn search(args: &SearchArgs) -> Result<ExitCode> {
         fragments: args.fragments,
         include_text: false,
     };
-    let format = SearchFormat::of(args.json, &args.files);
-    let mut out = io::stdout().lock();
-    let mut written = Ok(());
-    let mut printed = 0;
-    let summary = db.search_paths(
-        &args.files,
-        &WalkFilter::default(),
-        &request,
-        &mut |event| match event {
-            SearchEvent::Searched(result) => {
-                if written.is_ok() {
-                    written = format.write(&result, printed, &mut out);
-                    printed += 1;
-                }
-            }
-            SearchEvent::WalkProblem { message } => warn(message),
-            SearchEvent::Failed { message } => eprintln!("copyhound: {}", terminal_safe(message)),
-        },
-    )?;
-    written?;
+    let (out, err) = (io::stdout().lock(), io::stderr());
+    let mut printer = SearchPrinter::new(args.json, &args.files, out, err);
+    let filter = WalkFilter::default();
+    let summary = db.search_paths(&args.files, &filter, &request, &mut |event| {
+        printer.print(event);
+    })?;
+    printer.finish()?;
     Ok(ExitCode::from(summary.exit_status()))
 }
 

@@ -15,6 +15,7 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
+use copyhound_report::terminal_safe;
 use rayon::prelude::*;
 
 use super::{
@@ -173,5 +174,55 @@ impl SearchFormat {
             }
         }
         out.flush()
+    }
+}
+
+/// Prints the events of a search of many paths as `db search` does: each
+/// result on `out` in its [`SearchFormat`] as it comes; what a walk skipped
+/// (`copyhound: warning: …`) and each query that could not be read
+/// (`copyhound: …`) on `err`. After a failed write it prints nothing more
+/// and [`finish`](Self::finish) returns the error.
+pub struct SearchPrinter<O, E> {
+    format: SearchFormat,
+    out: O,
+    err: E,
+    printed: usize,
+    written: io::Result<()>,
+}
+
+impl<O: Write, E: Write> SearchPrinter<O, E> {
+    /// A printer of the search of `paths`, as JSON when `json`.
+    pub fn new(json: bool, paths: &[PathBuf], out: O, err: E) -> Self {
+        Self {
+            format: SearchFormat::of(json, paths),
+            out,
+            err,
+            printed: 0,
+            written: Ok(()),
+        }
+    }
+
+    /// Prints `event`.
+    pub fn print(&mut self, event: SearchEvent<'_>) {
+        if self.written.is_err() {
+            return;
+        }
+        self.written = match event {
+            SearchEvent::Searched(result) => {
+                self.printed += 1;
+                self.format.write(&result, self.printed - 1, &mut self.out)
+            }
+            SearchEvent::WalkProblem { message } => {
+                writeln!(self.err, "copyhound: warning: {}", terminal_safe(message))
+            }
+            SearchEvent::Failed { message } => {
+                writeln!(self.err, "copyhound: {}", terminal_safe(message))
+            }
+        };
+    }
+
+    /// The first write that failed, if one did.
+    pub fn finish(self) -> io::Result<()> {
+        self.written
     }
 }
