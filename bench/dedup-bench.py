@@ -19,6 +19,12 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+#: The MinHash tools, run on the slice only: the option naming the Python
+#: of their environment, their script, and the input they read.
+MINHASH = {
+    "datatrove": ("datatrove_python", "dedup-datatrove.py", ".jsonl"),
+    "text-dedup": ("text_dedup_python", "dedup-textdedup.py", ".parquet"),
+}
 
 
 def tree(pid):
@@ -86,7 +92,8 @@ def main():
     parser.add_argument("--runs", required=True)
     parser.add_argument("--copyhound", required=True)
     parser.add_argument("--datatrove-python", required=True)
-    parser.add_argument("--tools", nargs="+", default=["copyhound", "spark", "datatrove"])
+    parser.add_argument("--text-dedup-python", required=True)
+    parser.add_argument("--tools", nargs="+", default=["copyhound", "spark", "datatrove", "text-dedup"])
     parser.add_argument("--inputs", nargs="+", default=["corpus", "slice"], help="the whole corpus, its slice, or both")
     args = parser.parse_args()
     truth = os.path.join(args.corpus, "truth.json")
@@ -103,19 +110,20 @@ def main():
             elif tool == "spark":
                 command = [sys.executable, "-m", "copyhound.spark", "--input", path, "--id-column", "id",
                            "--text-column", "text", "--output", out, "--master", "local[2]"]
-            elif tool == "datatrove":
+            elif tool in MINHASH:
                 if name != "slice":
                     continue
-                command = [args.datatrove_python, os.path.join(HERE, "dedup-datatrove.py"), path.replace(".parquet", ".jsonl"), out]
+                python, script, data = MINHASH[tool]
+                command = [getattr(args, python), os.path.join(HERE, script), path.replace(".parquet", data), out]
             else:
                 sys.exit(f"unknown tool {tool}")
             os.makedirs(args.runs, exist_ok=True)
             wall, cpu, peak = measure(command, out + ".log")
-            found = score(truth, (["--removed", os.path.join(out, "removed.txt")] if tool == "datatrove" else ["--copyhound", out]) + flags)
+            found = score(truth, (["--removed", os.path.join(out, "removed.txt")] if tool in MINHASH else ["--copyhound", out]) + flags)
             rows.append((tool, count, wall, cpu, count / cpu, peak / 2**20, found))
             print(json.dumps({"tool": tool, "input": name, "documents": count, "wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
                               "docs_per_cpu_s": round(count / cpu), "peak_mib": round(peak / 2**20), **found}), flush=True)
-            if tool == "datatrove":
+            if tool in MINHASH:
                 shutil.rmtree(out, ignore_errors=True)
     print()
     print("| tool | documents | wall s | CPU s | docs/s per core | peak memory | near-duplicates found | partial copies found |")
