@@ -93,13 +93,15 @@ def main():
     parser.add_argument("--copyhound", required=True)
     parser.add_argument("--datatrove-python", required=True)
     parser.add_argument("--text-dedup-python", required=True)
-    parser.add_argument("--tools", nargs="+", default=["copyhound", "spark", "datatrove", "text-dedup"])
+    parser.add_argument("--tools", nargs="+", default=["copyhound", "datatrove", "text-dedup", "spark"])
     parser.add_argument("--inputs", nargs="+", default=["corpus", "slice"], help="the whole corpus, its slice, or both")
     args = parser.parse_args()
     truth = os.path.join(args.corpus, "truth.json")
     documents = json.load(open(truth))
-    inputs = [("corpus", os.path.join(args.corpus, "corpus.parquet"), documents["documents"], []),
-              ("slice", os.path.join(args.corpus, "slice.parquet"), documents["block"], ["--slice"])]
+    # The slice first: a slow tool's time on it tells how long the whole
+    # corpus will take.
+    inputs = [("slice", os.path.join(args.corpus, "slice.parquet"), documents["block"], ["--slice"]),
+              ("corpus", os.path.join(args.corpus, "corpus.parquet"), documents["documents"], [])]
     rows = []
     for tool in args.tools:
         for name, path, count, flags in (i for i in inputs if i[0] in args.inputs):
@@ -109,7 +111,7 @@ def main():
                 command = [args.copyhound, "dedup", path, "--id-column", "id", "--text-column", "text", "--output", out, "-q"]
             elif tool == "spark":
                 command = [sys.executable, "-m", "copyhound.spark", "--input", path, "--id-column", "id",
-                           "--text-column", "text", "--output", out, "--master", "local[2]"]
+                           "--text-column", "text", "--output", out, "--master", "local[2]", "--driver-memory", "4g"]
             elif tool in MINHASH:
                 if name != "slice":
                     continue

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Deduplication side by side, in one run on this machine: `copyhound dedup`,
-# the Spark job (`python -m copyhound.spark --master local[2]`) and
-# datatrove's MinHash deduplication, on a corpus with planted
+# the Spark job (`python -m copyhound.spark --master local[2]`) and the
+# MinHash deduplications of datatrove and text-dedup, on a corpus with planted
 # near-duplicates and planted partial copies (bench/dedup-corpus.py); the
 # slower tools on its first 20,000 documents. For each: documents per second
 # per core (documents / CPU seconds), wall time, peak memory of the whole
@@ -9,9 +9,10 @@
 #
 #   bash bench/dedup.sh [DOCUMENTS] [TOOLS]
 #
-# DOCUMENTS defaults to 200000; TOOLS to "copyhound spark datatrove
-# text-dedup" (copyhound and spark run on the whole corpus and on the
-# slice, datatrove and text-dedup on the slice). Needs a release build
+# DOCUMENTS defaults to 200000; TOOLS to "copyhound datatrove text-dedup
+# spark", in that order (copyhound and spark run on the slice, then on the
+# whole corpus; datatrove and text-dedup on the slice; Spark's driver, which
+# at local[2] is all of Spark, gets 4 GB). Needs a release build
 # (cargo build --release -p copyhound). Makes its own virtual environments
 # under bench/out (delete one to rebuild it): the Python package as a user
 # installs it (pip install ./python, a release build through maturin) with
@@ -21,7 +22,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 documents=${1:-200000}
-tools=${2:-copyhound spark datatrove text-dedup}
+tools=${2:-copyhound datatrove text-dedup spark}
 corpus=bench/out/dedup-$documents
 runs=bench/out/dedup-runs
 bin=${COPYHOUND:-target/release/copyhound}
