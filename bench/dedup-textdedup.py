@@ -10,22 +10,18 @@ Run by bench/dedup.sh in its own virtual environment (text-dedup pins its
 own dependencies).
 """
 
-import argparse
 import os
 import subprocess
 import sys
 
 import pyarrow.parquet as pq
 from datasets import load_from_disk
+from dedup_minhash import parse_args
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("input")
-    parser.add_argument("out")
-    parser.add_argument("--workers", type=int, default=2)
-    args = parser.parse_args()
-    work = os.path.abspath(args.out)
+    args = parse_args(__doc__.split("\n\n")[0])
+    work = args.out
     kept_dir = os.path.join(work, "kept")
     # Local files only: nothing is fetched from a hub.
     env = {**os.environ, "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "HF_HOME": os.path.join(work, "hf")}
