@@ -42,7 +42,7 @@ use copyhound_normalize::{
 };
 
 pub use add::{AddEvent, AddRequest, AddSummary};
-pub use check::{check, verdict};
+pub use check::{check, check_lines};
 pub use create::NewDatabase;
 pub use error::DatabaseError;
 pub use rotate::write_rotation;
