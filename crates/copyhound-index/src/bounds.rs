@@ -47,6 +47,12 @@
 //! similarity on the labelled sets — but it is a bound: a pair it puts
 //! below the least similar pair listed cannot be listed.
 //!
+//! With a score gap `g` (`CompareOptions::score_gap`), the symbols between
+//! chained fragments count too. Such a gap starts where a fragment ends
+//! and is at most `g` symbols long, and the fragment's last symbol lies in
+//! a charge, so every charge reaches `g` symbols further after its
+//! occurrence.
+//!
 //! Without a guarantee (`0 mod p`, sketches) nothing limits a fragment: the
 //! same shares, taken with each document's widest gap between fingerprints
 //! for `w`, still rank pairs, but bound nothing.
@@ -116,6 +122,15 @@ impl Reach {
         }
     }
 
+    /// The charge reaching `gap` symbols further on: what a gap after a
+    /// chained fragment can add.
+    fn with_gap(self, gap: usize) -> Self {
+        Self {
+            after: self.after + gap,
+            ..self
+        }
+    }
+
     fn width(self) -> usize {
         self.before + self.after
     }
@@ -133,17 +148,18 @@ impl Reach {
 /// selector's window, `firsts` the first hash of each hash's group (hashes
 /// held by the same units, [`crate::candidates::group_firsts`]),
 /// `too_common` the hashes the index left out for being in too many units
-/// (ascending).
+/// (ascending), `gap` the score gap.
 pub(crate) fn hash_bounds(
     units: &[Unit],
     prepared: &[PreparedUnit],
     weights: &[UnitWeights],
     index: &FingerprintIndex,
-    (k, guarantee): (usize, Option<usize>),
+    (k, guarantee, gap): (usize, Option<usize>, u32),
     (firsts, too_common): (&[u32], &[u64]),
 ) -> HashBounds {
-    let valid =
-        guarantee.is_some_and(|w| w >= 1 && Reach::through_base(k, w).width() <= MAX_CHARGE);
+    let gap = gap as usize;
+    let valid = guarantee
+        .is_some_and(|w| w >= 1 && Reach::through_base(k, w).with_gap(gap).width() <= MAX_CHARGE);
     let per_unit: Vec<(Vec<u32>, u32, bool)> = (0..units.len())
         .into_par_iter()
         .map(|u| {
@@ -153,6 +169,7 @@ pub(crate) fn hash_bounds(
                 weights: &weights[u],
                 k,
                 guarantee: guarantee.filter(|_| valid),
+                gap,
             };
             side.shares(index, u as u32, (firsts, too_common))
         })
@@ -179,6 +196,9 @@ struct UnitSide<'a> {
     k: usize,
     /// The window the charges assume; `None`: each document's widest gap.
     guarantee: Option<usize>,
+    /// The score gap: how much further a charge reaches after its
+    /// occurrence.
+    gap: usize,
 }
 
 /// A charged interval: the group it counts for (the slot of the group's
@@ -256,7 +276,7 @@ impl UnitSide<'_> {
         } else {
             Reach::clear(self.k, w)
         };
-        let symbols = reach.of(pos, len);
+        let symbols = reach.with_gap(self.gap).of(pos, len);
         (group, doc, symbols.start, symbols.end)
     }
 
@@ -356,7 +376,7 @@ mod tests {
         /// Every pair's similarity is at most the bound its shared hashes'
         /// shares (and its units' left-out prints) give, with base code,
         /// several documents per unit, rarity weights, a max-occurrences
-        /// limit and plain or robust winnowing at any k and w.
+        /// limit, a score gap and plain or robust winnowing at any k and w.
         #[test]
         fn shares_bound_every_pairs_similarity(
             pools in prop::collection::vec(prop::collection::vec(0u32..8, 60), 3),
@@ -364,6 +384,7 @@ mod tests {
             template in parts(),
             (k, w, robust) in (1usize..7, 1usize..6, any::<bool>()),
             (rarity, with_base, max_units) in (any::<bool>(), any::<bool>(), prop::option::of(2usize..5)),
+            gap in prop_oneof![Just(0u32), 1u32..10],
         ) {
             let hasher = KGramHasher::new(k, 7);
             let scheme = Scheme::new(hasher.clone(), if robust { Winnowing::robust(w) } else { Winnowing::new(w) });
@@ -392,6 +413,7 @@ mod tests {
             let options = CompareOptions {
                 max_occurrences: max_units.map_or(MaxOccurrences::Unlimited, MaxOccurrences::Count),
                 rarity_weighting: rarity,
+                score_gap: gap,
                 ..CompareOptions::new(scheme.clone())
             };
             let result = compare(&units, &base, &options).unwrap();
@@ -404,7 +426,7 @@ mod tests {
             let counted = base.is_empty().then_some(&shared_by_many[..]);
             let weights = unit_weights(&units, &prepared, k, rarity, counted, &none_elsewhere);
             let firsts = crate::candidates::group_firsts(&index);
-            let bounds = hash_bounds(&units, &prepared, &weights, &index, (k, Some(w)), (&firsts, &too_common));
+            let bounds = hash_bounds(&units, &prepared, &weights, &index, (k, Some(w), gap), (&firsts, &too_common));
             prop_assert!(bounds.valid);
             let side = |u: usize, other: u32| -> u64 {
                 if bounds.whole[u] {
@@ -464,7 +486,7 @@ mod tests {
             let index = FingerprintIndex::build(&units, &base, usize::MAX);
             let weights = unit_weights(&units, &prepared, k, false, None, &UnitsElsewhere::default());
             let firsts = crate::candidates::group_firsts(&index);
-            let bounds = hash_bounds(&units, &prepared, &weights, &index, (k, Some(w)), (&firsts, &[]));
+            let bounds = hash_bounds(&units, &prepared, &weights, &index, (k, Some(w), 0), (&firsts, &[]));
             for pair in &result.pairs {
                 let side = |u: usize| {
                     let shares: u64 = bounds.slots[index.hash_slots(u as u32)].iter().map(|&s| u64::from(s)).sum();
@@ -496,7 +518,7 @@ mod tests {
                 &prepared,
                 &weights,
                 &index,
-                (3, guarantee),
+                (3, guarantee, 0),
                 (&[], &[]),
             )
         };

@@ -315,7 +315,7 @@ pub fn compare_with_progress(
         &prepared,
         &weights,
         &index,
-        (k, options.window_guarantee),
+        (k, options.window_guarantee, options.score_gap),
         (&firsts, &too_common),
     );
     let rules = PairingRules::new(units);
