@@ -75,7 +75,7 @@ pub enum PipelineError {
     ReportsOnStdout,
     /// A report or the table could not be written: where, and why.
     #[error("{context}")]
-    Output {
+    WriteReport {
         /// The file or stream, and what failed.
         context: String,
         /// Why.
@@ -116,15 +116,19 @@ pub enum PipelineError {
         "--base cannot be used with --against: the archive counts every fingerprint of its units, base code included"
     )]
     BaseWithArchive,
+    /// What an add stored could not be told (its output is closed); the
+    /// units were stored.
+    #[error("cannot report the units stored")]
+    Output(#[source] std::io::Error),
 }
 
 impl PipelineError {
-    /// An [`PipelineError::Output`] error.
-    pub fn output(
+    /// A [`PipelineError::WriteReport`] error.
+    pub fn write_report(
         context: impl Into<String>,
         source: impl std::error::Error + Send + Sync + 'static,
     ) -> Self {
-        Self::Output {
+        Self::WriteReport {
             context: context.into(),
             source: Box::new(source),
         }

@@ -121,10 +121,10 @@ impl Outputs {
         let rows = self.table_rows;
         if self.on_stdout() > 0 {
             write_table(&report, rows, stderr)
-                .map_err(|error| PipelineError::output("cannot write to stderr", error))?;
+                .map_err(|error| PipelineError::write_report("cannot write to stderr", error))?;
         } else {
             write_table(&report, rows, stdout)
-                .map_err(|error| PipelineError::output("cannot write to stdout", error))?;
+                .map_err(|error| PipelineError::write_report("cannot write to stdout", error))?;
         }
         Ok(Written { report, details })
     }
@@ -139,17 +139,17 @@ fn write_to(
     if path == Path::new(STDOUT) {
         let context = "cannot write the report to stdout";
         let mut out = BufWriter::new(stdout);
-        write(&mut out).map_err(|error| PipelineError::output(context, error))?;
+        write(&mut out).map_err(|error| PipelineError::write_report(context, error))?;
         return out
             .flush()
-            .map_err(|error| PipelineError::output(context, error));
+            .map_err(|error| PipelineError::write_report(context, error));
     }
     let file = create_report_file(path).map_err(|error| {
-        PipelineError::output(format!("{}: cannot create", path.display()), error)
+        PipelineError::write_report(format!("{}: cannot create", path.display()), error)
     })?;
     let context = || format!("{}: cannot write the report", path.display());
     let mut out = BufWriter::new(file);
-    write(&mut out).map_err(|error| PipelineError::output(context(), error))?;
+    write(&mut out).map_err(|error| PipelineError::write_report(context(), error))?;
     out.flush()
-        .map_err(|error| PipelineError::output(context(), error))
+        .map_err(|error| PipelineError::write_report(context(), error))
 }

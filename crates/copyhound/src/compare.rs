@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::Args;
 use copyhound_index::{DEFAULT_MAX_PAIRS, MaxOccurrences};
-use copyhound_pipeline::code_archive::settings_against;
+use copyhound_pipeline::code_archive::{Storing, settings_against};
 use copyhound_pipeline::{
     CompareSettings, FrontEnd, GroupPattern, Inputs, Outputs, PipelineError, UnitMode, WalkFilter,
     Weighting, parse_pair_count, parse_similarity,
@@ -233,7 +233,7 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
     let bar = Bar::new(args.quiet);
     let outcome = copyhound_pipeline::run(&args.inputs(), &settings, &bar);
     bar.finish();
-    let outcome = outcome.inspect_err(|error| {
+    let mut outcome = outcome.inspect_err(|error| {
         for problem in error.problems() {
             warn(&problem.message);
         }
@@ -256,21 +256,22 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
         &mut io::stderr().lock(),
         &mut |line| printer.print(line),
     )?;
-    if let Some(archive) = &args.add_to {
-        let added = crate::db::register_units(
-            archive,
-            &args.paths,
-            args.unit,
-            args.inputs().filter,
-            false,
-        )?;
-        eprintln!("copyhound: {}: {}", archive.display(), added.summary());
-    }
     let status = ExitCode::from(u8::from(outcome.has_unreadable_input()));
     // The process ends next, and the OS takes its memory back at once:
     // freeing the units, the index and every pair's paths one allocation
     // at a time cost a small batch as much as writing its CSV.
     std::mem::forget(written);
+    if let Some(archive) = &args.add_to {
+        outcome.close_archives();
+        let added = crate::db::register_units(
+            archive,
+            &args.paths,
+            args.unit,
+            args.inputs().filter,
+            Storing::default(),
+        )?;
+        eprintln!("copyhound: {}: {}", archive.display(), added.summary());
+    }
     std::mem::forget(outcome);
     Ok(status)
 }

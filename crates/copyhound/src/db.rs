@@ -2,7 +2,7 @@
 //! fingerprints by default, or winnowed ones) that new documents are
 //! searched against.
 
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -12,12 +12,13 @@ use copyhound_db::{DEFAULT_ROTATION_BATCH, Mode, SearchOptions};
 use copyhound_normalize::TextMode;
 use copyhound_normalize::code::Level;
 use copyhound_pipeline::code_archive::{
-    AddOutcome, ArchiveSettings, add_to_archive, create_archive, is_archive,
+    AddOutcome, ArchiveSettings, Stored, Storing, add_to_archive, create_archive, is_archive,
 };
 use copyhound_pipeline::database::{
-    AddRequest, DocumentDatabase, NewDatabase, SearchRequest, check, check_lines, write_rotation,
+    AddRequest, DocumentDatabase, NewDatabase, SearchEvent, SearchFormat, SearchRequest, check,
+    check_lines, write_rotation, write_stats,
 };
-use copyhound_pipeline::{FrontEndChoice, Inputs, Selection, UnitMode, WalkFilter};
+use copyhound_pipeline::{FrontEndChoice, Inputs, Line, Selection, UnitMode, WalkFilter};
 
 use crate::front_end::isolated;
 use crate::names::names;
@@ -31,11 +32,19 @@ pub enum DbCommand {
     /// Register documents (files, or directories walked recursively; hidden
     /// files and what `.gitignore` leaves out are skipped, as by `compare`).
     Add(AddArgs),
-    /// Search a document: ranked matches with match ratio and hits.
+    /// Search documents: for each, ranked matches with match ratio and
+    /// hits, and the passages it shares with the best ones.
+    ///
+    /// Files, or directories walked as by `db add`; each file is searched
+    /// on its own. With --json, one object (what `POST /api/search`
+    /// answers) when one FILE is given, else one such object per line.
+    /// Exit status: 0 when a file matched, 1 when none did, 2 when a file
+    /// could not be read (the others are still searched).
     Search(SearchArgs),
     /// Unregister documents by id.
     Remove(RemoveArgs),
-    /// Counts and sizes.
+    /// Counts and sizes (of a code archive too: units, files, languages,
+    /// bytes per unit).
     Stats(StatsArgs),
     /// Re-select every stored fingerprint under a new secret (Koala §3.3).
     ///
@@ -45,7 +54,8 @@ pub enum DbCommand {
     /// then 1. An interrupted rotation is resumed by the next `db rotate`
     /// (README, "Commands").
     Rotate(RotateArgs),
-    /// Read every file of the database and report damage.
+    /// Read every file of the database (every unit of a code archive) and
+    /// report damage.
     Check(DatabaseArg),
 }
 
@@ -156,7 +166,8 @@ pub struct AddArgs {
     /// A title (default: the file name).
     #[arg(long)]
     title: Option<String>,
-    /// Documents per transaction: each batch is durable when it is reported.
+    /// Documents (units of a code archive) per transaction: each batch is
+    /// durable when it is reported.
     #[arg(long, default_value_t = 256)]
     batch: usize,
     /// Do not honour .gitignore and .ignore files.
@@ -180,8 +191,9 @@ pub struct AddArgs {
 pub struct SearchArgs {
     /// The database directory.
     db: PathBuf,
-    /// The document to search for.
-    file: PathBuf,
+    /// The documents to search for: files or directories.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -286,8 +298,15 @@ fn add(args: &AddArgs) -> Result<ExitCode> {
                 "--url, --title and --email are for text databases; a code archive names each unit by its path"
             );
         }
-        let outcome = register_units(&args.db, &args.paths, args.unit, filter, args.update)?;
-        outcome.write_text(&mut io::stdout().lock())?;
+        let mut out = io::stdout().lock();
+        let mut committed = |units: &[Stored]| AddOutcome::write_stored(units, &mut out);
+        let storing = Storing {
+            update: args.update,
+            batch: args.batch,
+            committed: Some(&mut committed),
+        };
+        let outcome = register_units(&args.db, &args.paths, args.unit, filter, storing)?;
+        outcome.write_skipped(&mut out)?;
         return Ok(ExitCode::from(u8::from(outcome.failed())));
     }
     let mut db = DocumentDatabase::open(&args.db)?;
@@ -312,7 +331,7 @@ pub fn register_units(
     paths: &[PathBuf],
     unit: UnitMode,
     filter: WalkFilter,
-    update: bool,
+    storing: Storing<'_>,
 ) -> Result<AddOutcome> {
     let inputs = Inputs {
         new: paths.to_vec(),
@@ -324,7 +343,7 @@ pub fn register_units(
         dir,
         &inputs,
         &isolated(FrontEndChoice::default()),
-        update,
+        storing,
         &(),
     )?;
     for problem in &outcome.problems {
@@ -335,7 +354,6 @@ pub fn register_units(
 
 fn search(args: &SearchArgs) -> Result<ExitCode> {
     let db = DocumentDatabase::open(&args.db)?;
-    let query = db.prepare(db.load_file(&args.file)?);
     let request = SearchRequest {
         options: SearchOptions {
             limit: args.limit,
@@ -344,19 +362,28 @@ fn search(args: &SearchArgs) -> Result<ExitCode> {
         fragments: args.fragments,
         include_text: false,
     };
-    let result = db.search(&args.file.display().to_string(), query, &request)?;
+    let format = SearchFormat::of(args.json, &args.files);
     let mut out = io::stdout().lock();
-    if args.json {
-        serde_json::to_writer_pretty(&mut out, &result)?;
-        writeln!(out)?;
-    } else {
-        result.write_text(&mut out)?;
-    }
-    Ok(if result.matches.is_empty() {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    let mut written = Ok(());
+    let mut printed = 0;
+    let mut printer = Printer::default();
+    let summary = db.search_paths(
+        &args.files,
+        &WalkFilter::default(),
+        &request,
+        &mut |event| match event {
+            SearchEvent::Searched(result) => {
+                if written.is_ok() {
+                    written = format.write(&result, printed, &mut out);
+                    printed += 1;
+                }
+            }
+            SearchEvent::WalkProblem { message } => warn(message),
+            SearchEvent::Failed { message } => printer.print(Line::Error(message.to_owned())),
+        },
+    )?;
+    written?;
+    Ok(ExitCode::from(summary.exit_status()))
 }
 
 fn rotate(args: &RotateArgs) -> Result<ExitCode> {
@@ -378,15 +405,7 @@ fn remove(args: &RemoveArgs) -> Result<ExitCode> {
 }
 
 fn stats(args: &StatsArgs) -> Result<ExitCode> {
-    let db = DocumentDatabase::open(&args.db)?;
-    let stats = db.stats()?;
-    let mut out = io::stdout().lock();
-    if args.json {
-        serde_json::to_writer_pretty(&mut out, &stats)?;
-        writeln!(out)?;
-    } else {
-        stats.write_text(&mut out, db.params())?;
-    }
+    write_stats(&args.db, args.json, &mut io::stdout().lock())?;
     Ok(ExitCode::SUCCESS)
 }
 

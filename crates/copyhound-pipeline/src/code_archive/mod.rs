@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 use copyhound_db::code_archive::Archive;
 
-pub use add::{AddOutcome, add_to_archive};
+pub use add::{AddOutcome, Stored, Storing, UNITS_PER_TRANSACTION, add_to_archive};
 pub use settings::ArchiveSettings;
 
 use crate::{CompareSettings, FrontEnd, FrontEndChoice, PipelineError, Selection};

@@ -10,11 +10,11 @@ use std::sync::mpsc::sync_channel;
 use copyhound_db::{DocId, DocumentMeta, DocumentRecord, NewDocument};
 use copyhound_normalize::DocumentKind;
 use copyhound_normalize::budget::{MemoryGate, memory_per_byte};
-use copyhound_report::{ProblemKind, terminal_safe};
+use copyhound_report::terminal_safe;
 use rayon::prelude::*;
 
-use super::{DatabaseError, DocumentDatabase, PreparedDocument};
-use crate::{Line, PlannedFile, WalkFilter, walk};
+use super::{DatabaseError, DocumentDatabase, PreparedDocument, WalkProblem, walk_paths};
+use crate::{Line, PlannedFile, WalkFilter};
 
 /// What `db add` registers, and how.
 #[derive(Clone, Debug)]
@@ -107,26 +107,15 @@ impl DocumentDatabase {
         on: &mut dyn FnMut(AddEvent<'_>),
     ) -> Result<AddSummary, DatabaseError> {
         let mut summary = AddSummary::default();
-        let mut files = Vec::new();
-        for path in &request.paths {
-            match walk(path, &request.filter, &|_| ()) {
-                Ok(walked) => {
-                    for problem in &walked.problems {
-                        summary.failed += usize::from(problem.kind == ProblemKind::Unreadable);
-                        on(AddEvent::WalkProblem {
-                            message: &problem.message,
-                        });
-                    }
-                    files.extend(walked.files);
-                }
-                Err(error) => {
-                    summary.failed += 1;
-                    on(AddEvent::Failed {
-                        message: &error.to_string(),
-                    });
-                }
-            }
-        }
+        let files = walk_paths(&request.paths, &request.filter, &mut |problem| {
+            summary.failed += usize::from(problem.failed());
+            on(match problem {
+                WalkProblem::Listing(problem) => AddEvent::WalkProblem {
+                    message: &problem.message,
+                },
+                WalkProblem::Path(message) => AddEvent::Failed { message },
+            });
+        });
         let this = &*self;
         // Files loaded at once together stay within one file's memory
         // budget: a large file waits for the others, then loads alone.
@@ -215,11 +204,7 @@ impl DocumentDatabase {
         size: Option<u64>,
     ) -> PreparedFile {
         let path = file.path.as_path();
-        let loaded = match &file.content {
-            Some(bytes) => self.load_bytes(path, bytes),
-            None => self.load_file(path),
-        }
-        .map_err(|e| e.to_string())?;
+        let loaded = self.load_planned(file).map_err(|e| e.to_string())?;
         // A file of an archive has no path of its own to resolve.
         let location = match &request.url {
             Some(url) => url.clone(),
