@@ -13,7 +13,7 @@ use copyhound_fingerprint::{
     Winnowing,
 };
 
-use copyhound_index::{LocatedFragment, locate_shared_fragments};
+use copyhound_index::{LocatedPassage, locate_shared_passages};
 
 use crate::params::{Mode, Params};
 
@@ -74,13 +74,16 @@ impl Fingerprinter {
     /// (`b`), each given as its normalised document and the text its spans
     /// index into, in query order. A search says which documents share
     /// keys; this says where, from both texts, with this database's hasher
-    /// and winnowing.
+    /// and winnowing: exact fragments joined into passages across gaps of
+    /// at most 2k symbols, `compare`'s default merge gap, so that a copy
+    /// with small edits is one passage, not one fragment per edit.
     pub fn shared_passages(
         &self,
         query: (&NormalizedDocument, &str),
         registered: (&NormalizedDocument, &str),
-    ) -> Vec<LocatedFragment> {
-        locate_shared_fragments(query, registered, &self.winnowing)
+    ) -> Vec<LocatedPassage> {
+        let max_gap = self.params.k.saturating_mul(2);
+        locate_shared_passages(query, registered, &self.winnowing, max_gap)
     }
 
     /// The selected fingerprints of `doc` (hash and symbol position), in

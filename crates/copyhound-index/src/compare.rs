@@ -18,7 +18,7 @@ use crate::rarity::{UnitWeights, unit_weights};
 use crate::score::{LineSet, score};
 use crate::{
     BaseCode, CompareError, CompareOptions, Document, FingerprintIndex, Fragment, IndexStats,
-    LineIndex, PairScore, Posting, SCORED_PER_LISTED, Unit,
+    LineIndex, PairScore, Posting, SCORED_PER_LISTED, Unit, merge_passages,
 };
 use copyhound_fingerprint::{NormalizedDocument, Scheme};
 
@@ -212,10 +212,10 @@ pub fn shared_fragments(
     .unwrap_or_default()
 }
 
-/// A fragment two texts share, located in both: byte ranges into each text
+/// A passage two texts share, located in both: byte ranges into each text
 /// and 1-based, inclusive line ranges, as a side-by-side view shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LocatedFragment {
+pub struct LocatedPassage {
     /// Byte range in the first text.
     pub a_bytes: [usize; 2],
     /// Lines (1-based, inclusive) in the first text.
@@ -224,35 +224,40 @@ pub struct LocatedFragment {
     pub b_bytes: [usize; 2],
     /// Lines in the second text.
     pub b_lines: [u32; 2],
-    /// Symbols matched.
+    /// Symbols its fragments match (the gaps between them not counted).
     pub symbols: u32,
 }
 
-/// [`shared_fragments`] of two texts, each given as its normalised document
-/// and the text its spans index into, located by bytes and lines, in the
-/// first text's order.
-pub fn locate_shared_fragments(
+/// The passages of two texts, each given as its normalised document and
+/// the text its spans index into, located by bytes and lines, in the first
+/// text's order: their [`shared_fragments`] joined by [`merge_passages`]
+/// across gaps of at most `max_gap` symbols on both sides, as a comparison
+/// reports them.
+pub fn locate_shared_passages(
     (a, a_text): (&NormalizedDocument, &str),
     (b, b_text): (&NormalizedDocument, &str),
     scheme: &Scheme,
-) -> Vec<LocatedFragment> {
+    max_gap: u32,
+) -> Vec<LocatedPassage> {
     let a_lines = LineIndex::new(a_text.as_bytes());
     let b_lines = LineIndex::new(b_text.as_bytes());
-    let mut located: Vec<LocatedFragment> = shared_fragments(a, b, scheme)
-        .iter()
-        .map(|f| {
-            let in_a = a.byte_range(f.a.start as usize, f.a.len() as usize);
-            let in_b = b.byte_range(f.b.start as usize, f.b.len() as usize);
-            LocatedFragment {
+    let mut fragments = shared_fragments(a, b, scheme);
+    fragments.sort_unstable_by_key(|f| f.a);
+    let mut located: Vec<LocatedPassage> = merge_passages(&fragments, max_gap)
+        .into_iter()
+        .map(|p| {
+            let in_a = a.byte_range(p.a.start as usize, p.a.len() as usize);
+            let in_b = b.byte_range(p.b.start as usize, p.b.len() as usize);
+            LocatedPassage {
                 a_bytes: [in_a.start, in_a.end],
                 a_lines: a_lines.line_range(in_a.clone()).into(),
                 b_bytes: [in_b.start, in_b.end],
                 b_lines: b_lines.line_range(in_b.clone()).into(),
-                symbols: f.len(),
+                symbols: fragments[p.fragments].iter().map(Fragment::len).sum(),
             }
         })
         .collect();
-    located.sort_by_key(|f| f.a_bytes);
+    located.sort_by_key(|p| p.a_bytes);
     located
 }
 

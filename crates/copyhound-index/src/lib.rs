@@ -83,8 +83,8 @@ mod unit;
 
 pub use base::BaseCode;
 pub use compare::{
-    Comparison, LocatedFragment, Progress, Stage, compare, compare_with_progress,
-    locate_shared_fragments, shared_fragments,
+    Comparison, LocatedPassage, Progress, Stage, compare, compare_with_progress,
+    locate_shared_passages, shared_fragments,
 };
 pub use elsewhere::UnitsElsewhere;
 pub use error::CompareError;

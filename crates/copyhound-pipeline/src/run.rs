@@ -15,7 +15,7 @@ use copyhound_report::{
 use rayon::prelude::*;
 
 use crate::archive::ArchiveLimits;
-use crate::code_archive::against::Archives;
+use crate::code_archive::against::{Archives, KeptAt};
 use crate::families::{FamilyCount, comparable_families, describe, family_counts};
 use crate::load::{LoadedBatch, LoadedFile, LoadedUnit, load_batch};
 use crate::plan::unit_folder;
@@ -71,7 +71,7 @@ pub fn run(
         progress.warn(Warning::LeftOut(problem));
     }
     let mut families = Vec::with_capacity(batches.len());
-    let mut archived_texts = HashMap::new();
+    let mut archived = HashMap::new();
     for mut batch in batches {
         let mut options = settings.compare_options(&batch.settings);
         let mut origins: Vec<UnitOrigin> = batch
@@ -90,8 +90,10 @@ pub fn run(
                 progress.warn(Warning::LeftOut(problem));
             }
             problems.extend(pulled.problems);
-            for ((unit, root), texts) in pulled.units.iter().zip(&pulled.roots).zip(pulled.texts) {
-                archived_texts.insert((root.clone(), unit.name.clone()), texts);
+            for ((unit, root), &kept_at) in
+                pulled.units.iter().zip(&pulled.roots).zip(&pulled.kept_at)
+            {
+                archived.insert((root.clone(), unit.name.clone()), kept_at);
             }
             origins.extend(pulled.units.iter().map(|_| UnitOrigin::Archive));
             batch.units.extend(pulled.units);
@@ -126,7 +128,8 @@ pub fn run(
         min_similarity: settings.min_similarity,
         front_end: settings.front_end.clone(),
         archives: inputs.filter.archives,
-        archived_texts,
+        against: archives,
+        archived,
     })
 }
 
@@ -194,9 +197,12 @@ pub struct Outcome {
     front_end: FrontEnd,
     /// How archives were read, to read their files again.
     archives: ArchiveLimits,
-    /// The texts of the documents of archived units, by the archive (as
-    /// given) and the unit's name: they are not read from files again.
-    archived_texts: HashMap<(String, String), Vec<String>>,
+    /// The archives compared against, to fetch the texts of the archived
+    /// units an output shows.
+    against: Archives,
+    /// Where each archived unit is kept, by its archive (as given) and
+    /// name.
+    archived: HashMap<(String, String), KeptAt>,
 }
 
 /// The comparison of the units of one family.
@@ -269,17 +275,21 @@ impl Outcome {
         PairDetails::merge(self.report_inputs(tool).iter().map(PairDetails::new))
     }
 
+    /// Closes the archives compared against, so that they can be written
+    /// to (an archive is open in one place at a time); the texts of
+    /// archived units cannot be fetched after.
+    pub fn close_archives(&mut self) {
+        self.against = Archives::default();
+    }
+
     /// The text document `document` of unit `unit` of `report` indexes
     /// into, read again: the batch does not keep its texts, and an output
     /// needs only those of the pairs it shows. `None` when the file cannot
     /// be read any more.
     pub fn document_text(&self, report: &Report, unit: usize, document: usize) -> Option<String> {
         let unit = &report.units[unit];
-        if let Some(texts) = self
-            .archived_texts
-            .get(&(unit.root.clone(), unit.path.clone()))
-        {
-            return texts.get(document).cloned();
+        if let Some(&kept_at) = self.archived.get(&(unit.root.clone(), unit.path.clone())) {
+            return self.against.text(kept_at, document, &self.front_end);
         }
         let path = document_path(Path::new(&unit.root), &unit.documents[document].path);
         self.front_end

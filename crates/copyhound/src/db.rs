@@ -2,29 +2,27 @@
 //! fingerprints by default, or winnowed ones) that new documents are
 //! searched against.
 
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 use clap::{Args, Subcommand};
 use copyhound_db::{DEFAULT_ROTATION_BATCH, Mode, SearchOptions};
-use copyhound_pipeline::code_archive::{
-    AddOutcome, ArchiveSettings, add_to_archive, create_archive, is_archive,
-};
-use copyhound_pipeline::database::{
-    AddEvent, AddRequest, DocumentDatabase, NewDatabase, SearchRequest, check, verdict,
-    write_rotation,
-};
-use copyhound_pipeline::{FrontEndChoice, Inputs, Selection, WalkFilter};
-use copyhound_report::terminal_safe;
-
 use copyhound_normalize::TextMode;
 use copyhound_normalize::code::Level;
-use copyhound_pipeline::UnitMode;
+use copyhound_pipeline::code_archive::{
+    AddOutcome, ArchiveSettings, Stored, Storing, add_to_archive, create_archive, is_archive,
+};
+use copyhound_pipeline::database::{
+    AddRequest, DocumentDatabase, NewDatabase, SearchEvent, SearchFormat, SearchRequest, check,
+    check_lines, write_rotation, write_stats,
+};
+use copyhound_pipeline::{FrontEndChoice, Inputs, Line, Selection, UnitMode, WalkFilter};
 
-use crate::names::parser;
-use crate::{front_end, warn};
+use crate::front_end::isolated;
+use crate::names::names;
+use crate::{Printer, warn};
 
 /// The `db` subcommands.
 #[derive(Debug, Subcommand)]
@@ -34,27 +32,30 @@ pub enum DbCommand {
     /// Register documents (files, or directories walked recursively; hidden
     /// files and what `.gitignore` leaves out are skipped, as by `compare`).
     Add(AddArgs),
-    /// Search a document: ranked matches with match ratio and hits.
+    /// Search documents: for each, ranked matches with match ratio and
+    /// hits, and the passages it shares with the best ones.
+    ///
+    /// Files, or directories walked as by `db add`; each file is searched
+    /// on its own. With --json, one object (what `POST /api/search`
+    /// answers) when one FILE is given, else one such object per line.
+    /// Exit status: 0 when a file matched, 1 when none did, 2 when a file
+    /// could not be read (the others are still searched).
     Search(SearchArgs),
     /// Unregister documents by id.
     Remove(RemoveArgs),
-    /// Counts and sizes.
+    /// Counts and sizes (of a code archive too: units, files, languages,
+    /// bytes per unit).
     Stats(StatsArgs),
     /// Re-select every stored fingerprint under a new secret (Koala §3.3).
     ///
-    /// By default (`--keep-prints false` at `init`) every registered file is
-    /// read again from its stored path and normalised as `db add` did; its
-    /// new selection is taken only if it still holds every key it stores now.
-    /// Files that are gone, changed size or changed text keep their current
-    /// selection and are listed (id, title, location, e-mail, reason); the
-    /// exit code is then 1. A database made with `--keep-prints true` rotates
-    /// from its kept prints and reads no file.
-    ///
-    /// The rotation commits 4,096 documents at a time (progress on stderr);
-    /// searches find every document meanwhile. An interrupted rotation is
-    /// resumed, under the same secret, by the next `db rotate`.
+    /// Every registered file is read again from its stored path (or, made
+    /// with `--keep-prints true`, its kept print); files that are gone or
+    /// changed keep their selection and are listed, and the exit code is
+    /// then 1. An interrupted rotation is resumed by the next `db rotate`
+    /// (README, "Commands").
     Rotate(RotateArgs),
-    /// Read every file of the database and report damage.
+    /// Read every file of the database (every unit of a code archive) and
+    /// report damage.
     Check(DatabaseArg),
 }
 
@@ -82,14 +83,14 @@ pub struct InitArgs {
     /// The database directory to create.
     db: PathBuf,
     /// Koala (fixed-size) or winnowing (variable-size) fingerprints.
-    #[arg(long, value_parser = parser::<Mode>(), default_value = Mode::Koala.name())]
+    #[arg(long, value_parser = names!(Mode), default_value = Mode::Koala.name())]
     mode: Mode,
     /// Secret key of the hashes and ranks; random if not given.
     #[arg(long)]
     seed: Option<u64>,
     /// How text is normalised (stored in the database, used by every
     /// command).
-    #[arg(long, value_parser = parser::<TextMode>(), default_value = TextMode::Chars.name())]
+    #[arg(long, value_parser = names!(TextMode), default_value = TextMode::Chars.name())]
     text_mode: TextMode,
     /// k-gram length in symbols [default: 20].
     #[arg(long)]
@@ -124,26 +125,23 @@ pub struct InitArgs {
     /// Segments of one size that trigger a merge [default: 4].
     #[arg(long)]
     merge_factor: Option<u32>,
+    /// Live segments before the smallest are merged [default: 4].
     #[arg(long)]
     max_segments: Option<u32>,
     /// Keep each document's search set (about 2.3 KB per document) so that
-    /// `db rotate` needs no document; by default `db rotate` reads every
-    /// registered file again instead, and the database costs about 290
-    /// bytes per document.
+    /// `db rotate` reads no file (README, "Commands").
     #[arg(long, action = clap::ArgAction::Set, default_value_t = false)]
     keep_prints: bool,
-    /// Make a code archive instead: every unit's winnowed fingerprints
-    /// under compare's front-ends, levels and per-language defaults (k, w,
-    /// seed 0 unless given), and its files (compressed), for `compare
-    /// --against`. Of the options above it takes --seed, --k, --window and
-    /// --text-mode.
+    /// Make a code archive instead, for `compare --against` (README,
+    /// "Commands"); of the options above it takes --seed (default 0), --k,
+    /// --window and --text-mode.
     #[arg(long)]
     code: bool,
     /// Code archive: read every file as this language (or `text`).
     #[arg(long, value_name = "LANG", requires = "code")]
     lang: Option<String>,
     /// Code archive: normalisation level for code.
-    #[arg(long, value_parser = parser::<Level>(), default_value = Level::default().name(), requires = "code")]
+    #[arg(long, value_parser = names!(Level), default_value = Level::default().name(), requires = "code")]
     level: Level,
     /// Code archive: keep only where each file was added from (it is read
     /// again when it pairs with a new unit), not its bytes.
@@ -168,7 +166,8 @@ pub struct AddArgs {
     /// A title (default: the file name).
     #[arg(long)]
     title: Option<String>,
-    /// Documents per transaction: each batch is durable when it is reported.
+    /// Documents (units of a code archive) per transaction: each batch is
+    /// durable when it is reported.
     #[arg(long, default_value_t = 256)]
     batch: usize,
     /// Do not honour .gitignore and .ignore files.
@@ -179,7 +178,7 @@ pub struct AddArgs {
     #[arg(long)]
     follow_links: bool,
     /// Code archive: what one unit is, as for `compare`.
-    #[arg(long, value_parser = parser::<UnitMode>(), default_value = UnitMode::default().name())]
+    #[arg(long, value_parser = names!(UnitMode), default_value = UnitMode::default().name())]
     unit: UnitMode,
     /// Code archive: a unit already archived with other files is replaced
     /// (without it, it is reported and left as it was).
@@ -192,8 +191,9 @@ pub struct AddArgs {
 pub struct SearchArgs {
     /// The database directory.
     db: PathBuf,
-    /// The document to search for.
-    file: PathBuf,
+    /// The documents to search for: files or directories.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -261,7 +261,7 @@ fn init(args: &InitArgs) -> Result<ExitCode> {
         println!("{}", create_archive(&args.db, &settings, !args.no_texts)?);
         return Ok(ExitCode::SUCCESS);
     }
-    let changes = [
+    let changes = vec![
         ("k", args.k),
         ("search_size", args.search_size),
         ("stored_size", args.stored_size),
@@ -280,19 +280,9 @@ fn init(args: &InitArgs) -> Result<ExitCode> {
         seed: args.seed,
         text_mode: args.text_mode,
         keep_prints: args.keep_prints,
-        changes: changes
-            .into_iter()
-            .filter_map(|(name, value)| Some((name, value?)))
-            .collect(),
+        changes,
     };
-    let db = DocumentDatabase::create(&args.db, new.params()?)?;
-    let params = db.params();
-    println!(
-        "created {} ({} mode, {} text)",
-        args.db.display(),
-        params.mode,
-        params.front_end
-    );
+    println!("{}", new.create(&args.db)?);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -308,8 +298,15 @@ fn add(args: &AddArgs) -> Result<ExitCode> {
                 "--url, --title and --email are for text databases; a code archive names each unit by its path"
             );
         }
-        let outcome = register_units(&args.db, &args.paths, args.unit, filter, args.update)?;
-        outcome.write_text(&mut io::stdout().lock())?;
+        let mut out = io::stdout().lock();
+        let mut committed = |units: &[Stored]| AddOutcome::write_stored(units, &mut out);
+        let storing = Storing {
+            update: args.update,
+            batch: args.batch,
+            committed: Some(&mut committed),
+        };
+        let outcome = register_units(&args.db, &args.paths, args.unit, filter, storing)?;
+        outcome.write_skipped(&mut out)?;
         return Ok(ExitCode::from(u8::from(outcome.failed())));
     }
     let mut db = DocumentDatabase::open(&args.db)?;
@@ -321,25 +318,9 @@ fn add(args: &AddArgs) -> Result<ExitCode> {
         batch: args.batch,
         filter,
     };
-    let stdout = io::stdout();
-    let mut written = Ok(());
-    let summary = db.add_paths(&request, &mut |event| match event {
-        AddEvent::Added { id, path } => {
-            let mut out = stdout.lock();
-            if written.is_ok() {
-                written = writeln!(
-                    out,
-                    "added {id}\t{}",
-                    terminal_safe(&path.to_string_lossy())
-                )
-                .and_then(|()| out.flush());
-            }
-        }
-        AddEvent::Warning { path, message } => warn(&format!("{}: {message}", path.display())),
-        AddEvent::WalkProblem { message } => warn(message),
-        AddEvent::Failed { message } => eprintln!("copyhound: {}", terminal_safe(message)),
-    })?;
-    written?;
+    let mut printer = Printer::default();
+    let summary = db.add_paths(&request, &mut |event| printer.print(event.line()))?;
+    printer.finish()?;
     Ok(ExitCode::from(u8::from(summary.failed > 0)))
 }
 
@@ -350,7 +331,7 @@ pub fn register_units(
     paths: &[PathBuf],
     unit: UnitMode,
     filter: WalkFilter,
-    update: bool,
+    storing: Storing<'_>,
 ) -> Result<AddOutcome> {
     let inputs = Inputs {
         new: paths.to_vec(),
@@ -358,7 +339,13 @@ pub fn register_units(
         filter,
         ..Inputs::default()
     };
-    let outcome = add_to_archive(dir, &inputs, &front_end::limits(), update, &())?;
+    let outcome = add_to_archive(
+        dir,
+        &inputs,
+        &isolated(FrontEndChoice::default()),
+        storing,
+        &(),
+    )?;
     for problem in &outcome.problems {
         warn(&problem.message);
     }
@@ -367,7 +354,6 @@ pub fn register_units(
 
 fn search(args: &SearchArgs) -> Result<ExitCode> {
     let db = DocumentDatabase::open(&args.db)?;
-    let query = db.prepare(db.load_file(&args.file)?);
     let request = SearchRequest {
         options: SearchOptions {
             limit: args.limit,
@@ -376,19 +362,28 @@ fn search(args: &SearchArgs) -> Result<ExitCode> {
         fragments: args.fragments,
         include_text: false,
     };
-    let result = db.search(&args.file.display().to_string(), query, &request)?;
+    let format = SearchFormat::of(args.json, &args.files);
     let mut out = io::stdout().lock();
-    if args.json {
-        serde_json::to_writer_pretty(&mut out, &result)?;
-        writeln!(out)?;
-    } else {
-        result.write_text(&mut out)?;
-    }
-    Ok(if result.matches.is_empty() {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    let mut written = Ok(());
+    let mut printed = 0;
+    let mut printer = Printer::default();
+    let summary = db.search_paths(
+        &args.files,
+        &WalkFilter::default(),
+        &request,
+        &mut |event| match event {
+            SearchEvent::Searched(result) => {
+                if written.is_ok() {
+                    written = format.write(&result, printed, &mut out);
+                    printed += 1;
+                }
+            }
+            SearchEvent::WalkProblem { message } => warn(message),
+            SearchEvent::Failed { message } => printer.print(Line::Error(message.to_owned())),
+        },
+    )?;
+    written?;
+    Ok(ExitCode::from(summary.exit_status()))
 }
 
 fn rotate(args: &RotateArgs) -> Result<ExitCode> {
@@ -403,42 +398,23 @@ fn rotate(args: &RotateArgs) -> Result<ExitCode> {
 
 fn remove(args: &RemoveArgs) -> Result<ExitCode> {
     let db = DocumentDatabase::open(&args.db)?;
-    let mut missing = false;
-    for &id in &args.ids {
-        if let Some((record, text_error)) = db.remove(id)? {
-            println!("removed {id}\t{}", terminal_safe(&record.meta.title));
-            if let Some(error) = text_error {
-                warn(&error);
-            }
-        } else {
-            eprintln!("copyhound: no document {id}");
-            missing = true;
-        }
-    }
-    Ok(ExitCode::from(u8::from(missing)))
+    let mut printer = Printer::default();
+    let found_all = db.remove_all(&args.ids, &mut |line| printer.print(line))?;
+    printer.finish()?;
+    Ok(ExitCode::from(u8::from(!found_all)))
 }
 
 fn stats(args: &StatsArgs) -> Result<ExitCode> {
-    let db = DocumentDatabase::open(&args.db)?;
-    let stats = db.stats()?;
-    let mut out = io::stdout().lock();
-    if args.json {
-        serde_json::to_writer_pretty(&mut out, &stats)?;
-        writeln!(out)?;
-    } else {
-        stats.write_text(&mut out, db.params())?;
-    }
+    write_stats(&args.db, args.json, &mut io::stdout().lock())?;
     Ok(ExitCode::SUCCESS)
 }
 
 fn check_command(dir: &Path) -> Result<ExitCode> {
     let report = check(dir)?;
-    for warning in &report.warnings {
-        warn(warning);
+    let mut printer = Printer::default();
+    for line in check_lines(&report) {
+        printer.print(line);
     }
-    for problem in &report.problems {
-        eprintln!("copyhound: {problem}");
-    }
-    println!("{}", verdict(&report));
+    printer.finish()?;
     Ok(ExitCode::from(u8::from(!report.is_ok())))
 }

@@ -188,6 +188,21 @@ fn get_form(bytes: &[u8], pos: &mut usize) -> Option<NormalizedDocument> {
     Some(form)
 }
 
+/// How many files the bytes of [`encode_files`] hold, from their first
+/// bytes only; `None` if they do not start as files do.
+pub(super) fn file_count(bytes: &[u8]) -> Option<u64> {
+    let mut head = [0u8; 10];
+    let mut len = 0;
+    let mut decoder = DeflateDecoder::new(bytes);
+    while len < head.len() {
+        match decoder.read(&mut head[len..]).ok()? {
+            0 => break,
+            read => len += read,
+        }
+    }
+    get_varint(&head[..len], &mut 0)
+}
+
 /// The files of [`encode_files`]; `None` if the bytes are not files.
 pub(super) fn decode_files(bytes: &[u8]) -> Option<Vec<ArchivedFile>> {
     let mut plain = Vec::new();

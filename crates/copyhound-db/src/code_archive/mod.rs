@@ -15,6 +15,7 @@
 //! the bytes.
 
 mod codec;
+mod inspect;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -26,6 +27,7 @@ use crate::{DbError, Result};
 use codec::{
     decode_files, decode_hashes, decode_record, encode_files, encode_hashes, encode_record,
 };
+pub use inspect::{ArchiveCheck, ArchiveStats, check_archive};
 
 /// The archive's file in its directory.
 pub const ARCHIVE_FILE: &str = "archive.redb";
@@ -145,6 +147,11 @@ impl Archive {
             return Err(DbError::NotADatabase { path: dir.into() });
         }
         let db = Redb::open(&file).map_err(|e| DbError::catalog(&file, e))?;
+        Self::from_redb(file, db)
+    }
+
+    /// The archive of `db`, opened from `file`: its format checked.
+    fn from_redb(file: PathBuf, db: Redb) -> Result<Self> {
         let mut archive = Self {
             file,
             db,

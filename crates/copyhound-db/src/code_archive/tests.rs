@@ -115,6 +115,66 @@ fn an_archive_of_another_format_is_refused_by_version() {
     assert!(error.to_string().contains("version 1"), "{error}");
 }
 
+#[test]
+fn stats_count_units_files_and_families() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::create(dir.path(), "k=10\n", true).unwrap();
+    let mut alice = unit("alice", "java", &[3, 90], "class A {}");
+    alice.files.push(alice.files[0].clone());
+    archive
+        .put(&[alice, unit("bob", "python", &[7], "print(1)")])
+        .unwrap();
+    let stats = archive.stats().unwrap();
+    assert_eq!((stats.units, stats.files, stats.format), (2, 3, FORMAT));
+    assert_eq!(
+        stats.families,
+        BTreeMap::from([("java".into(), 1), ("python".into(), 1)])
+    );
+    assert!(stats.keeps_texts);
+    assert!(stats.file_bytes >= stats.print_bytes + stats.stored_file_bytes);
+}
+
+#[test]
+fn check_reads_every_unit_and_names_a_damaged_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::create(dir.path(), "", true).unwrap();
+    archive
+        .put(&[
+            unit("alice", "java", &[3, 90], "class A {}"),
+            unit("bob", "python", &[7], "print(1)"),
+        ])
+        .unwrap();
+    drop(archive);
+    let report = check_archive(dir.path()).unwrap();
+    assert_eq!(report.problems, Vec::<String>::new());
+    assert_eq!((report.units, report.files), (2, 2));
+
+    let archive = Archive::open(dir.path()).unwrap();
+    let txn = archive.db.begin_write().unwrap();
+    {
+        txn.open_table(FILES)
+            .unwrap()
+            .insert(1, &b"not deflated files"[..])
+            .unwrap();
+        txn.open_table(PRINTS)
+            .unwrap()
+            .insert(("java", 9), &[0u8][..])
+            .unwrap();
+    }
+    txn.commit().unwrap();
+    drop(archive);
+    let report = check_archive(dir.path()).unwrap();
+    let file = dir.path().join(ARCHIVE_FILE).display().to_string();
+    assert_eq!(
+        report.problems,
+        [
+            format!("{file}: corrupt: unit bob (id 1): its files do not decode"),
+            format!("{file}: corrupt: hashes stored for unit 9 (java), which has no such record"),
+        ]
+    );
+    assert_eq!(report.units, 1);
+}
+
 proptest::proptest! {
     /// Files come back as they were stored: symbols of any size, spans
     /// that overlap or go backwards, texts kept or not; and cut bytes are
@@ -148,6 +208,7 @@ proptest::proptest! {
             .into_iter()
             .map(|f| ArchivedFile { text: f.text.filter(|_| keep_texts), ..f })
             .collect();
+        proptest::prop_assert_eq!(codec::file_count(&bytes), Some(expected.len() as u64));
         proptest::prop_assert_eq!(codec::decode_files(&bytes), Some(expected));
         let mut plain = Vec::new();
         std::io::Read::read_to_end(&mut flate2::read::DeflateDecoder::new(&bytes[..]), &mut plain).unwrap();

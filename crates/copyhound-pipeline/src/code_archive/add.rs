@@ -17,8 +17,38 @@ use crate::load::{LoadedUnit, load_batch};
 use crate::progress::{Progress, Stage};
 use crate::{CompareSettings, Family, FrontEndChoice, Inputs, PipelineError};
 
-/// Units stored per transaction.
-const UNITS_PER_TRANSACTION: usize = 256;
+/// Units stored per transaction, by default.
+pub const UNITS_PER_TRANSACTION: usize = 256;
+
+/// A unit one transaction stored: its name, and whether it replaced an
+/// archived unit of that name (`update`) rather than being new.
+pub type Stored = (String, bool);
+
+/// What is told the units of each transaction once they are durable.
+pub type OnCommit<'a> = &'a mut dyn FnMut(&[Stored]) -> io::Result<()>;
+
+/// How [`add_to_archive`] stores units, and whom it tells.
+pub struct Storing<'a> {
+    /// A unit archived with other files is replaced (without it, it is
+    /// reported and left as it was).
+    pub update: bool,
+    /// Units per transaction: a killed `db add` loses at most the
+    /// transaction it was writing.
+    pub batch: usize,
+    /// Told the units each transaction stored, once they are durable.
+    pub committed: Option<OnCommit<'a>>,
+}
+
+impl Default for Storing<'_> {
+    /// New units only, [`UNITS_PER_TRANSACTION`] at a time, told no one.
+    fn default() -> Self {
+        Self {
+            update: false,
+            batch: UNITS_PER_TRANSACTION,
+            committed: None,
+        }
+    }
+}
 
 /// What [`add_to_archive`] did with each unit, by name.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -47,15 +77,19 @@ impl AddOutcome {
                 .any(|p| p.kind == ProblemKind::Unreadable)
     }
 
-    /// One line per unit, as `db add` prints them: what happened to it
-    /// (`added`, `updated`, `unchanged`, `changed`), a tab, its name.
-    pub fn write_text(&self, out: &mut impl Write) -> io::Result<()> {
-        for name in &self.added {
-            writeln!(out, "added\t{name}")?;
+    /// One line per unit one transaction stored, as `db add` prints them
+    /// as it goes: `added` or `updated`, a tab, its name.
+    pub fn write_stored(units: &[Stored], out: &mut impl Write) -> io::Result<()> {
+        for (name, replaced) in units {
+            let what = if *replaced { "updated" } else { "added" };
+            writeln!(out, "{what}\t{name}")?;
         }
-        for name in &self.updated {
-            writeln!(out, "updated\t{name}")?;
-        }
+        out.flush()
+    }
+
+    /// One line per unit left as it was, as `db add` prints them at its
+    /// end: `unchanged` or `changed`, a tab, its name, and why.
+    pub fn write_skipped(&self, out: &mut impl Write) -> io::Result<()> {
         for name in &self.unchanged {
             writeln!(
                 out,
@@ -87,12 +121,13 @@ impl AddOutcome {
 /// read with the archive's settings; `limits` gives what the archive does
 /// not keep (file size and memory limits, isolation). A unit already there
 /// with the same files is left alone; with other files it is replaced only
-/// when `update`.
+/// when `storing.update`. Units are stored `storing.batch` to a
+/// transaction, each told to `storing.committed` once durable.
 pub fn add_to_archive(
     dir: &Path,
     inputs: &Inputs,
     limits: &FrontEndChoice,
-    update: bool,
+    mut storing: Storing<'_>,
     progress: &dyn Progress,
 ) -> Result<AddOutcome, PipelineError> {
     let OpenArchive { archive, settings } = OpenArchive::open(dir, limits)?;
@@ -113,30 +148,47 @@ pub fn add_to_archive(
         })
         .collect();
     let mut pending = Vec::new();
+    let mut stored: Vec<Stored> = Vec::new();
+    let mut commit = |pending: &mut Vec<ArchivedUnit>, stored: &mut Vec<Stored>| {
+        archive.put(&std::mem::take(pending))?;
+        if let Some(committed) = storing.committed.as_mut() {
+            committed(stored).map_err(PipelineError::Output)?;
+        }
+        stored.clear();
+        Ok::<(), PipelineError>(())
+    };
     for (unit, problems) in made {
         outcome.problems.extend(problems);
         let Some(unit) = unit else {
             continue;
         };
         let name = unit.name.clone();
-        match archive.content_of(&unit.name)? {
-            None => outcome.added.push(name),
+        let replaced = match archive.content_of(&unit.name)? {
+            None => false,
             Some(content) if content == unit.content => {
                 outcome.unchanged.push(name);
                 continue;
             }
-            Some(_) if update => outcome.updated.push(name),
+            Some(_) if storing.update => true,
             Some(_) => {
                 outcome.changed.push(name);
                 continue;
             }
+        };
+        if replaced {
+            outcome.updated.push(name.clone());
+        } else {
+            outcome.added.push(name.clone());
         }
         pending.push(unit);
-        if pending.len() == UNITS_PER_TRANSACTION {
-            archive.put(&std::mem::take(&mut pending))?;
+        stored.push((name, replaced));
+        if pending.len() >= storing.batch.max(1) {
+            commit(&mut pending, &mut stored)?;
         }
     }
-    archive.put(&pending)?;
+    if !pending.is_empty() {
+        commit(&mut pending, &mut stored)?;
+    }
     Ok(outcome)
 }
 

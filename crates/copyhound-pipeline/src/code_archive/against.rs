@@ -5,6 +5,11 @@
 //! batch's front-end, when it keeps no texts), and how many of the other
 //! archived units hold each hash of those units, so that rarity weights
 //! and the occurrence limit count the whole archive.
+//!
+//! Texts are not held: a pulled unit keeps its line index, and an output
+//! fetches the text of the few archived units it shows again
+//! ([`Archives::text`]). Units are read a chunk at a time, so only one
+//! chunk's texts are ever in memory.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -22,10 +27,17 @@ use crate::archive::ArchiveLimits;
 use crate::{Family, FrontEnd, PipelineError};
 
 /// The archives a batch is compared against.
-#[derive(Default)]
+#[derive(Debug, Default)]
 pub(crate) struct Archives {
     open: Vec<(String, Archive)>,
 }
+
+/// Where an archived unit is kept: the place of its archive among those
+/// given, and its id there.
+pub(crate) type KeptAt = (usize, UnitId);
+
+/// How many archived units are read (and their texts held) at once.
+const PULL_CHUNK: usize = 1024;
 
 /// What one family takes from the archives.
 pub(crate) struct Pulled {
@@ -33,8 +45,8 @@ pub(crate) struct Pulled {
     pub units: Vec<Unit>,
     /// The archive each came from, as given.
     pub roots: Vec<String>,
-    /// The text of each of their documents, which spans index into.
-    pub texts: Vec<Vec<String>>,
+    /// Where each is kept, for [`Archives::text`].
+    pub kept_at: Vec<KeptAt>,
     /// The other archived units of the family.
     pub elsewhere: UnitsElsewhere,
     /// Archived units that could not be read again.
@@ -83,41 +95,42 @@ impl Archives {
         let mut pulled = Pulled {
             units: Vec::new(),
             roots: Vec::new(),
-            texts: Vec::new(),
+            kept_at: Vec::new(),
             elsewhere: UnitsElsewhere::default(),
             problems: Vec::new(),
         };
         let mut chosen: Vec<Vec<UnitId>> = Vec::with_capacity(self.open.len());
         let mut wanted = batch_hashes.clone();
-        for (root, archive) in &self.open {
+        for (place, (root, archive)) in self.open.iter().enumerate() {
             let mut ids = Vec::new();
             archive.for_each_print(family.name(), |id, hashes| {
                 if shares(hashes) {
                     ids.push(id);
                 }
             })?;
-            let mut stored = archive.units(&ids)?;
-            let read: Vec<Result<Reread, Problem>> = stored
-                .par_iter_mut()
-                .map(|unit| read_again(unit, family, front_end, scheme))
-                .collect();
             let mut kept = Vec::with_capacity(ids.len());
-            for ((unit, id), read) in stored.into_iter().zip(&ids).zip(read) {
-                match read {
-                    Ok(Reread {
-                        unit: compared,
-                        texts,
-                        problem,
-                    }) => {
-                        wanted.extend_from_slice(&unit.hashes);
-                        pulled.units.push(compared);
-                        pulled.roots.push(root.clone());
-                        pulled.texts.push(texts);
-                        pulled.problems.extend(problem);
-                        kept.push(*id);
+            for chunk in ids.chunks(PULL_CHUNK) {
+                let mut stored = archive.units(chunk)?;
+                let read: Vec<Result<Reread, Problem>> = stored
+                    .par_iter_mut()
+                    .map(|unit| read_again(unit, family, front_end, scheme))
+                    .collect();
+                for ((unit, &id), read) in stored.into_iter().zip(chunk).zip(read) {
+                    match read {
+                        Ok(Reread {
+                            unit: compared,
+                            problem,
+                        }) => {
+                            wanted.extend_from_slice(&unit.hashes);
+                            pulled.units.push(compared);
+                            pulled.roots.push(root.clone());
+                            pulled.kept_at.push((place, id));
+                            pulled.problems.extend(problem);
+                            kept.push(id);
+                        }
+                        // Not compared, but still counted with the others.
+                        Err(problem) => pulled.problems.push(problem),
                     }
-                    // Not compared, but still counted with the others.
-                    Err(problem) => pulled.problems.push(problem),
                 }
             }
             chosen.push(kept);
@@ -142,6 +155,27 @@ impl Archives {
         let counts = wanted.into_iter().zip(counts).filter(|&(_, c)| c > 0);
         pulled.elsewhere = UnitsElsewhere::new(others, counts.collect());
         Ok(pulled)
+    }
+
+    /// The text of document `document` of the archived unit `kept_at`,
+    /// which its spans index into: as the archive keeps it, or, when it
+    /// keeps no texts, its file read again with `front_end`. `None` when
+    /// neither can be read any more.
+    pub(crate) fn text(
+        &self,
+        (place, id): KeptAt,
+        document: usize,
+        front_end: &FrontEnd,
+    ) -> Option<String> {
+        let (_, archive) = self.open.get(place)?;
+        let mut unit = archive.units(&[id]).ok()?.pop()?;
+        let file = unit.files.get_mut(document)?;
+        if let Some(text) = file.text.take() {
+            return Some(text);
+        }
+        let bytes = file_bytes(&file.path, &ArchiveLimits::default())?;
+        let loaded = load_bytes(Path::new(&file.path), &bytes, front_end.load_options()).ok()?;
+        Some(loaded.text)
     }
 }
 
@@ -196,7 +230,6 @@ fn unit_hashes(unit: &Unit) -> impl Iterator<Item = u64> + '_ {
 /// An archived unit read again.
 struct Reread {
     unit: Unit,
-    texts: Vec<String>,
     /// Said when its fingerprints are not those it was stored with (the
     /// archive was made by a build that normalises otherwise).
     problem: Option<Problem>,
@@ -217,9 +250,8 @@ fn read_again(
         kind: ProblemKind::Unreadable,
     };
     let mut documents = Vec::with_capacity(unit.files.len());
-    let mut texts = Vec::with_capacity(unit.files.len());
     for file in &mut unit.files {
-        let (form, text, lines) = if let Some(text) = file.text.take() {
+        let (form, lines) = if let Some(text) = file.text.take() {
             let cells: Vec<CellStart> = file
                 .cells
                 .iter()
@@ -229,7 +261,7 @@ fn read_again(
                 })
                 .collect();
             let lines = LineIndex::new(text.as_bytes()).with_cells(&cells);
-            (std::mem::take(&mut file.form), text, lines)
+            (std::mem::take(&mut file.form), lines)
         } else {
             let bytes = file_bytes(&file.path, &ArchiveLimits::default()).ok_or_else(|| {
                 problem(format!("{}: cannot be read any more", file.path.display()))
@@ -243,10 +275,9 @@ fn read_again(
                 )));
             }
             let lines = loaded.line_index();
-            (loaded.doc, loaded.text, lines)
+            (loaded.doc, lines)
         };
         documents.push(Document::fingerprinted(file.name.clone(), form, scheme).with_lines(lines));
-        texts.push(text);
     }
     let mut hashes: Vec<u64> = documents
         .iter()
@@ -264,7 +295,6 @@ fn read_again(
     });
     Ok(Reread {
         unit: Unit::new(unit.name.clone(), documents).with_role(Role::Old),
-        texts,
         problem,
     })
 }

@@ -10,11 +10,11 @@ use std::sync::mpsc::sync_channel;
 use copyhound_db::{DocId, DocumentMeta, DocumentRecord, NewDocument};
 use copyhound_normalize::DocumentKind;
 use copyhound_normalize::budget::{MemoryGate, memory_per_byte};
-use copyhound_report::ProblemKind;
+use copyhound_report::terminal_safe;
 use rayon::prelude::*;
 
-use super::{DatabaseError, DocumentDatabase, PreparedDocument};
-use crate::{PlannedFile, WalkFilter, walk};
+use super::{DatabaseError, DocumentDatabase, PreparedDocument, WalkProblem, walk_paths};
+use crate::{Line, PlannedFile, WalkFilter};
 
 /// What `db add` registers, and how.
 #[derive(Clone, Debug)]
@@ -65,6 +65,24 @@ pub enum AddEvent<'a> {
     },
 }
 
+impl AddEvent<'_> {
+    /// The event as `db add` prints it: `added ID\tPATH` on standard
+    /// output, or a warning or an error naming the file.
+    pub fn line(&self) -> Line {
+        match self {
+            AddEvent::Added { id, path } => Line::Out(format!(
+                "added {id}\t{}",
+                terminal_safe(&path.to_string_lossy())
+            )),
+            AddEvent::Warning { path, message } => {
+                Line::Warning(format!("{}: {message}", path.display()))
+            }
+            AddEvent::WalkProblem { message } => Line::Warning((*message).to_owned()),
+            AddEvent::Failed { message } => Line::Error((*message).to_owned()),
+        }
+    }
+}
+
 /// How an add went.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AddSummary {
@@ -89,26 +107,15 @@ impl DocumentDatabase {
         on: &mut dyn FnMut(AddEvent<'_>),
     ) -> Result<AddSummary, DatabaseError> {
         let mut summary = AddSummary::default();
-        let mut files = Vec::new();
-        for path in &request.paths {
-            match walk(path, &request.filter, &|_| ()) {
-                Ok(walked) => {
-                    for problem in &walked.problems {
-                        summary.failed += usize::from(problem.kind == ProblemKind::Unreadable);
-                        on(AddEvent::WalkProblem {
-                            message: &problem.message,
-                        });
-                    }
-                    files.extend(walked.files);
-                }
-                Err(error) => {
-                    summary.failed += 1;
-                    on(AddEvent::Failed {
-                        message: &error.to_string(),
-                    });
-                }
-            }
-        }
+        let files = walk_paths(&request.paths, &request.filter, &mut |problem| {
+            summary.failed += usize::from(problem.failed());
+            on(match problem {
+                WalkProblem::Listing(problem) => AddEvent::WalkProblem {
+                    message: &problem.message,
+                },
+                WalkProblem::Path(message) => AddEvent::Failed { message },
+            });
+        });
         let this = &*self;
         // Files loaded at once together stay within one file's memory
         // budget: a large file waits for the others, then loads alone.
@@ -197,11 +204,7 @@ impl DocumentDatabase {
         size: Option<u64>,
     ) -> PreparedFile {
         let path = file.path.as_path();
-        let loaded = match &file.content {
-            Some(bytes) => self.load_bytes(path, bytes),
-            None => self.load_file(path),
-        }
-        .map_err(|e| e.to_string())?;
+        let loaded = self.load_planned(file).map_err(|e| e.to_string())?;
         // A file of an archive has no path of its own to resolve.
         let location = match &request.url {
             Some(url) => url.clone(),
@@ -251,6 +254,32 @@ impl DocumentDatabase {
         });
         let record = self.db.document(id)?.ok_or(DatabaseError::Vanished(id))?;
         Ok((record, text_error))
+    }
+
+    /// Unregisters each of `ids` and forgets its kept text, as `db remove`
+    /// says it: `removed ID\tTITLE`, or an error for an id that is not
+    /// there, each line to `on`; whether every id was there.
+    pub fn remove_all(
+        &self,
+        ids: &[DocId],
+        on: &mut dyn FnMut(Line),
+    ) -> Result<bool, DatabaseError> {
+        let mut found_all = true;
+        for &id in ids {
+            let Some((record, text_error)) = self.remove(id)? else {
+                on(Line::Error(format!("no document {id}")));
+                found_all = false;
+                continue;
+            };
+            on(Line::Out(format!(
+                "removed {id}\t{}",
+                terminal_safe(&record.meta.title)
+            )));
+            if let Some(error) = text_error {
+                on(Line::Warning(error));
+            }
+        }
+        Ok(found_all)
     }
 
     /// Unregisters `id` and forgets its kept text; `None` when there is no

@@ -12,12 +12,16 @@
 //! - Searching ([`DocumentDatabase::search`]): one result type,
 //!   [`SearchResult`], whose JSON is the same from the command line and
 //!   from `POST /api/search`; passages are the index's
-//!   [`LocatedFragment`](copyhound_index::LocatedFragment)s.
+//!   [`LocatedPassage`](copyhound_index::LocatedPassage)s, fragments
+//!   merged as `compare` merges them. Many query files
+//!   ([`DocumentDatabase::search_paths`]) are walked as `db add` walks
+//!   them and printed as [`SearchFormat`] says.
 //! - [`NewDatabase`] (a new database's parameters), [`DatabaseStats`],
 //!   [`DocumentDatabase::rotate`] (re-fetching every registered file as
 //!   `db add` read it), [`check`], and the kept texts ([`TextStore`]) side
 //!   by side views read; each with the plain text `copyhound db` prints.
-//! - A code archive is refused by every command of text databases.
+//! - A code archive is refused by every command of text databases but
+//!   [`write_stats`] ([`ArchiveStats`]) and [`check`], which read either.
 //!
 //! A separate crate would depend on this one for the walker and the
 //! front-end anyway, so the layer is a module of the pipeline.
@@ -26,12 +30,13 @@ mod add;
 mod check;
 mod create;
 mod error;
+mod queries;
 mod rotate;
 mod search;
 mod stats;
 mod texts;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use copyhound_db::{Database, DocumentPrint, DocumentRecord, Params};
@@ -40,14 +45,18 @@ use copyhound_normalize::{
     KindChoice, LoadError, LoadOptions, LoadedDocument, TextMode, TextOptions, load_bytes,
     load_file,
 };
+use copyhound_report::{Problem, ProblemKind};
+
+use crate::{PlannedFile, WalkFilter, walk};
 
 pub use add::{AddEvent, AddRequest, AddSummary};
-pub use check::{check, verdict};
+pub use check::{Checked, check, check_lines};
 pub use create::NewDatabase;
 pub use error::DatabaseError;
+pub use queries::{SearchEvent, SearchFormat, SearchSummary};
 pub use rotate::write_rotation;
 pub use search::{BucketCount, SearchHit, SearchRequest, SearchResult};
-pub use stats::{DatabaseStats, RotationProgressStats};
+pub use stats::{ArchiveStats, DatabaseStats, RotationProgressStats, write_stats};
 pub use texts::TextStore;
 
 /// A database with its front-end parsed, and where registered texts are
@@ -139,6 +148,15 @@ impl DocumentDatabase {
         load_bytes(name, bytes, &self.load_options)
     }
 
+    /// Reads and normalises a file a walk found (on disk, or read with its
+    /// archive).
+    fn load_planned(&self, file: &PlannedFile) -> Result<LoadedDocument, LoadError> {
+        match &file.content {
+            Some(bytes) => self.load_bytes(&file.path, bytes),
+            None => self.load_file(&file.path),
+        }
+    }
+
     /// `loaded` with its print.
     pub fn prepare(&self, loaded: LoadedDocument) -> PreparedDocument {
         let print = self.db.fingerprinter().print(&loaded.doc);
@@ -189,6 +207,48 @@ impl DocumentDatabase {
     pub fn texts(&self) -> Option<&TextStore> {
         self.texts.as_ref()
     }
+}
+
+/// What walking the paths of `db add` or `db search` met besides files.
+enum WalkProblem<'a> {
+    /// A directory that could not be listed (a failure), or a link not
+    /// followed (only said).
+    Listing(&'a Problem),
+    /// A path that could not be walked at all: the message naming it.
+    Path(&'a str),
+}
+
+impl WalkProblem<'_> {
+    /// Whether something that was asked for could not be read.
+    fn failed(&self) -> bool {
+        match self {
+            Self::Listing(problem) => problem.kind == ProblemKind::Unreadable,
+            Self::Path(_) => true,
+        }
+    }
+}
+
+/// The files under `paths`, each walked as `compare` walks it with
+/// `filter`, in order; what the walks could not read or did not follow is
+/// given to `on_problem` as it is met.
+fn walk_paths(
+    paths: &[PathBuf],
+    filter: &WalkFilter,
+    on_problem: &mut dyn FnMut(WalkProblem<'_>),
+) -> Vec<PlannedFile> {
+    let mut files = Vec::new();
+    for path in paths {
+        match walk(path, filter, &|_| ()) {
+            Ok(walked) => {
+                for problem in &walked.problems {
+                    on_problem(WalkProblem::Listing(problem));
+                }
+                files.extend(walked.files);
+            }
+            Err(error) => on_problem(WalkProblem::Path(&error.to_string())),
+        }
+    }
+    files
 }
 
 /// An error when `dir` holds a code archive, which the commands of text

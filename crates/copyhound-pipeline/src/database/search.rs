@@ -1,12 +1,13 @@
 //! Searching one document: the database's ranked matches, and the passages
-//! it shares with the best of them whose text is at hand. One result type,
+//! it shares with the best of them whose text is at hand (exact fragments
+//! merged into passages as `compare` reports them). One result type,
 //! whose JSON the command line (`db search --json`) and the server
 //! (`POST /api/search`) both print.
 
 use std::io::{self, Write};
 
 use copyhound_db::{DocId, MatchBucket, SearchOptions};
-use copyhound_index::LocatedFragment;
+use copyhound_index::LocatedPassage;
 use copyhound_report::terminal_safe;
 use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
@@ -90,7 +91,7 @@ pub struct SearchHit {
     /// `null` when its text is not available or passages were not asked
     /// for at this rank.
     #[serde(serialize_with = "passages_json")]
-    pub fragments: Option<Vec<LocatedFragment>>,
+    pub fragments: Option<Vec<LocatedPassage>>,
 }
 
 impl DocumentDatabase {
@@ -202,10 +203,10 @@ impl SearchResult {
     reason = "serde's serialize_with passes the field by reference"
 )]
 fn passages_json<S: Serializer>(
-    passages: &Option<Vec<LocatedFragment>>,
+    passages: &Option<Vec<LocatedPassage>>,
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
-    struct Passage<'a>(&'a LocatedFragment);
+    struct Passage<'a>(&'a LocatedPassage);
     impl Serialize for Passage<'_> {
         fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
             let mut passage = serializer.serialize_struct("Passage", 5)?;

@@ -1,12 +1,130 @@
 //! Counts and sizes of a database, as `db stats --json` and
-//! `GET /api/stats` both give them.
+//! `GET /api/stats` both give them; and those of a code archive, as
+//! `db stats` gives them.
 
+use std::collections::BTreeMap;
 use std::io::{self, Write};
+use std::path::Path;
 
+use copyhound_db::code_archive::Archive;
 use copyhound_db::{Mode, Params, Stats};
 use serde::Serialize;
 
 use super::{DatabaseError, DocumentDatabase};
+use crate::code_archive::is_archive;
+
+/// Writes what `db stats` says of the database or code archive at `dir`:
+/// as JSON, or as lines of text.
+pub fn write_stats(dir: &Path, json: bool, out: &mut impl Write) -> Result<(), DatabaseError> {
+    if is_archive(dir) {
+        let stats = ArchiveStats::of(dir)?;
+        return Ok(if json {
+            write_json(&stats, out)
+        } else {
+            stats.write_text(out)
+        }?);
+    }
+    let db = DocumentDatabase::open(dir)?;
+    let stats = db.stats()?;
+    Ok(if json {
+        write_json(&stats, out)
+    } else {
+        stats.write_text(out, db.params())
+    }?)
+}
+
+fn write_json(value: &impl Serialize, out: &mut impl Write) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, value)?;
+    writeln!(out)
+}
+
+/// Counts and sizes of a code archive.
+#[derive(Clone, Debug, Serialize)]
+pub struct ArchiveStats {
+    /// Always `code archive`.
+    pub kind: &'static str,
+    /// The format version of its file.
+    pub format: u32,
+    /// Its settings, as `db init --code` stored them (`k`, `w`, `level`…).
+    pub settings: BTreeMap<String, String>,
+    /// Whether the files' texts are kept (else read again from their
+    /// paths).
+    pub keeps_texts: bool,
+    /// Archived units.
+    pub units: u64,
+    /// Their files.
+    pub files: u64,
+    /// Units per language (`text` for prose).
+    pub languages: BTreeMap<String, u64>,
+    /// Bytes of the archive's file.
+    pub bytes: u64,
+    /// Bytes of the file per unit.
+    pub bytes_per_unit: f64,
+    /// Bytes of the stored fingerprint hashes.
+    pub hash_bytes: u64,
+    /// Bytes of the stored files (symbols, spans and texts, deflated).
+    pub stored_file_bytes: u64,
+}
+
+impl ArchiveStats {
+    /// The counts and sizes of the archive at `dir`.
+    pub fn of(dir: &Path) -> Result<Self, DatabaseError> {
+        let archive = Archive::open(dir)?;
+        let stats = archive.stats()?;
+        let settings = archive
+            .settings()?
+            .lines()
+            .filter_map(|line| line.split_once('='))
+            .map(|(name, value)| (name.to_owned(), value.to_owned()))
+            .collect();
+        Ok(Self {
+            kind: "code archive",
+            format: stats.format,
+            settings,
+            keeps_texts: stats.keeps_texts,
+            units: stats.units,
+            files: stats.files,
+            languages: stats.families,
+            bytes: stats.file_bytes,
+            bytes_per_unit: stats.file_bytes as f64 / stats.units.max(1) as f64,
+            hash_bytes: stats.print_bytes,
+            stored_file_bytes: stats.stored_file_bytes,
+        })
+    }
+
+    /// The counts and sizes as `copyhound db stats` prints them.
+    pub fn write_text(&self, out: &mut impl Write) -> io::Result<()> {
+        let texts = if self.keeps_texts {
+            "files kept compressed"
+        } else {
+            "files read again from where they were added"
+        };
+        writeln!(out, "code archive      format {}, {texts}", self.format)?;
+        let settings: Vec<String> = self
+            .settings
+            .iter()
+            .map(|(name, value)| format!("{name}={value}"))
+            .collect();
+        writeln!(out, "settings          {}", settings.join(" "))?;
+        let languages: Vec<String> = self
+            .languages
+            .iter()
+            .map(|(language, units)| format!("{language} {units}"))
+            .collect();
+        writeln!(
+            out,
+            "units             {} ({}) with {} files",
+            self.units,
+            languages.join(", "),
+            self.files
+        )?;
+        writeln!(
+            out,
+            "storage           {} bytes ({:.0} per unit; hashes {} bytes, files {} bytes)",
+            self.bytes, self.bytes_per_unit, self.hash_bytes, self.stored_file_bytes
+        )
+    }
+}
 
 /// Counts and sizes of a database.
 #[derive(Clone, Debug, Serialize)]

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use copyhound_index::MaxOccurrences;
-use copyhound_pipeline::code_archive::{ArchiveSettings, add_to_archive, create_archive};
+use copyhound_pipeline::code_archive::{ArchiveSettings, Storing, add_to_archive, create_archive};
 use copyhound_pipeline::{CompareSettings, FrontEndChoice, Inputs, Selection, UnitMode};
 use copyhound_report::{Report, UnitOrigin};
 
@@ -134,7 +134,14 @@ fn archive_keeping(batch: &Batch, old: &Path, keep_texts: bool) -> std::path::Pa
         unit: UnitMode::File,
         ..Inputs::default()
     };
-    let added = add_to_archive(&dir, &inputs, &FrontEndChoice::default(), false, &()).unwrap();
+    let added = add_to_archive(
+        &dir,
+        &inputs,
+        &FrontEndChoice::default(),
+        Storing::default(),
+        &(),
+    )
+    .unwrap();
     assert_eq!(added.added.len(), 13, "{added:?}");
     dir
 }
@@ -230,7 +237,17 @@ fn adding_a_unit_again_is_idempotent_and_a_changed_one_is_updated_on_request() {
         ..Inputs::default()
     };
     let add = |update| {
-        add_to_archive(&archive, &inputs, &FrontEndChoice::default(), update, &()).unwrap()
+        add_to_archive(
+            &archive,
+            &inputs,
+            &FrontEndChoice::default(),
+            Storing {
+                update,
+                ..Storing::default()
+            },
+            &(),
+        )
+        .unwrap()
     };
     let again = add(false);
     assert!(again.added.is_empty());
@@ -274,4 +291,55 @@ fn without_texts_archived_files_are_read_again_and_a_missing_one_is_a_problem() 
             .keys()
             .any(|(a, b)| a == "c1.c" || b == "c1.c")
     );
+}
+
+/// The text of each archived unit a report holds, as an output reads it
+/// again, by the unit's name.
+fn archived_texts(against: &Inputs) -> BTreeMap<String, Option<String>> {
+    let outcome = outcome(against, &CompareSettings::default());
+    let report = report(&outcome);
+    report
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(_, unit)| unit.origin == UnitOrigin::Archive)
+        .map(|(u, unit)| (unit.path.clone(), outcome.document_text(&report, u, 0)))
+        .collect()
+}
+
+#[test]
+fn outputs_fetch_the_texts_of_archived_units_from_the_archive_or_their_files() {
+    for keep_texts in [true, false] {
+        let batch = Batch::new();
+        submissions(&batch);
+        let (new, old) = (batch.path("new"), batch.path("old"));
+        let archive = archive_keeping(&batch, &old, keep_texts);
+        let against = Inputs {
+            new: vec![new],
+            against: vec![archive],
+            unit: UnitMode::File,
+            ..Inputs::default()
+        };
+        let texts = archived_texts(&against);
+        assert!(texts.contains_key("j0.java"), "{texts:?}");
+        for (name, text) in &texts {
+            let file = std::fs::read_to_string(old.join(name)).unwrap();
+            assert_eq!(
+                text.as_deref(),
+                Some(file.as_str()),
+                "{name}, kept {keep_texts}"
+            );
+        }
+        // Kept texts do not need the files any more; the others do.
+        std::fs::remove_file(old.join("j0.java")).unwrap();
+        let outcome = outcome(&against, &CompareSettings::default());
+        let report = report(&outcome);
+        let j0 = report.units.iter().position(|u| u.path == "j0.java");
+        if keep_texts {
+            let text = outcome.document_text(&report, j0.unwrap(), 0);
+            assert_eq!(text, texts["j0.java"]);
+        } else {
+            assert!(j0.is_none(), "a missing archived file is not compared");
+        }
+    }
 }

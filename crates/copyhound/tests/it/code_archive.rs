@@ -8,7 +8,7 @@ use crate::db::db;
 use crate::support::{copyhound, examples, temp_dir};
 
 /// Copies the example submissions `students` into `dir`.
-fn students(dir: &Path, students: &[&str]) -> PathBuf {
+pub fn students(dir: &Path, students: &[&str]) -> PathBuf {
     for student in students {
         let from = examples().join("submissions").join(student);
         std::fs::create_dir_all(dir.join(student)).unwrap();
@@ -139,7 +139,7 @@ fn options_conflicting_with_the_archive_and_text_database_commands_are_refused()
         .arg(&archive)
         .assert()
         .success();
-    db(&["stats"], &archive)
+    db(&["rotate"], &archive)
         .code(2)
         .stderr(predicates::str::contains("a code archive"));
 }

@@ -4,8 +4,10 @@
 
 mod archives;
 mod code_archive;
+mod code_archive_upkeep;
 mod compare;
 mod db;
+mod db_search;
 mod dedup;
 mod experiment;
 mod fingerprint;

@@ -76,6 +76,41 @@ fn the_server_and_the_command_line_answer_a_search_alike() {
     assert_eq!(without_name(from_cli), without_name(from_server));
 }
 
+#[test]
+fn a_search_of_one_file_prints_exactly_the_servers_answer() {
+    let work = temp_dir();
+    let database = work.path().join("db");
+    let docs = write_documents(&work.path().join("docs"), 12, 3, 1500);
+    db(&["init", "--seed", "7"], &database).success();
+    db(
+        &["add", work.path().join("docs").to_str().unwrap()],
+        &database,
+    )
+    .success();
+    // The server names a pasted query `pasted.txt`: so is the file the
+    // command line searches, from its folder. With the token, the server
+    // shows registered paths as the command line does.
+    std::fs::copy(&docs[1], work.path().join("pasted.txt")).unwrap();
+    let output = copyhound()
+        .current_dir(work.path())
+        .args(["db", "search"])
+        .arg(&database)
+        .args(["pasted.txt", "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let from_cli: Value = serde_json::from_slice(&output).unwrap();
+
+    let server = Server::start_with_token(&database, Some("s3cret"));
+    let text = std::fs::read_to_string(&docs[1]).unwrap();
+    let from_server = server.post_json("/api/search", &json!({ "text": text }));
+
+    assert_eq!(from_cli, from_server);
+    assert_eq!(from_cli["matches"][0]["id"], 1);
+}
+
 /// Every key path of `value`, array elements written `[]`, sorted.
 fn key_paths(value: &Value) -> Vec<String> {
     fn walk(value: &Value, prefix: &str, out: &mut Vec<String>) {
@@ -110,24 +145,33 @@ fn key_paths(value: &Value) -> Vec<String> {
 struct Server {
     child: Child,
     port: u16,
+    token: Option<String>,
 }
 
 impl Server {
     fn start(database: &std::path::Path) -> Self {
+        Self::start_with_token(database, None)
+    }
+
+    /// With `token`, every request carries it.
+    fn start_with_token(database: &std::path::Path, token: Option<&str>) -> Self {
         let port = TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
             .unwrap()
             .port();
-        let child = Command::new(binary())
+        let mut command = Command::new(binary());
+        command
             .args(["serve", "--no-texts", "--listen"])
             .arg(format!("127.0.0.1:{port}"))
             .arg(database)
             .env_remove("COPYHOUND_TOKEN")
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+            .stderr(Stdio::null());
+        if let Some(token) = token {
+            command.env("COPYHOUND_TOKEN", token);
+        }
+        let child = command.spawn().unwrap();
         let started = Instant::now();
         while TcpStream::connect(("127.0.0.1", port)).is_err() {
             assert!(
@@ -136,17 +180,24 @@ impl Server {
             );
             std::thread::sleep(Duration::from_millis(50));
         }
-        Self { child, port }
+        Self {
+            child,
+            port,
+            token: token.map(str::to_owned),
+        }
     }
 
     /// POSTs `body` as JSON to `path`; the answer's body, parsed.
     fn post_json(&self, path: &str, body: &Value) -> Value {
         let body = body.to_string();
         let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        let authorization = self.token.as_ref().map_or_else(String::new, |token| {
+            format!("Authorization: Bearer {token}\r\n")
+        });
         write!(
             stream,
             "POST {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
-             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+             {authorization}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
             body.len()
         )
         .unwrap();
