@@ -15,13 +15,12 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use copyhound_report::terminal_safe;
 use rayon::prelude::*;
 
 use super::{
     DatabaseError, DocumentDatabase, SearchRequest, SearchResult, WalkProblem, walk_paths,
 };
-use crate::{PlannedFile, WalkFilter};
+use crate::{Line, PlannedFile, WalkFilter};
 
 /// What searching many paths reports, as it goes.
 #[derive(Debug)]
@@ -177,52 +176,37 @@ impl SearchFormat {
     }
 }
 
-/// Prints the events of a search of many paths as `db search` does: each
-/// result on `out` in its [`SearchFormat`] as it comes; what a walk skipped
-/// (`copyhound: warning: …`) and each query that could not be read
-/// (`copyhound: …`) on `err`. After a failed write it prints nothing more
-/// and [`finish`](Self::finish) returns the error.
-pub struct SearchPrinter<O, E> {
+/// Turns the events of a search of many paths into the lines `db search`
+/// prints, as they come: each result in its [`SearchFormat`], what a walk
+/// skipped as a warning, a query that could not be read as an error.
+pub struct SearchLines {
     format: SearchFormat,
-    out: O,
-    err: E,
     printed: usize,
-    written: io::Result<()>,
 }
 
-impl<O: Write, E: Write> SearchPrinter<O, E> {
-    /// A printer of the search of `paths`, as JSON when `json`.
-    pub fn new(json: bool, paths: &[PathBuf], out: O, err: E) -> Self {
+impl SearchLines {
+    /// The lines of a search of `paths`, as JSON when `json`.
+    pub fn new(json: bool, paths: &[PathBuf]) -> Self {
         Self {
             format: SearchFormat::of(json, paths),
-            out,
-            err,
             printed: 0,
-            written: Ok(()),
         }
     }
 
-    /// Prints `event`.
-    pub fn print(&mut self, event: SearchEvent<'_>) {
-        if self.written.is_err() {
-            return;
-        }
-        self.written = match event {
+    /// The line of `event`.
+    pub fn line(&mut self, event: SearchEvent<'_>) -> Line {
+        match event {
             SearchEvent::Searched(result) => {
+                let mut text = Vec::new();
+                self.format
+                    .write(&result, self.printed, &mut text)
+                    .expect("writing to memory cannot fail");
                 self.printed += 1;
-                self.format.write(&result, self.printed - 1, &mut self.out)
+                let text = String::from_utf8_lossy(&text);
+                Line::Out(text.strip_suffix('\n').unwrap_or(&text).to_owned())
             }
-            SearchEvent::WalkProblem { message } => {
-                writeln!(self.err, "copyhound: warning: {}", terminal_safe(message))
-            }
-            SearchEvent::Failed { message } => {
-                writeln!(self.err, "copyhound: {}", terminal_safe(message))
-            }
-        };
-    }
-
-    /// The first write that failed, if one did.
-    pub fn finish(self) -> io::Result<()> {
-        self.written
+            SearchEvent::WalkProblem { message } => Line::Warning(message.to_owned()),
+            SearchEvent::Failed { message } => Line::Error(message.to_owned()),
+        }
     }
 }
