@@ -19,6 +19,12 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+#: The MinHash tools, run on the slice only: the option naming the Python
+#: of their environment, their script, and the input they read.
+MINHASH = {
+    "datatrove": ("datatrove_python", "dedup-datatrove.py", ".jsonl"),
+    "text-dedup": ("text_dedup_python", "dedup-textdedup.py", ".parquet"),
+}
 
 
 def tree(pid):
@@ -86,13 +92,16 @@ def main():
     parser.add_argument("--runs", required=True)
     parser.add_argument("--copyhound", required=True)
     parser.add_argument("--datatrove-python", required=True)
-    parser.add_argument("--tools", nargs="+", default=["copyhound", "spark", "datatrove"])
+    parser.add_argument("--text-dedup-python", required=True)
+    parser.add_argument("--tools", nargs="+", default=["copyhound", "datatrove", "text-dedup", "spark"])
     parser.add_argument("--inputs", nargs="+", default=["corpus", "slice"], help="the whole corpus, its slice, or both")
     args = parser.parse_args()
     truth = os.path.join(args.corpus, "truth.json")
     documents = json.load(open(truth))
-    inputs = [("corpus", os.path.join(args.corpus, "corpus.parquet"), documents["documents"], []),
-              ("slice", os.path.join(args.corpus, "slice.parquet"), documents["block"], ["--slice"])]
+    # The slice first: a slow tool's time on it tells how long the whole
+    # corpus will take.
+    inputs = [("slice", os.path.join(args.corpus, "slice.parquet"), documents["block"], ["--slice"]),
+              ("corpus", os.path.join(args.corpus, "corpus.parquet"), documents["documents"], [])]
     rows = []
     for tool in args.tools:
         for name, path, count, flags in (i for i in inputs if i[0] in args.inputs):
@@ -102,20 +111,21 @@ def main():
                 command = [args.copyhound, "dedup", path, "--id-column", "id", "--text-column", "text", "--output", out, "-q"]
             elif tool == "spark":
                 command = [sys.executable, "-m", "copyhound.spark", "--input", path, "--id-column", "id",
-                           "--text-column", "text", "--output", out, "--master", "local[2]"]
-            elif tool == "datatrove":
+                           "--text-column", "text", "--output", out, "--master", "local[2]", "--driver-memory", "4g"]
+            elif tool in MINHASH:
                 if name != "slice":
                     continue
-                command = [args.datatrove_python, os.path.join(HERE, "dedup-datatrove.py"), path.replace(".parquet", ".jsonl"), out]
+                python, script, data = MINHASH[tool]
+                command = [getattr(args, python), os.path.join(HERE, script), path.replace(".parquet", data), out]
             else:
                 sys.exit(f"unknown tool {tool}")
             os.makedirs(args.runs, exist_ok=True)
             wall, cpu, peak = measure(command, out + ".log")
-            found = score(truth, (["--removed", os.path.join(out, "removed.txt")] if tool == "datatrove" else ["--copyhound", out]) + flags)
+            found = score(truth, (["--removed", os.path.join(out, "removed.txt")] if tool in MINHASH else ["--copyhound", out]) + flags)
             rows.append((tool, count, wall, cpu, count / cpu, peak / 2**20, found))
             print(json.dumps({"tool": tool, "input": name, "documents": count, "wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
                               "docs_per_cpu_s": round(count / cpu), "peak_mib": round(peak / 2**20), **found}), flush=True)
-            if tool == "datatrove":
+            if tool in MINHASH:
                 shutil.rmtree(out, ignore_errors=True)
     print()
     print("| tool | documents | wall s | CPU s | docs/s per core | peak memory | near-duplicates found | partial copies found |")

@@ -10,7 +10,6 @@ Run by bench/dedup.sh in its own virtual environment (datatrove pins its
 own dependencies).
 """
 
-import argparse
 import glob
 import gzip
 import json
@@ -26,15 +25,12 @@ from datatrove.pipeline.dedup.minhash import (
 )
 from datatrove.pipeline.readers import JsonlReader
 from datatrove.pipeline.writers import JsonlWriter
+from dedup_minhash import parse_args
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("input")
-    parser.add_argument("out")
-    parser.add_argument("--workers", type=int, default=2)
-    args = parser.parse_args()
-    work = os.path.abspath(args.out)
+    args = parse_args(__doc__.split("\n\n")[0])
+    work = args.out
     config = MinhashConfig()
     tasks = args.workers
 

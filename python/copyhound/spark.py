@@ -176,6 +176,62 @@ def _first_bad_json_line(path: str) -> Optional[str]:
     return None
 
 
+#: Spark's names of a variant's types (``schema_of_variant``), as
+#: ``copyhound dedup`` names a JSON value that is not a string.
+_VARIANT_KINDS = (("OBJECT", "an object"), ("ARRAY", "an array"), ("BOOLEAN", "a boolean"))
+
+
+def _json_kind(variant_type: str) -> str:
+    return next((kind for prefix, kind in _VARIANT_KINDS if variant_type.startswith(prefix)), "a number")
+
+
+def _json_line_of(path: str, id_column: str, id_value) -> Optional[int]:
+    """The line of a local JSONL file whose id is ``id_value``, if the
+    file is local and has it."""
+    local = _local_name(path)
+    if not os.path.isfile(local):
+        return None
+    opener = gzip.open if local.endswith(".gz") else open
+    with opener(local, "rt", encoding="utf-8", errors="replace") as lines:
+        for number, line in enumerate(lines, 1):
+            try:
+                row = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(row, dict) and row.get(id_column) == id_value:
+                return number
+    return None
+
+
+def _check_json_texts(spark, path: str, id_column: str, id_type, text_column: str) -> None:
+    """Refuses a JSONL text that is not a string. Spark's JSON reader
+    turns a column mixing strings and numbers (or booleans, objects,
+    arrays) into strings; read as a variant, each value keeps its JSON
+    type, so the first that is not a string is named with its document
+    (and line, for a local file), as ``copyhound dedup`` names it."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import StructField, StructType, VariantType
+
+    schema = StructType([StructField(id_column, id_type), StructField(text_column, VariantType())])
+    kind = F.schema_of_variant(F.col(text_column))
+    bad = (
+        spark.read.schema(schema)
+        .option("mode", "FAILFAST")
+        .json(path)
+        .where(F.col(text_column).isNotNull() & ~kind.isin("STRING", "VOID"))
+        .select(F.col(id_column).alias("id"), kind.alias("kind"), F.input_file_name().alias("file"))
+        .first()
+    )
+    if bad is None:
+        return
+    file = _local_name(bad["file"])
+    line = _json_line_of(file, id_column, bad["id"])
+    where = f"{file}, line {line}" if line else file
+    raise CopyhoundError(
+        f"{where}: the text `{text_column}` of the document {bad['id']!r} is {_json_kind(bad['kind'])}, not a string"
+    )
+
+
 def _load(spark, path: str, fmt: str):
     """``path`` as a data frame; an input Spark cannot read is named, and
     for a local JSONL file so is its first bad line."""
@@ -218,6 +274,8 @@ def read_documents(spark, inputs: Sequence[str], id_column: str, text_column: st
             raise CopyhoundError(
                 f"{path}: the id column `{id_column}` holds {id_type.simpleString()}, not strings or integers"
             )
+        if fmt == "json":
+            _check_json_texts(spark, path, id_column, id_type, text_column)
         frames.append(
             frame.select(
                 F.col(id_column).alias("id"),

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use copyhound_fingerprint::Fingerprint;
-use copyhound_normalize::code::{Level, StatementOptions};
+use copyhound_normalize::code::{DeadCode, Level, Loops, StatementOptions, StatementOrder};
 use copyhound_normalize::{TextMode, load_bytes};
 use copyhound_pipeline::{Family, FrontEnd, FrontEndChoice, Selection, SelectorName};
 use pyo3::prelude::*;
@@ -45,22 +45,22 @@ pub fn fingerprint<'py>(
         text_mode: named(
             "text mode",
             text_mode,
-            &[
-                ("chars", TextMode::Chars),
-                ("words", TextMode::Words),
-                ("consonants", TextMode::Consonants),
-            ],
+            &TextMode::ALL.map(|m| (m.name(), m)),
         )?,
         drop_imports,
-        statements: StatementOptions {
-            drop_dead_code: named("dead_code", dead_code, &[("drop", true), ("keep", false)])?,
-            canonical_order: named(
+        statements: StatementOptions::new(
+            named(
+                "dead_code",
+                dead_code,
+                &DeadCode::ALL.map(|m| (m.name(), m)),
+            )?,
+            named(
                 "statement_order",
                 statement_order,
-                &[("canonical", true), ("written", false)],
+                &StatementOrder::ALL.map(|m| (m.name(), m)),
             )?,
-            while_loops: named("loops", loops, &[("while", true), ("written", false)])?,
-        },
+            named("loops", loops, &Loops::ALL.map(|m| (m.name(), m)))?,
+        ),
         ..FrontEndChoice::default()
     };
     let front_end = FrontEnd::new(&choice).map_err(error)?;

@@ -42,6 +42,12 @@ def numbers_as_text(path):
     return path, ["the text column `text` holds bigint, not strings"]
 
 
+def strings_and_numbers_as_text(path):
+    # Spark alone would read this column as strings ("2"); dedup refuses it.
+    path.write_text('{"id": "a", "text": "one"}\n{"id": "b", "text": 2}\n{"id": "c", "text": "three"}\n')
+    return path, ["line 2", "the text `text` of the document 'b' is a number, not a string"]
+
+
 def empty_file(path):
     path.write_text("")
     return path, ["is empty"]
@@ -52,7 +58,10 @@ def invalid_jsonl(path):
     return path, ["line 2", "not valid JSON"]
 
 
-@pytest.mark.parametrize("make", [missing_column, null_text, numbers_as_text, empty_file, invalid_jsonl])
+@pytest.mark.parametrize(
+    "make",
+    [missing_column, null_text, numbers_as_text, strings_and_numbers_as_text, empty_file, invalid_jsonl],
+)
 def test_bad_input_is_named_and_nothing_is_written(session, tmp_path, make):
     path, expected = make(tmp_path / "in.jsonl")
     out = tmp_path / "out"

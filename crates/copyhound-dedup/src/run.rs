@@ -106,6 +106,26 @@ pub struct Summary {
     pub removed: u64,
 }
 
+impl Summary {
+    /// What `copyhound dedup` says when it is done: the counts of the run
+    /// `scheme` made, then the two files written into `out`.
+    pub fn describe(&self, scheme: &Scheme, out: &Path) -> String {
+        format!(
+            "{} documents, {} pairs sharing a fingerprint, {} candidate pairs scored, {} pairs listed, {} clusters of near-duplicates ({} documents not kept); {} fingerprints in more than {} documents dropped\nwrote {} and {}",
+            self.documents,
+            self.sharing_pairs,
+            self.candidate_pairs,
+            self.listed_pairs,
+            self.clusters,
+            self.removed,
+            self.dropped_hashes,
+            scheme.options().max_documents_per_hash,
+            out.join(PAIRS_FILE).display(),
+            out.join(CLUSTERS_FILE).display()
+        )
+    }
+}
+
 /// Reads the documents of `inputs` (files, or directories of them) and
 /// writes `pairs.parquet` and `clusters.parquet` into `out` (created if
 /// missing).

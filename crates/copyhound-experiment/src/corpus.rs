@@ -54,7 +54,28 @@ pub struct Corpus {
     pub over_budget: usize,
 }
 
+impl CorpusOptions {
+    /// Files read with `load`, in path order until their sizes add up to
+    /// `max_mib` MiB; every file when `None`.
+    pub fn new(load: LoadOptions, max_mib: Option<u64>) -> Self {
+        Self {
+            load,
+            max_bytes: max_mib.map(|mib| mib.saturating_mul(1 << 20)),
+        }
+    }
+}
+
 impl Corpus {
+    /// The documents under `paths` (read as [`Corpus::load`] does) with at
+    /// least `min_symbols` symbols, and at least one; fails if none is.
+    pub fn load_at_least(
+        paths: &[PathBuf],
+        options: &CorpusOptions,
+        min_symbols: usize,
+    ) -> Result<Self, ExperimentError> {
+        Self::load(paths, options)?.require(paths, min_symbols.max(1))
+    }
+
     /// Loads every file under `paths` (folders recursively, in path order)
     /// within the byte budget.
     pub fn load(paths: &[PathBuf], options: &CorpusOptions) -> Result<Self, ExperimentError> {

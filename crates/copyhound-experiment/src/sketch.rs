@@ -89,8 +89,13 @@ struct Sizes {
 }
 
 /// Runs the sketch experiment; `corpus` (possibly empty) adds a row of
-/// real documents to the space table.
+/// real documents to the space table. A k or W of 0 counts as 1.
 pub fn sketch(corpus: &Corpus, settings: &SketchSettings) -> Result<Report, ExperimentError> {
+    let settings = &SketchSettings {
+        k: settings.k.max(1),
+        window: settings.window.max(1),
+        ..settings.clone()
+    };
     if !(settings.delta > 0.0 && settings.delta < 1.0) {
         return Err(ExperimentError::setting(
             "delta",

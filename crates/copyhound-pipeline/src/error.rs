@@ -75,6 +75,17 @@ pub enum PipelineError {
         /// units left out, what the walk could not list.
         problems: Vec<Problem>,
     },
+    /// More than one report was to go to standard output.
+    #[error("only one of --json, --csv and --report can write to standard output (-)")]
+    ReportsOnStdout,
+    /// A report or the table could not be written: where, and why.
+    #[error("{context}")]
+    WriteReport {
+        /// The file or stream, and what failed.
+        context: String,
+        /// Why.
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
     /// The comparison refused its settings.
     #[error(transparent)]
     Compare(#[from] CompareError),
@@ -117,6 +128,17 @@ pub enum PipelineError {
 }
 
 impl PipelineError {
+    /// A [`PipelineError::WriteReport`] error.
+    pub fn write_report(
+        context: impl Into<String>,
+        source: impl std::error::Error + Send + Sync + 'static,
+    ) -> Self {
+        Self::WriteReport {
+            context: context.into(),
+            source: Box::new(source),
+        }
+    }
+
     /// The problems of the batch (files that could not be read, units
     /// left out), when there was nothing to compare: worth showing with
     /// the error.

@@ -16,7 +16,7 @@ use copyhound_normalize::LoadedDocument;
 use copyhound_source::CellLine;
 use serde::Serialize;
 
-use crate::{Family, FrontEnd, Selection};
+use crate::{Family, FrontEnd, Line, Selection};
 
 /// A file's fingerprints.
 #[derive(Clone, Debug, Serialize)]
@@ -133,7 +133,7 @@ impl FileFingerprints {
     }
 
     /// A header line, then one line per fingerprint.
-    pub fn write_text(&self, out: &mut impl Write) -> io::Result<()> {
+    pub fn write_text(&self, out: &mut (impl Write + ?Sized)) -> io::Result<()> {
         writeln!(
             out,
             "{}: {} {} symbols, {} fingerprints ({}, k={}, w={})",
@@ -158,4 +158,74 @@ impl FileFingerprints {
         }
         Ok(())
     }
+}
+
+/// How `copyhound fingerprint` lists fingerprints.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ListingFormat {
+    /// A header per file, then one fingerprint per line.
+    #[default]
+    Text,
+    /// One JSON object per file and line.
+    Json,
+}
+
+impl ListingFormat {
+    /// Both formats, in the order a command's help lists them.
+    pub const ALL: [ListingFormat; 2] = [ListingFormat::Text, ListingFormat::Json];
+
+    /// The format's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            ListingFormat::Text => "text",
+            ListingFormat::Json => "json",
+        }
+    }
+
+    /// What the format writes, in a command's help.
+    pub fn description(self) -> &'static str {
+        match self {
+            ListingFormat::Text => "A header per file, then one fingerprint per line",
+            ListingFormat::Json => "One JSON object per file and line",
+        }
+    }
+}
+
+/// Lists the fingerprints of each of `paths` on `out` in `format`, as
+/// `copyhound fingerprint` does; a file that cannot be read is an error
+/// line to `on` (its load warnings, warning lines) and the next file is
+/// listed. Whether every file was read.
+pub fn list_fingerprints(
+    paths: &[impl AsRef<Path>],
+    front_end: &FrontEnd,
+    selection: &Selection,
+    format: ListingFormat,
+    out: &mut dyn Write,
+    on: &mut dyn FnMut(Line),
+) -> io::Result<bool> {
+    let mut read_all = true;
+    for path in paths {
+        let path = path.as_ref();
+        let loaded = match front_end.load(path) {
+            Ok(loaded) => loaded,
+            Err(error) => {
+                on(Line::Error(error.to_string()));
+                read_all = false;
+                continue;
+            }
+        };
+        for warning in &loaded.warnings {
+            on(Line::Warning(format!("{}: {warning}", path.display())));
+        }
+        for file in FileFingerprints::of_each(path, &loaded, front_end, selection) {
+            match format {
+                ListingFormat::Json => {
+                    serde_json::to_writer(&mut *out, &file)?;
+                    writeln!(out)?;
+                }
+                ListingFormat::Text => file.write_text(out)?,
+            }
+        }
+    }
+    Ok(read_all)
 }

@@ -61,11 +61,7 @@ impl Default for FrontEndChoice {
             level: Level::Rename,
             text_mode: TextMode::Chars,
             drop_imports: false,
-            statements: StatementOptions {
-                drop_dead_code: true,
-                canonical_order: false,
-                while_loops: true,
-            },
+            statements: StatementOptions::measured(),
             notebook_markdown: false,
             max_file_mib: 64,
             max_file_memory_mib: 2048,

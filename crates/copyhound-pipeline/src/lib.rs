@@ -60,8 +60,10 @@ mod error;
 mod families;
 mod fingerprints;
 mod front_end;
+mod line;
 mod load;
 mod notes;
+mod outputs;
 mod plan;
 mod progress;
 mod run;
@@ -71,8 +73,12 @@ mod walk;
 
 pub use archive::ArchiveLimits;
 pub use error::PipelineError;
-pub use fingerprints::{FileFingerprints, FingerprintRecord, NotebookLine};
+pub use fingerprints::{
+    FileFingerprints, FingerprintRecord, ListingFormat, NotebookLine, list_fingerprints,
+};
 pub use front_end::{Defaults, Family, FrontEnd, FrontEndChoice};
+pub use line::Line;
+pub use outputs::{Outputs, Written};
 pub use plan::{Inputs, Plan, PlannedUnit, PlannedUnits, UnitMode, make_names_unique, plan_units};
 pub use progress::{Progress, Stage, Warning};
 pub use run::{FamilyComparison, Outcome, run};

@@ -6,7 +6,7 @@
 use copyhound_index::SCORED_PER_LISTED;
 use copyhound_report::ProblemKind;
 
-use crate::{FamilyComparison, Outcome};
+use crate::{FamilyComparison, Line, Outcome};
 
 fn percent(x: f64) -> String {
     format!("{:.1}%", x * 100.0)
@@ -52,6 +52,17 @@ impl FamilyComparison {
 }
 
 impl Outcome {
+    /// What `compare` says of each family's listing: how far down it
+    /// listed, and the pairs it left out that could be more similar.
+    pub fn listing_lines(&self) -> Vec<Line> {
+        let mut lines = Vec::new();
+        for family in &self.families {
+            lines.extend(family.listing_note().map(Line::Note));
+            lines.extend(family.listing_warnings().into_iter().map(Line::Warning));
+        }
+        lines
+    }
+
     /// Whether some input could not be read (a file not read, decoded or
     /// extracted, a folder not listed); empty, too short and skipped input
     /// is only listed in the report.

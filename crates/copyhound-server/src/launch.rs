@@ -1,6 +1,7 @@
 //! The server as a program runs it: the database opened, a runtime of its
 //! own, the listener bound, requests served until Ctrl-C or SIGTERM; and
-//! the write token read from a file or the environment.
+//! the write token read from a file or the environment; its log on
+//! standard error.
 
 use std::net::SocketAddr;
 use std::path::Path;
@@ -27,6 +28,15 @@ pub fn read_token(file: Option<&Path>) -> Result<Option<Token>, ServerError> {
     Ok(std::env::var(TOKEN_VARIABLE)
         .ok()
         .and_then(|text| Token::new(&text)))
+}
+
+/// Sends the server's log to standard error, coloured on a terminal.
+pub fn log_to_stderr() {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .init();
 }
 
 /// Serves the database at `db_dir` on `listen` with `config`, on `workers`

@@ -7,28 +7,25 @@
 //! table and written as JSON, CSV and a self-contained HTML page on
 //! request.
 
-use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::io;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, bail};
+use anyhow::Result;
 use clap::Args;
 use copyhound_index::{DEFAULT_MAX_PAIRS, MaxOccurrences};
 use copyhound_pipeline::code_archive::{Storing, settings_against};
 use copyhound_pipeline::{
-    CompareSettings, FrontEnd, GroupPattern, Inputs, PipelineError, UnitMode, WalkFilter,
+    CompareSettings, FrontEnd, GroupPattern, Inputs, Outputs, PipelineError, UnitMode, WalkFilter,
     Weighting, parse_pair_count, parse_similarity,
 };
-use copyhound_report::{
-    DEFAULT_HTML_MAX_PAIRS, DEFAULT_JSON_DETAILED_PAIRS, HtmlOptions, Tool, create_report_file,
-    undetailed_pairs_note, write_csv_of, write_html, write_json_with_details, write_table,
-};
+use copyhound_report::{DEFAULT_HTML_MAX_PAIRS, DEFAULT_JSON_DETAILED_PAIRS, Tool};
 
 use crate::front_end::{FrontEndArgs, NotebookArgs};
-use crate::names::parser;
+use crate::names::names;
 use crate::progress::Bar;
 use crate::selection::SelectionArgs;
-use crate::warn;
+use crate::{Printer, warn};
 
 /// Arguments of `copyhound compare`.
 #[derive(Debug, Args)]
@@ -55,12 +52,10 @@ pub struct CompareArgs {
     /// even where a submission edited the template. Repeatable.
     #[arg(long, value_name = "PATH")]
     base: Vec<PathBuf>,
-    /// A code archive (`db init --code`) of earlier submissions: every
-    /// archived unit that can pair with a new one is compared with it
-    /// (never with another archived one), scored as a comparison of the
-    /// batch and the whole archive would (rarity counted over both). Its
-    /// settings (front-end, k, w, seed, selector) are used; options that
-    /// conflict with them are refused. Repeatable.
+    /// A code archive (`db init --code`) of earlier submissions: each new
+    /// unit is compared with the archived units that can pair with it, under
+    /// the archive's settings and scored as against the whole archive
+    /// (README, "Commands"). Repeatable.
     #[arg(long, value_name = "ARCHIVE", conflicts_with = "base")]
     against: Vec<PathBuf>,
     /// After comparing, register the new submissions in this code archive
@@ -68,7 +63,7 @@ pub struct CompareArgs {
     #[arg(long, value_name = "ARCHIVE")]
     add_to: Option<PathBuf>,
     /// What one unit of comparison is.
-    #[arg(long, value_parser = parser::<UnitMode>(), default_value = UnitMode::default().name())]
+    #[arg(long, value_parser = names!(UnitMode), default_value = UnitMode::default().name())]
     unit: UnitMode,
     /// Only files matching this glob (e.g. `*.py`). Repeatable.
     #[arg(long, value_name = "GLOB")]
@@ -125,7 +120,7 @@ pub struct CompareArgs {
     /// How shared symbols count in the similarity: `rarity` weighs each
     /// symbol by how few units of the batch hold its fingerprints, so code
     /// many submissions share counts less; `flat` counts all alike.
-    #[arg(long, value_parser = parser::<Weighting>(), default_value = Weighting::default().name())]
+    #[arg(long, value_parser = names!(Weighting), default_value = Weighting::default().name())]
     weighting: Weighting,
     /// List at most this many pairs of each language: the most similar
     /// (compare says on stderr when it cannot be sure a pair left out is
@@ -176,12 +171,16 @@ pub struct CompareArgs {
 }
 
 impl CompareArgs {
-    /// How many reports are written to standard output (`-`).
-    fn reports_on_stdout(&self) -> usize {
-        [&self.json, &self.csv, &self.report]
-            .into_iter()
-            .filter(|path| path.as_deref() == Some(Path::new(STDOUT)))
-            .count()
+    /// Where the reports go.
+    fn outputs(&self) -> Outputs {
+        Outputs {
+            json: self.json.clone(),
+            json_details: self.json_details,
+            csv: self.csv.clone(),
+            html: self.report.clone(),
+            html_pairs: self.report_pairs,
+            table_rows: self.top,
+        }
     }
 
     /// The batch the paths and the walking options name.
@@ -206,16 +205,14 @@ impl CompareArgs {
     /// first, then the front-end.
     fn settings(&self) -> Result<CompareSettings, PipelineError> {
         let group = self.group.as_deref().map(GroupPattern::new).transpose()?;
-        let choice = self.notebooks.apply(self.front_end.choice());
-        let (front_end, selection) = if self.against.is_empty() {
-            (FrontEnd::new(&choice)?, self.selection.selection())
-        } else {
-            let archived = settings_against(&self.against, &choice, &self.selection.selection())?;
-            (FrontEnd::new(&archived.front_end)?, archived.selection)
-        };
+        let chosen = settings_against(
+            &self.against,
+            &self.notebooks.apply(self.front_end.choice()),
+            &self.selection.selection(),
+        )?;
         Ok(CompareSettings {
-            front_end,
-            selection,
+            front_end: FrontEnd::new(&chosen.front_end)?,
+            selection: chosen.selection,
             max_occurrences: self.max_occurrences.unwrap_or_default(),
             min_shared: self.min_shared,
             max_pairs: self.max_pairs,
@@ -232,9 +229,8 @@ impl CompareArgs {
 
 /// Runs `copyhound compare`.
 pub fn run(args: &CompareArgs) -> Result<ExitCode> {
-    if args.reports_on_stdout() > 1 {
-        bail!("only one of --json, --csv and --report can write to standard output (-)");
-    }
+    let outputs = args.outputs();
+    outputs.check()?;
     let settings = args.settings()?;
     let bar = Bar::new(args.quiet);
     let outcome = copyhound_pipeline::run(&args.inputs(), &settings, &bar);
@@ -244,60 +240,29 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
             warn(&problem.message);
         }
     })?;
-    for family in &outcome.families {
-        if let (Some(note), false) = (family.listing_note(), args.quiet) {
-            eprintln!("copyhound: {note}");
-        }
-        for warning in family.listing_warnings() {
-            warn(&warning);
-        }
+    let mut printer = Printer {
+        quiet: args.quiet,
+        ..Printer::default()
+    };
+    for line in outcome.listing_lines() {
+        printer.print(line);
     }
     let tool = Tool {
         name: env!("CARGO_PKG_NAME").into(),
         version: env!("CARGO_PKG_VERSION").into(),
     };
-    // Fragments are found again only for what an output shows: the JSON
-    // as it writes each pair, the HTML page for the pairs it embeds.
-    let details = outcome.pair_details(&tool);
-    // The CSV is written straight from the comparisons; without JSON or
-    // HTML the report lists only the pairs the table shows.
-    let listed = (args.json.is_none() && args.report.is_none()).then_some(args.top);
-    let mut report = outcome.report(&tool, listed);
-
-    if let Some(path) = &args.json {
-        write_to(path, |out| {
-            write_json_with_details(&report, &details, args.json_details, out)
-        })?;
-        let note = undetailed_pairs_note(args.json_details, report.pairs.len());
-        if let (Some(note), false) = (note, args.quiet) {
-            eprintln!("copyhound: {}: {note}", path.display());
-        }
-    }
-    if let Some(path) = &args.csv {
-        write_to(path, |out| write_csv_of(&outcome.report_inputs(&tool), out))?;
-    }
-    if let Some(path) = &args.report {
-        let html_options = HtmlOptions {
-            max_pairs: args.report_pairs,
-            ..HtmlOptions::default()
-        };
-        report.fill_details(&details, html_options.max_pairs);
-        let source = |unit, document| outcome.document_text(&report, unit, document);
-        write_to(path, |out| write_html(&report, source, &html_options, out))?;
-    }
-    // A report on standard output is all it carries; the table goes to
-    // stderr then.
-    if args.reports_on_stdout() > 0 {
-        write_table(&report, args.top, io::stderr().lock()).context("cannot write to stderr")?;
-    } else {
-        write_table(&report, args.top, io::stdout().lock()).context("cannot write to stdout")?;
-    }
+    let written = outputs.write(
+        &outcome,
+        &tool,
+        &mut io::stdout().lock(),
+        &mut io::stderr().lock(),
+        &mut |line| printer.print(line),
+    )?;
     let status = ExitCode::from(u8::from(outcome.has_unreadable_input()));
     // The process ends next, and the OS takes its memory back at once:
     // freeing the units, the index and every pair's paths one allocation
     // at a time cost a small batch as much as writing its CSV.
-    std::mem::forget(details);
-    std::mem::forget(report);
+    std::mem::forget(written);
     if let Some(archive) = &args.add_to {
         outcome.close_archives();
         let added = crate::db::register_units(
@@ -311,25 +276,4 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
     }
     std::mem::forget(outcome);
     Ok(status)
-}
-
-/// The path that names standard output.
-const STDOUT: &str = "-";
-
-/// Writes a report to `path`, or to standard output when it is `-`.
-fn write_to(
-    path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> Result<(), copyhound_report::ReportError>,
-) -> Result<()> {
-    if path == Path::new(STDOUT) {
-        let mut out = BufWriter::new(io::stdout().lock());
-        write(&mut out).context("cannot write the report to stdout")?;
-        return out.flush().context("cannot write the report to stdout");
-    }
-    let file =
-        create_report_file(path).with_context(|| format!("{}: cannot create", path.display()))?;
-    let mut out = BufWriter::new(file);
-    write(&mut out).with_context(|| format!("{}: cannot write the report", path.display()))?;
-    out.flush()
-        .with_context(|| format!("{}: cannot write the report", path.display()))
 }

@@ -2,29 +2,27 @@
 //! fingerprints by default, or winnowed ones) that new documents are
 //! searched against.
 
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 use clap::{Args, Subcommand};
 use copyhound_db::{DEFAULT_ROTATION_BATCH, Mode, SearchOptions};
+use copyhound_normalize::TextMode;
+use copyhound_normalize::code::Level;
 use copyhound_pipeline::code_archive::{
     AddOutcome, ArchiveSettings, Stored, Storing, add_to_archive, create_archive, is_archive,
 };
 use copyhound_pipeline::database::{
-    AddEvent, AddRequest, DocumentDatabase, NewDatabase, SearchEvent, SearchFormat, SearchRequest,
-    check, verdict, write_rotation, write_stats,
+    AddRequest, DocumentDatabase, NewDatabase, SearchLines, SearchRequest, check, check_lines,
+    write_rotation, write_stats,
 };
-use copyhound_pipeline::{FrontEndChoice, Inputs, Selection, WalkFilter};
-use copyhound_report::terminal_safe;
+use copyhound_pipeline::{FrontEndChoice, Inputs, Selection, UnitMode, WalkFilter};
 
-use copyhound_normalize::TextMode;
-use copyhound_normalize::code::Level;
-use copyhound_pipeline::UnitMode;
-
-use crate::names::parser;
-use crate::{front_end, warn};
+use crate::front_end::isolated;
+use crate::names::names;
+use crate::{Printer, warn};
 
 /// The `db` subcommands.
 #[derive(Debug, Subcommand)]
@@ -50,17 +48,11 @@ pub enum DbCommand {
     Stats(StatsArgs),
     /// Re-select every stored fingerprint under a new secret (Koala §3.3).
     ///
-    /// By default (`--keep-prints false` at `init`) every registered file is
-    /// read again from its stored path and normalised as `db add` did; its
-    /// new selection is taken only if it still holds every key it stores now.
-    /// Files that are gone, changed size or changed text keep their current
-    /// selection and are listed (id, title, location, e-mail, reason); the
-    /// exit code is then 1. A database made with `--keep-prints true` rotates
-    /// from its kept prints and reads no file.
-    ///
-    /// The rotation commits 4,096 documents at a time (progress on stderr);
-    /// searches find every document meanwhile. An interrupted rotation is
-    /// resumed, under the same secret, by the next `db rotate`.
+    /// Every registered file is read again from its stored path (or, made
+    /// with `--keep-prints true`, its kept print); files that are gone or
+    /// changed keep their selection and are listed, and the exit code is
+    /// then 1. An interrupted rotation is resumed by the next `db rotate`
+    /// (README, "Commands").
     Rotate(RotateArgs),
     /// Read every file of the database (every unit of a code archive) and
     /// report damage.
@@ -91,14 +83,14 @@ pub struct InitArgs {
     /// The database directory to create.
     db: PathBuf,
     /// Koala (fixed-size) or winnowing (variable-size) fingerprints.
-    #[arg(long, value_parser = parser::<Mode>(), default_value = Mode::Koala.name())]
+    #[arg(long, value_parser = names!(Mode), default_value = Mode::Koala.name())]
     mode: Mode,
     /// Secret key of the hashes and ranks; random if not given.
     #[arg(long)]
     seed: Option<u64>,
     /// How text is normalised (stored in the database, used by every
     /// command).
-    #[arg(long, value_parser = parser::<TextMode>(), default_value = TextMode::Chars.name())]
+    #[arg(long, value_parser = names!(TextMode), default_value = TextMode::Chars.name())]
     text_mode: TextMode,
     /// k-gram length in symbols [default: 20].
     #[arg(long)]
@@ -133,26 +125,23 @@ pub struct InitArgs {
     /// Segments of one size that trigger a merge [default: 4].
     #[arg(long)]
     merge_factor: Option<u32>,
+    /// Live segments before the smallest are merged [default: 4].
     #[arg(long)]
     max_segments: Option<u32>,
     /// Keep each document's search set (about 2.3 KB per document) so that
-    /// `db rotate` needs no document; by default `db rotate` reads every
-    /// registered file again instead, and the database costs about 290
-    /// bytes per document.
+    /// `db rotate` reads no file (README, "Commands").
     #[arg(long, action = clap::ArgAction::Set, default_value_t = false)]
     keep_prints: bool,
-    /// Make a code archive instead: every unit's winnowed fingerprints
-    /// under compare's front-ends, levels and per-language defaults (k, w,
-    /// seed 0 unless given), and its files (compressed), for `compare
-    /// --against`. Of the options above it takes --seed, --k, --window and
-    /// --text-mode.
+    /// Make a code archive instead, for `compare --against` (README,
+    /// "Commands"); of the options above it takes --seed (default 0), --k,
+    /// --window and --text-mode.
     #[arg(long)]
     code: bool,
     /// Code archive: read every file as this language (or `text`).
     #[arg(long, value_name = "LANG", requires = "code")]
     lang: Option<String>,
     /// Code archive: normalisation level for code.
-    #[arg(long, value_parser = parser::<Level>(), default_value = Level::default().name(), requires = "code")]
+    #[arg(long, value_parser = names!(Level), default_value = Level::default().name(), requires = "code")]
     level: Level,
     /// Code archive: keep only where each file was added from (it is read
     /// again when it pairs with a new unit), not its bytes.
@@ -189,7 +178,7 @@ pub struct AddArgs {
     #[arg(long)]
     follow_links: bool,
     /// Code archive: what one unit is, as for `compare`.
-    #[arg(long, value_parser = parser::<UnitMode>(), default_value = UnitMode::default().name())]
+    #[arg(long, value_parser = names!(UnitMode), default_value = UnitMode::default().name())]
     unit: UnitMode,
     /// Code archive: a unit already archived with other files is replaced
     /// (without it, it is reported and left as it was).
@@ -272,7 +261,7 @@ fn init(args: &InitArgs) -> Result<ExitCode> {
         println!("{}", create_archive(&args.db, &settings, !args.no_texts)?);
         return Ok(ExitCode::SUCCESS);
     }
-    let changes = [
+    let changes = vec![
         ("k", args.k),
         ("search_size", args.search_size),
         ("stored_size", args.stored_size),
@@ -291,19 +280,9 @@ fn init(args: &InitArgs) -> Result<ExitCode> {
         seed: args.seed,
         text_mode: args.text_mode,
         keep_prints: args.keep_prints,
-        changes: changes
-            .into_iter()
-            .filter_map(|(name, value)| Some((name, value?)))
-            .collect(),
+        changes,
     };
-    let db = DocumentDatabase::create(&args.db, new.params()?)?;
-    let params = db.params();
-    println!(
-        "created {} ({} mode, {} text)",
-        args.db.display(),
-        params.mode,
-        params.front_end
-    );
+    println!("{}", new.create(&args.db)?);
     Ok(ExitCode::SUCCESS)
 }
 
@@ -339,25 +318,9 @@ fn add(args: &AddArgs) -> Result<ExitCode> {
         batch: args.batch,
         filter,
     };
-    let stdout = io::stdout();
-    let mut written = Ok(());
-    let summary = db.add_paths(&request, &mut |event| match event {
-        AddEvent::Added { id, path } => {
-            let mut out = stdout.lock();
-            if written.is_ok() {
-                written = writeln!(
-                    out,
-                    "added {id}\t{}",
-                    terminal_safe(&path.to_string_lossy())
-                )
-                .and_then(|()| out.flush());
-            }
-        }
-        AddEvent::Warning { path, message } => warn(&format!("{}: {message}", path.display())),
-        AddEvent::WalkProblem { message } => warn(message),
-        AddEvent::Failed { message } => eprintln!("copyhound: {}", terminal_safe(message)),
-    })?;
-    written?;
+    let mut printer = Printer::default();
+    let summary = db.add_paths(&request, &mut |event| printer.print(event.line()))?;
+    printer.finish()?;
     Ok(ExitCode::from(u8::from(summary.failed > 0)))
 }
 
@@ -376,7 +339,13 @@ pub fn register_units(
         filter,
         ..Inputs::default()
     };
-    let outcome = add_to_archive(dir, &inputs, &front_end::limits(), storing, &())?;
+    let outcome = add_to_archive(
+        dir,
+        &inputs,
+        &isolated(FrontEndChoice::default()),
+        storing,
+        &(),
+    )?;
     for problem in &outcome.problems {
         warn(&problem.message);
     }
@@ -393,26 +362,13 @@ fn search(args: &SearchArgs) -> Result<ExitCode> {
         fragments: args.fragments,
         include_text: false,
     };
-    let format = SearchFormat::of(args.json, &args.files);
-    let mut out = io::stdout().lock();
-    let mut written = Ok(());
-    let mut printed = 0;
-    let summary = db.search_paths(
-        &args.files,
-        &WalkFilter::default(),
-        &request,
-        &mut |event| match event {
-            SearchEvent::Searched(result) => {
-                if written.is_ok() {
-                    written = format.write(&result, printed, &mut out);
-                    printed += 1;
-                }
-            }
-            SearchEvent::WalkProblem { message } => warn(message),
-            SearchEvent::Failed { message } => eprintln!("copyhound: {}", terminal_safe(message)),
-        },
-    )?;
-    written?;
+    let mut lines = SearchLines::new(args.json, &args.files);
+    let mut printer = Printer::default();
+    let filter = WalkFilter::default();
+    let summary = db.search_paths(&args.files, &filter, &request, &mut |event| {
+        printer.print(lines.line(event));
+    })?;
+    printer.finish()?;
     Ok(ExitCode::from(summary.exit_status()))
 }
 
@@ -428,19 +384,10 @@ fn rotate(args: &RotateArgs) -> Result<ExitCode> {
 
 fn remove(args: &RemoveArgs) -> Result<ExitCode> {
     let db = DocumentDatabase::open(&args.db)?;
-    let mut missing = false;
-    for &id in &args.ids {
-        if let Some((record, text_error)) = db.remove(id)? {
-            println!("removed {id}\t{}", terminal_safe(&record.meta.title));
-            if let Some(error) = text_error {
-                warn(&error);
-            }
-        } else {
-            eprintln!("copyhound: no document {id}");
-            missing = true;
-        }
-    }
-    Ok(ExitCode::from(u8::from(missing)))
+    let mut printer = Printer::default();
+    let found_all = db.remove_all(&args.ids, &mut |line| printer.print(line))?;
+    printer.finish()?;
+    Ok(ExitCode::from(u8::from(!found_all)))
 }
 
 fn stats(args: &StatsArgs) -> Result<ExitCode> {
@@ -450,12 +397,10 @@ fn stats(args: &StatsArgs) -> Result<ExitCode> {
 
 fn check_command(dir: &Path) -> Result<ExitCode> {
     let report = check(dir)?;
-    for warning in &report.warnings {
-        warn(warning);
+    let mut printer = Printer::default();
+    for line in check_lines(&report) {
+        printer.print(line);
     }
-    for problem in &report.problems {
-        eprintln!("copyhound: {problem}");
-    }
-    println!("{}", verdict(&report));
+    printer.finish()?;
     Ok(ExitCode::from(u8::from(!report.is_ok())))
 }

@@ -10,8 +10,9 @@ use clap::Args;
 use copyhound_dedup::{Columns, DedupChoices, DedupOptions, Scheme, dedup};
 use copyhound_normalize::TextMode;
 
-use crate::names::parser;
+use crate::names::names;
 use crate::progress::Bar;
+use crate::selection::KgramArgs;
 
 /// Find near-duplicate documents and copied passages in Parquet, JSONL or
 /// JSONL.gz rows; write `OUT/pairs.parquet` and `OUT/clusters.parquet`.
@@ -32,16 +33,10 @@ pub struct DedupArgs {
     #[arg(long, short, value_name = "OUT")]
     output: PathBuf,
     /// Normalisation of text.
-    #[arg(long, value_parser = parser::<TextMode>(), default_value = TextMode::default().name())]
+    #[arg(long, value_parser = names!(TextMode), default_value = TextMode::default().name())]
     text_mode: TextMode,
-    /// k-gram length in symbols [default: 15 characters, 3 words, 10
-    /// consonants].
-    #[arg(short, long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
-    k: Option<u32>,
-    /// Winnowing window of the pair scores, as compare's `-w` [default: 6
-    /// characters, 5 words, 6 consonants].
-    #[arg(short, long, value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    w: Option<u32>,
+    #[command(flatten)]
+    kgrams: KgramArgs,
     /// Winnowing window of the candidate fingerprints: a shared run of k +
     /// N W - 1 symbols holds N shared fingerprints [default: the widest
     /// with k + N W - 1 at most the minimum passage: 28 characters].
@@ -51,9 +46,6 @@ pub struct DedupArgs {
     /// fingerprints.
     #[arg(long, value_name = "N", default_value_t = copyhound_dedup::DEFAULT_MIN_SHARED_FINGERPRINTS)]
     min_shared_fingerprints: usize,
-    /// Secret key of the k-gram hash.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
     /// Drop candidate fingerprints in more than this many documents.
     #[arg(short = 'm', long, value_name = "N", default_value_t = copyhound_dedup::DEFAULT_MAX_DOCUMENTS_PER_HASH)]
     max_documents_per_hash: usize,
@@ -79,11 +71,11 @@ impl DedupArgs {
     fn options(&self) -> DedupOptions {
         DedupChoices {
             text_mode: self.text_mode,
-            k: self.k.map(|k| k as usize),
-            window: self.w.map(|w| w as usize),
+            k: self.kgrams.k,
+            window: self.kgrams.w,
             index_window: self.index_window.map(|w| w as usize),
             min_shared_fingerprints: self.min_shared_fingerprints,
-            seed: self.seed,
+            seed: self.kgrams.seed,
             max_documents_per_hash: self.max_documents_per_hash,
             min_passage: self.min_passage,
             merge_gap: self.merge_gap,
@@ -104,22 +96,7 @@ pub fn run(args: &DedupArgs) -> Result<ExitCode> {
     bar.finish();
     let summary = summary?;
     if !args.quiet {
-        eprintln!(
-            "{} documents, {} pairs sharing a fingerprint, {} candidate pairs scored, {} pairs listed, {} clusters of near-duplicates ({} documents not kept); {} fingerprints in more than {} documents dropped",
-            summary.documents,
-            summary.sharing_pairs,
-            summary.candidate_pairs,
-            summary.listed_pairs,
-            summary.clusters,
-            summary.removed,
-            summary.dropped_hashes,
-            args.max_documents_per_hash,
-        );
-        eprintln!(
-            "wrote {} and {}",
-            args.output.join(copyhound_dedup::PAIRS_FILE).display(),
-            args.output.join(copyhound_dedup::CLUSTERS_FILE).display()
-        );
+        eprintln!("{}", summary.describe(&scheme, &args.output));
     }
     Ok(ExitCode::SUCCESS)
 }

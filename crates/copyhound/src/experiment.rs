@@ -14,30 +14,25 @@ use copyhound_normalize::{LoadOptions, TextMode};
 use copyhound_pipeline::FrontEndChoice;
 
 use crate::front_end::{self, FrontEndArgs};
-use crate::names::parser;
+use crate::names::names;
 
 /// Experiments.
 #[derive(Debug, Subcommand)]
 pub enum ExperimentCommand {
     /// Density of every selector on random and low-entropy text, next to the
-    /// winnowing paper's figures (§3.1, §5.1).
+    /// winnowing paper's figures (§3.1, §5.1; docs/EXPERIMENTS.md).
     Density(DensityArgs),
     /// Winnowing's Figure 3 and §5.1 on a corpus: density, longest run with
-    /// no fingerprint and windows missed for winnowing, robust winnowing,
-    /// 0 mod p and safe 0 mod p; low-entropy and sensor-like input.
+    /// no fingerprint, windows missed (docs/EXPERIMENTS.md).
     Gaps(GapsArgs),
     /// Winnowing's Figure 4 on a corpus: frequency by rank of hashes and
-    /// fingerprints, the fitted slope, the shares seen once, twice, three
-    /// times; `--svg` draws the figure.
+    /// fingerprints; `--svg` draws it (docs/EXPERIMENTS.md).
     Zipf(ZipfArgs),
-    /// Heintze's Koala Tables 1–7 on a collection with planted
-    /// relationships built from the corpus, and §5's consonants against
-    /// conversion noise.
+    /// Heintze's Koala Tables 1–7 on planted relationships built from the
+    /// corpus, and §5's consonants (docs/EXPERIMENTS.md).
     Koala(KoalaArgs),
-    /// Ganguly–Veda: sketch size against winnowing's fingerprint count on
-    /// uniform, low-entropy and crafted input, and the detection rate of
-    /// planted runs against δ and the total size S (`--full`: inputs up to
-    /// 10 million symbols, 1000 planted pairs per row).
+    /// Ganguly–Veda: sketch size against winnowing, and detection of
+    /// planted runs against δ and S (docs/EXPERIMENTS.md).
     Sketch(SketchArgs),
 }
 
@@ -47,13 +42,20 @@ pub struct DensityArgs {
     /// Size of the random text, in MiB (the paper used 8 MB).
     #[arg(long, default_value_t = 8)]
     size_mib: usize,
-    /// k-gram length.
+    #[command(flatten)]
+    winnow: WinnowArgs,
+}
+
+/// Winnowing's k, w and seed, by default the paper's.
+#[derive(Debug, Args)]
+pub struct WinnowArgs {
+    /// k-gram length (the paper: 50).
     #[arg(short, long, default_value_t = 50)]
     k: usize,
-    /// Window size.
+    /// Winnowing window (the paper: 100).
     #[arg(short, long, default_value_t = 100)]
     w: usize,
-    /// Seed of the hash and of the random text.
+    /// Seed of the hash and of the generated inputs.
     #[arg(long, default_value_t = 2003)]
     seed: u64,
 }
@@ -73,12 +75,17 @@ pub struct BudgetArgs {
 }
 
 impl BudgetArgs {
-    fn load(&self, paths: &[PathBuf], load: LoadOptions) -> Result<Corpus> {
-        let options = CorpusOptions {
-            load,
-            max_bytes: (!self.full).then(|| self.max_mib.saturating_mul(1 << 20)),
-        };
-        Ok(Corpus::load(paths, &options)?)
+    fn options(&self, load: LoadOptions) -> CorpusOptions {
+        CorpusOptions::new(load, (!self.full).then_some(self.max_mib))
+    }
+
+    /// The documents of `paths` with at least `min_symbols` symbols.
+    fn load(&self, paths: &[PathBuf], load: LoadOptions, min_symbols: usize) -> Result<Corpus> {
+        Ok(Corpus::load_at_least(
+            paths,
+            &self.options(load),
+            min_symbols,
+        )?)
     }
 }
 
@@ -92,12 +99,6 @@ pub struct CorpusArgs {
     budget: BudgetArgs,
 }
 
-impl CorpusArgs {
-    fn load(&self, load: LoadOptions) -> Result<Corpus> {
-        self.budget.load(&self.paths, load)
-    }
-}
-
 /// A corpus read through the front-ends and winnowed, as Figures 3 and 4.
 #[derive(Debug, Args)]
 pub struct WinnowedCorpusArgs {
@@ -105,24 +106,16 @@ pub struct WinnowedCorpusArgs {
     corpus: CorpusArgs,
     #[command(flatten)]
     front_end: FrontEndArgs,
-    /// k-gram length (the paper: 50).
-    #[arg(short, long, default_value_t = 50)]
-    k: usize,
-    /// Winnowing window (the paper: 100).
-    #[arg(short, long, default_value_t = 100)]
-    w: usize,
-    /// Seed of the hash and of the generated inputs.
-    #[arg(long, default_value_t = 2003)]
-    seed: u64,
+    #[command(flatten)]
+    winnow: WinnowArgs,
 }
 
 impl WinnowedCorpusArgs {
     /// The corpus's documents with at least one k-gram.
     fn load(&self) -> Result<Corpus> {
-        Ok(self
-            .corpus
-            .load(self.front_end.front_end()?.load_options().clone())?
-            .require(&self.corpus.paths, self.k.max(1))?)
+        let load = self.front_end.front_end()?.load_options().clone();
+        let CorpusArgs { paths, budget } = &self.corpus;
+        budget.load(paths, load, self.winnow.k)
     }
 }
 
@@ -155,7 +148,7 @@ pub struct KoalaArgs {
     #[command(flatten)]
     corpus: CorpusArgs,
     /// Front-end of the fingerprints (Heintze: consonants).
-    #[arg(long, value_parser = parser::<TextMode>(), default_value = TextMode::Consonants.name())]
+    #[arg(long, value_parser = names!(TextMode), default_value = TextMode::Consonants.name())]
     text_mode: TextMode,
     /// α, the k-gram length of the baseline (Heintze: 20 consonants).
     #[arg(long, default_value_t = 20)]
@@ -214,23 +207,52 @@ pub struct SketchArgs {
 /// Runs an experiment and prints its tables.
 pub fn run(command: &ExperimentCommand) -> Result<ExitCode> {
     let (report, json) = match command {
-        ExperimentCommand::Density(args) => (
-            density(&DensitySettings {
-                size_mib: args.size_mib,
-                k: args.k,
-                w: args.w,
-                seed: args.seed,
-            }),
-            None,
-        ),
+        ExperimentCommand::Density(args) => {
+            let WinnowArgs { k, w, seed } = args.winnow;
+            let size_mib = args.size_mib;
+            (
+                density(&DensitySettings {
+                    size_mib,
+                    k,
+                    w,
+                    seed,
+                }),
+                &None,
+            )
+        }
         ExperimentCommand::Gaps(args) => {
-            (run_gaps(args)?, args.winnowed.corpus.budget.json.as_deref())
+            let WinnowArgs { k, w, seed } = args.winnowed.winnow;
+            let random_symbols = args.random_mib << 20;
+            let settings = GapsSettings {
+                k,
+                w,
+                seed,
+                random_symbols,
+                ..GapsSettings::default()
+            };
+            (
+                gaps(&args.winnowed.load()?, &settings),
+                &args.winnowed.corpus.budget.json,
+            )
         }
         ExperimentCommand::Zipf(args) => {
-            (run_zipf(args)?, args.winnowed.corpus.budget.json.as_deref())
+            let WinnowArgs { k, w, seed } = args.winnowed.winnow;
+            let outcome = zipf(
+                &args.winnowed.load()?,
+                &ZipfSettings {
+                    k,
+                    w,
+                    seed,
+                    top: args.top,
+                },
+            );
+            if let Some(path) = &args.svg {
+                write(path, &outcome.plot.to_svg()?)?;
+            }
+            (outcome.report, &args.winnowed.corpus.budget.json)
         }
-        ExperimentCommand::Koala(args) => (run_koala(args)?, args.corpus.budget.json.as_deref()),
-        ExperimentCommand::Sketch(args) => (run_sketch(args)?, args.budget.json.as_deref()),
+        ExperimentCommand::Koala(args) => (run_koala(args)?, &args.corpus.budget.json),
+        ExperimentCommand::Sketch(args) => (run_sketch(args)?, &args.budget.json),
     };
     print!("{report}");
     if let Some(path) = json {
@@ -239,46 +261,13 @@ pub fn run(command: &ExperimentCommand) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn run_gaps(args: &GapsArgs) -> Result<Report> {
-    let winnowed = &args.winnowed;
-    Ok(gaps(
-        &winnowed.load()?,
-        &GapsSettings {
-            k: winnowed.k,
-            w: winnowed.w,
-            seed: winnowed.seed,
-            random_symbols: args.random_mib << 20,
-            ..GapsSettings::default()
-        },
-    ))
-}
-
-fn run_zipf(args: &ZipfArgs) -> Result<Report> {
-    let winnowed = &args.winnowed;
-    let outcome = zipf(
-        &winnowed.load()?,
-        &ZipfSettings {
-            k: winnowed.k,
-            w: winnowed.w,
-            seed: winnowed.seed,
-            top: args.top,
-        },
-    );
-    if let Some(path) = &args.svg {
-        write(path, &outcome.plot.to_svg()?)?;
-    }
-    Ok(outcome.report)
-}
-
 fn run_koala(args: &KoalaArgs) -> Result<Report> {
-    let load = front_end::load_options(FrontEndChoice {
+    let text = FrontEndChoice {
         lang: Some("text".into()),
         ..FrontEndChoice::default()
-    })?;
-    let corpus = args
-        .corpus
-        .load(load)?
-        .require(&args.corpus.paths, args.alpha.max(1))?;
+    };
+    let CorpusArgs { paths, budget } = &args.corpus;
+    let corpus = budget.load(paths, front_end::load_options(text)?, args.alpha)?;
     Ok(koala(
         &corpus,
         &KoalaSettings {
@@ -297,14 +286,12 @@ fn run_sketch(args: &SketchArgs) -> Result<Report> {
     let corpus = if args.paths.is_empty() {
         Corpus::default()
     } else {
-        args.budget.load(
-            &args.paths,
-            front_end::load_options(FrontEndChoice::default())?,
-        )?
+        let load = front_end::load_options(FrontEndChoice::default())?;
+        Corpus::load(&args.paths, &args.budget.options(load))?
     };
     let settings = SketchSettings {
-        k: args.k.max(1),
-        window: args.window.max(1),
+        k: args.k,
+        window: args.window,
         total: args.total,
         delta: args.delta,
         sizes: args.sizes.clone(),
@@ -312,12 +299,11 @@ fn run_sketch(args: &SketchArgs) -> Result<Report> {
         seed: args.seed,
         ..SketchSettings::default()
     };
-    let settings = if args.budget.full {
-        settings.full()
-    } else {
-        settings
-    };
-    Ok(sketch(&corpus, &settings)?)
+    let full = args.budget.full;
+    Ok(sketch(
+        &corpus,
+        &if full { settings.full() } else { settings },
+    )?)
 }
 
 fn write(path: &Path, contents: &str) -> Result<()> {

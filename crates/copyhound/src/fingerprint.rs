@@ -5,22 +5,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use clap::{Args, ValueEnum};
-use copyhound_pipeline::{FileFingerprints, FrontEnd};
-use copyhound_report::terminal_safe;
+use clap::Args;
+use copyhound_pipeline::{FrontEnd, ListingFormat, list_fingerprints};
 
+use crate::Printer;
 use crate::front_end::{FrontEndArgs, NotebookArgs};
+use crate::names::names;
 use crate::selection::SelectionArgs;
-
-/// Output formats.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// A header per file, then one fingerprint per line.
-    #[default]
-    Text,
-    /// One JSON object per file and line.
-    Json,
-}
 
 /// Arguments of `copyhound fingerprint`.
 #[derive(Debug, Args)]
@@ -35,8 +26,8 @@ pub struct FingerprintArgs {
     #[command(flatten)]
     notebooks: NotebookArgs,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::default())]
-    format: Format,
+    #[arg(long, value_parser = names!(ListingFormat), default_value = ListingFormat::default().name())]
+    format: ListingFormat,
 }
 
 /// Fingerprints every file; a file that cannot be read is reported and
@@ -44,35 +35,16 @@ pub struct FingerprintArgs {
 pub fn run(args: &FingerprintArgs) -> Result<ExitCode> {
     let front_end = FrontEnd::new(&args.notebooks.apply(args.front_end.choice()))?;
     let selection = args.selection.selection();
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
-    let mut failed = false;
-    for path in &args.files {
-        let loaded = match front_end.load(path) {
-            Ok(loaded) => loaded,
-            Err(error) => {
-                eprintln!("copyhound: {}", terminal_safe(&error.to_string()));
-                failed = true;
-                continue;
-            }
-        };
-        for warning in &loaded.warnings {
-            crate::warn(&format!("{}: {warning}", path.display()));
-        }
-        for file in FileFingerprints::of_each(path, &loaded, &front_end, &selection) {
-            match args.format {
-                Format::Json => {
-                    serde_json::to_writer(&mut out, &file)?;
-                    writeln!(out)?;
-                }
-                Format::Text => file.write_text(&mut out)?,
-            }
-        }
-    }
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut printer = Printer::default();
+    let read_all = list_fingerprints(
+        &args.files,
+        &front_end,
+        &selection,
+        args.format,
+        &mut out,
+        &mut |line| printer.print(line),
+    )?;
     out.flush()?;
-    Ok(if failed {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(ExitCode::from(u8::from(!read_all)))
 }

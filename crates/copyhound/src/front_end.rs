@@ -5,56 +5,13 @@
 //! killed at its deadline, so a hostile PDF costs one child, never a thread
 //! of this process that cannot be stopped.
 
-use std::io::{BufWriter, Write};
-use std::process::ExitCode;
-
-use anyhow::{Context, Result};
-use clap::{Args, ValueEnum};
-use copyhound_normalize::code::{Level, StatementOptions};
-use copyhound_normalize::extract::isolated::{IsolatedExtractor, serve_extraction as serve};
+use clap::Args;
+use copyhound_normalize::code::{DeadCode, Level, Loops, StatementOptions, StatementOrder};
+use copyhound_normalize::extract::isolated::IsolatedExtractor;
 use copyhound_normalize::{LoadOptions, TextMode};
 use copyhound_pipeline::{FrontEnd, FrontEndChoice, PipelineError};
 
-use crate::names::parser;
-
-/// Whether dead statements of code count.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum DeadCode {
-    /// Every statement counts.
-    Keep,
-    /// Statements that cannot change what their function does (locals
-    /// nothing reads, assignments to them, loops and branches over them)
-    /// are left out (Java, C, C++, C#, Python): inserted dead code hides
-    /// nothing. The default: it ranks the labelled code sets as well or
-    /// better, the AI-obfuscation set far better (docs/EVALUATION.md).
-    #[default]
-    Drop,
-}
-
-/// The order statements of code are compared in.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum StatementOrder {
-    /// As written. The default: the canonical order costs the labelled sets
-    /// a little more than it gains (docs/EVALUATION.md).
-    #[default]
-    Written,
-    /// Statements that do not depend on each other in one canonical order,
-    /// so that swapping them changes nothing (Java, C, C++, C#, Python).
-    Canonical,
-}
-
-/// How counted `for` loops of code are compared.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum Loops {
-    /// As written.
-    Written,
-    /// `for (init; cond; step) body` as the `while` loop it equals,
-    /// `init; while (cond) { body step; }` (Java, C, C++, C#): rewriting one
-    /// as the other hides nothing. The default: as good or better on every
-    /// labelled code set averaged over hash keys (docs/EVALUATION.md).
-    #[default]
-    While,
-}
+use crate::names::names;
 
 /// Front-end options shared by the commands that read documents.
 #[derive(Clone, Debug, Args)]
@@ -64,22 +21,22 @@ pub struct FrontEndArgs {
     #[arg(long, value_name = "LANG")]
     pub lang: Option<String>,
     /// Normalisation level for code.
-    #[arg(long, value_parser = parser::<Level>(), default_value = Level::default().name())]
+    #[arg(long, value_parser = names!(Level), default_value = Level::default().name())]
     pub level: Level,
     /// Normalisation of text.
-    #[arg(long, value_parser = parser::<TextMode>(), default_value = TextMode::default().name())]
+    #[arg(long, value_parser = names!(TextMode), default_value = TextMode::default().name())]
     pub text_mode: TextMode,
     /// Drop import, include and package lines of code.
     #[arg(long)]
     pub drop_imports: bool,
     /// Whether dead statements inside functions count.
-    #[arg(long, value_enum, default_value_t = DeadCode::default())]
+    #[arg(long, value_parser = names!(DeadCode), default_value = DeadCode::default().name())]
     pub dead_code: DeadCode,
     /// The order statements inside functions are compared in.
-    #[arg(long, value_enum, default_value_t = StatementOrder::default())]
+    #[arg(long, value_parser = names!(StatementOrder), default_value = StatementOrder::default().name())]
     pub statement_order: StatementOrder,
     /// How counted `for` loops inside functions are compared.
-    #[arg(long, value_enum, default_value_t = Loops::default())]
+    #[arg(long, value_parser = names!(Loops), default_value = Loops::default().name())]
     pub loops: Loops,
     /// Refuse files larger than this many MiB.
     #[arg(long, default_value_t = 64, value_name = "MIB")]
@@ -125,11 +82,7 @@ impl FrontEndArgs {
             level: self.level,
             text_mode: self.text_mode,
             drop_imports: self.drop_imports,
-            statements: StatementOptions {
-                drop_dead_code: self.dead_code == DeadCode::Drop,
-                canonical_order: self.statement_order == StatementOrder::Canonical,
-                while_loops: self.loops == Loops::While,
-            },
+            statements: StatementOptions::new(self.dead_code, self.statement_order, self.loops),
             // Asked for by `NotebookArgs` where a command reads it.
             notebook_markdown: false,
             max_file_mib: self.max_file_mib,
@@ -139,23 +92,18 @@ impl FrontEndArgs {
     }
 }
 
-/// The default front-end choice, PDFs extracted in a child process: the
-/// size limits and isolation of what a code archive does not keep.
-pub fn limits() -> FrontEndChoice {
+/// `choice`, with PDFs extracted in a child process.
+pub fn isolated(choice: FrontEndChoice) -> FrontEndChoice {
     FrontEndChoice {
         isolation: isolated_extractor(),
-        ..FrontEndChoice::default()
+        ..choice
     }
 }
 
-/// How a command with a front-end of its own (the database's, an
-/// experiment's) loads files: as `choice` says, PDFs in a child process.
+/// How a command with a front-end of its own (an experiment's) loads
+/// files: as `choice` says, PDFs in a child process.
 pub fn load_options(choice: FrontEndChoice) -> Result<LoadOptions, PipelineError> {
-    let front_end = FrontEnd::new(&FrontEndChoice {
-        isolation: isolated_extractor(),
-        ..choice
-    })?;
-    Ok(front_end.load_options().clone())
+    Ok(FrontEnd::new(&isolated(choice))?.load_options().clone())
 }
 
 /// This executable run as `copyhound __extract`, when its path is known
@@ -164,13 +112,4 @@ pub fn isolated_extractor() -> Option<IsolatedExtractor> {
     std::env::current_exe()
         .ok()
         .map(|program| IsolatedExtractor::new(program, &["__extract"]))
-}
-
-/// `copyhound __extract`: one PDF from stdin, its text (framed) to stdout.
-pub fn serve_extraction() -> Result<ExitCode> {
-    let stdout = std::io::stdout().lock();
-    let mut out = BufWriter::new(stdout);
-    serve(std::io::stdin().lock(), &mut out).context("extracting from standard input")?;
-    out.flush()?;
-    Ok(ExitCode::SUCCESS)
 }

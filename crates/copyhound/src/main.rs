@@ -15,9 +15,13 @@ mod selection;
 #[cfg(feature = "serve")]
 mod serve;
 
+use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
+use anyhow::Context;
 use clap::{Parser, Subcommand};
+use copyhound_normalize::extract::isolated::serve_extraction;
+use copyhound_pipeline::Line;
 use copyhound_report::terminal_safe;
 
 /// Find copied passages in code and text: winnowing, Koala and Ganguly–Veda
@@ -63,7 +67,12 @@ fn main() -> ExitCode {
         Command::Db(command) => db::run(command),
         #[cfg(feature = "serve")]
         Command::Serve(args) => serve::run(args),
-        Command::Extract => front_end::serve_extraction(),
+        // One PDF from stdin, its text (framed) to stdout.
+        Command::Extract => {
+            serve_extraction(io::stdin().lock(), BufWriter::new(io::stdout().lock()))
+                .context("extracting from standard input")
+                .map(|()| ExitCode::SUCCESS)
+        }
     };
     match result {
         Ok(code) => code,
@@ -79,6 +88,35 @@ fn main() -> ExitCode {
 /// Prints `message` on stderr as a warning, made safe for a terminal.
 fn warn(message: &str) {
     eprintln!("copyhound: warning: {}", terminal_safe(message));
+}
+
+/// Prints lines a library formatted, as they come: output on stdout,
+/// flushed so that each is seen at once; notes (unless quiet), warnings and
+/// errors on stderr. The first failure to write stdout ends its output and
+/// is kept for `finish`.
+#[derive(Default)]
+struct Printer {
+    quiet: bool,
+    failure: Option<io::Error>,
+}
+
+impl Printer {
+    fn print(&mut self, line: Line) {
+        match line {
+            Line::Out(text) if self.failure.is_none() => {
+                let mut out = io::stdout().lock();
+                self.failure = writeln!(out, "{text}").and_then(|()| out.flush()).err();
+            }
+            Line::Note(text) if !self.quiet => eprintln!("copyhound: {}", terminal_safe(&text)),
+            Line::Out(_) | Line::Note(_) => {}
+            Line::Warning(text) => warn(&text),
+            Line::Error(text) => eprintln!("copyhound: {}", terminal_safe(&text)),
+        }
+    }
+
+    fn finish(self) -> io::Result<()> {
+        self.failure.map_or(Ok(()), Err)
+    }
 }
 
 fn is_broken_pipe(error: &anyhow::Error) -> bool {

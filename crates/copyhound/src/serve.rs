@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::Result;
 use clap::Args;
-use copyhound_server::launch::{read_token, serve_until_signal};
+use copyhound_server::launch::{log_to_stderr, read_token, serve_until_signal};
 use copyhound_server::{AuditConfig, Limits, ServerConfig};
 
 /// Arguments of `serve`.
@@ -66,11 +66,7 @@ pub struct ServeArgs {
 
 /// Runs the server until Ctrl-C or SIGTERM.
 pub fn run(args: ServeArgs) -> Result<ExitCode> {
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_target(false)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .init();
+    log_to_stderr();
     let config = ServerConfig {
         token: read_token(args.token_file.as_deref())?,
         max_upload_bytes: args.max_upload_mib.saturating_mul(1 << 20),

@@ -83,12 +83,14 @@ mod language;
 mod lexer;
 mod python;
 mod specs;
+mod statement_modes;
 mod statements;
 mod token;
 #[cfg(feature = "tree-sitter")]
 mod tree;
 
 pub use language::Language;
+pub use statement_modes::{DeadCode, Loops, StatementOrder};
 pub use token::{FIRST_TEXT_SYMBOL, Token, TokenKind, text_symbol, token_symbol};
 
 use crate::{NormalizedDocument, Symbol};

@@ -57,13 +57,18 @@ pub fn archive_settings(
 /// The front-end and selection of a comparison against `archives`: theirs,
 /// with the size limits and isolation of `front_end`; an error when they
 /// differ from each other, or when `front_end` or `selection` (as the user
-/// chose them) conflicts with them.
+/// chose them) conflicts with them. Against no archive, the user's own.
 pub fn settings_against(
     archives: &[PathBuf],
     front_end: &FrontEndChoice,
     selection: &Selection,
 ) -> Result<ArchiveSettings, PipelineError> {
-    let first = &archives[0];
+    let Some(first) = archives.first() else {
+        return Ok(ArchiveSettings {
+            front_end: front_end.clone(),
+            selection: selection.clone(),
+        });
+    };
     let settings = archive_settings(first, front_end)?;
     for other in &archives[1..] {
         if archive_settings(other, front_end)? != settings {

@@ -10,10 +10,11 @@ use std::sync::mpsc::sync_channel;
 use copyhound_db::{DocId, DocumentMeta, DocumentRecord, NewDocument};
 use copyhound_normalize::DocumentKind;
 use copyhound_normalize::budget::{MemoryGate, memory_per_byte};
+use copyhound_report::terminal_safe;
 use rayon::prelude::*;
 
 use super::{DatabaseError, DocumentDatabase, PreparedDocument, WalkProblem, walk_paths};
-use crate::{PlannedFile, WalkFilter};
+use crate::{Line, PlannedFile, WalkFilter};
 
 /// What `db add` registers, and how.
 #[derive(Clone, Debug)]
@@ -62,6 +63,24 @@ pub enum AddEvent<'a> {
         /// The message.
         message: &'a str,
     },
+}
+
+impl AddEvent<'_> {
+    /// The event as `db add` prints it: `added ID\tPATH` on standard
+    /// output, or a warning or an error naming the file.
+    pub fn line(&self) -> Line {
+        match self {
+            AddEvent::Added { id, path } => Line::Out(format!(
+                "added {id}\t{}",
+                terminal_safe(&path.to_string_lossy())
+            )),
+            AddEvent::Warning { path, message } => {
+                Line::Warning(format!("{}: {message}", path.display()))
+            }
+            AddEvent::WalkProblem { message } => Line::Warning((*message).to_owned()),
+            AddEvent::Failed { message } => Line::Error((*message).to_owned()),
+        }
+    }
 }
 
 /// How an add went.
@@ -235,6 +254,32 @@ impl DocumentDatabase {
         });
         let record = self.db.document(id)?.ok_or(DatabaseError::Vanished(id))?;
         Ok((record, text_error))
+    }
+
+    /// Unregisters each of `ids` and forgets its kept text, as `db remove`
+    /// says it: `removed ID\tTITLE`, or an error for an id that is not
+    /// there, each line to `on`; whether every id was there.
+    pub fn remove_all(
+        &self,
+        ids: &[DocId],
+        on: &mut dyn FnMut(Line),
+    ) -> Result<bool, DatabaseError> {
+        let mut found_all = true;
+        for &id in ids {
+            let Some((record, text_error)) = self.remove(id)? else {
+                on(Line::Error(format!("no document {id}")));
+                found_all = false;
+                continue;
+            };
+            on(Line::Out(format!(
+                "removed {id}\t{}",
+                terminal_safe(&record.meta.title)
+            )));
+            if let Some(error) = text_error {
+                on(Line::Warning(error));
+            }
+        }
+        Ok(found_all)
     }
 
     /// Unregisters `id` and forgets its kept text; `None` when there is no

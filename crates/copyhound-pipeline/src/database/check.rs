@@ -1,11 +1,12 @@
 //! `db check`: every file of a text database, or every unit of a code
-//! archive, read; and the one-line verdict.
+//! archive, read; and what it found.
 
 use std::path::Path;
 
 use copyhound_db::code_archive::check_archive;
 
 use super::DatabaseError;
+use crate::Line;
 use crate::code_archive::is_archive;
 
 /// What `db check` found.
@@ -51,11 +52,18 @@ pub fn check(dir: &Path) -> Result<Checked, DatabaseError> {
     })
 }
 
-/// The verdict `db check` prints: the counts read, or how many problems.
-pub fn verdict(report: &Checked) -> String {
-    if report.is_ok() {
+/// What `db check` prints: each warning, each problem as an error, then
+/// the verdict: the counts read, or how many problems.
+pub fn check_lines(report: &Checked) -> Vec<Line> {
+    let warnings = report.warnings.iter().cloned().map(Line::Warning);
+    let problems = report.problems.iter().cloned().map(Line::Error);
+    let verdict = if report.is_ok() {
         format!("ok: {}", report.counts)
     } else {
         format!("damaged: {} problems", report.problems.len())
-    }
+    };
+    warnings
+        .chain(problems)
+        .chain([Line::Out(verdict)])
+        .collect()
 }

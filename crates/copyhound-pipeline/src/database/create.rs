@@ -3,11 +3,12 @@
 
 use std::fs::File;
 use std::io::Read;
+use std::path::Path;
 
 use copyhound_db::{Mode, Params};
 use copyhound_normalize::TextMode;
 
-use super::DatabaseError;
+use super::{DatabaseError, DocumentDatabase};
 
 /// What `db init` chooses.
 #[derive(Clone, Debug)]
@@ -22,9 +23,9 @@ pub struct NewDatabase {
     pub text_mode: TextMode,
     /// Keep each document's search set, so that rotating reads no file.
     pub keep_prints: bool,
-    /// Numeric parameters changed from the mode's defaults, by their names
-    /// in [`Params::numeric`].
-    pub changes: Vec<(&'static str, u32)>,
+    /// Numeric parameters by their names in [`Params::numeric`], each
+    /// changed from the mode's default when given.
+    pub changes: Vec<(&'static str, Option<u32>)>,
 }
 
 impl NewDatabase {
@@ -42,9 +43,24 @@ impl NewDatabase {
         self.text_mode.name().clone_into(&mut params.front_end);
         params.keep_prints = self.keep_prints;
         for &(name, value) in &self.changes {
-            params.set(name, &value.to_string())?;
+            if let Some(value) = value {
+                params.set(name, &value.to_string())?;
+            }
         }
         Ok(params)
+    }
+
+    /// Creates the database at `dir` with these parameters; what `db init`
+    /// says of it.
+    pub fn create(&self, dir: &Path) -> Result<String, DatabaseError> {
+        let db = DocumentDatabase::create(dir, self.params()?)?;
+        let params = db.params();
+        Ok(format!(
+            "created {} ({} mode, {} text)",
+            dir.display(),
+            params.mode,
+            params.front_end
+        ))
     }
 }
 
