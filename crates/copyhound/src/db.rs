@@ -15,10 +15,10 @@ use copyhound_pipeline::code_archive::{
     AddOutcome, ArchiveSettings, Stored, Storing, add_to_archive, create_archive, is_archive,
 };
 use copyhound_pipeline::database::{
-    AddRequest, DocumentDatabase, NewDatabase, SearchEvent, SearchFormat, SearchRequest, check,
-    check_lines, write_rotation, write_stats,
+    AddRequest, DocumentDatabase, NewDatabase, SearchLines, SearchRequest, check, check_lines,
+    write_rotation, write_stats,
 };
-use copyhound_pipeline::{FrontEndChoice, Inputs, Line, Selection, UnitMode, WalkFilter};
+use copyhound_pipeline::{FrontEndChoice, Inputs, Selection, UnitMode, WalkFilter};
 
 use crate::front_end::isolated;
 use crate::names::names;
@@ -362,27 +362,13 @@ fn search(args: &SearchArgs) -> Result<ExitCode> {
         fragments: args.fragments,
         include_text: false,
     };
-    let format = SearchFormat::of(args.json, &args.files);
-    let mut out = io::stdout().lock();
-    let mut written = Ok(());
-    let mut printed = 0;
+    let mut lines = SearchLines::new(args.json, &args.files);
     let mut printer = Printer::default();
-    let summary = db.search_paths(
-        &args.files,
-        &WalkFilter::default(),
-        &request,
-        &mut |event| match event {
-            SearchEvent::Searched(result) => {
-                if written.is_ok() {
-                    written = format.write(&result, printed, &mut out);
-                    printed += 1;
-                }
-            }
-            SearchEvent::WalkProblem { message } => warn(message),
-            SearchEvent::Failed { message } => printer.print(Line::Error(message.to_owned())),
-        },
-    )?;
-    written?;
+    let filter = WalkFilter::default();
+    let summary = db.search_paths(&args.files, &filter, &request, &mut |event| {
+        printer.print(lines.line(event));
+    })?;
+    printer.finish()?;
     Ok(ExitCode::from(summary.exit_status()))
 }
 

@@ -15,7 +15,7 @@
 //!   [`LocatedPassage`](copyhound_index::LocatedPassage)s, fragments
 //!   merged as `compare` merges them. Many query files
 //!   ([`DocumentDatabase::search_paths`]) are walked as `db add` walks
-//!   them and printed as [`SearchFormat`] says.
+//!   them and printed ([`SearchLines`]) as [`SearchFormat`] says.
 //! - [`NewDatabase`] (a new database's parameters), [`DatabaseStats`],
 //!   [`DocumentDatabase::rotate`] (re-fetching every registered file as
 //!   `db add` read it), [`check`], and the kept texts ([`TextStore`]) side
@@ -53,7 +53,7 @@ pub use add::{AddEvent, AddRequest, AddSummary};
 pub use check::{Checked, check, check_lines};
 pub use create::NewDatabase;
 pub use error::DatabaseError;
-pub use queries::{SearchEvent, SearchFormat, SearchSummary};
+pub use queries::{SearchEvent, SearchFormat, SearchLines, SearchSummary};
 pub use rotate::write_rotation;
 pub use search::{BucketCount, SearchHit, SearchRequest, SearchResult};
 pub use stats::{ArchiveStats, DatabaseStats, RotationProgressStats, write_stats};

@@ -20,7 +20,7 @@ use rayon::prelude::*;
 use super::{
     DatabaseError, DocumentDatabase, SearchRequest, SearchResult, WalkProblem, walk_paths,
 };
-use crate::{PlannedFile, WalkFilter};
+use crate::{Line, PlannedFile, WalkFilter};
 
 /// What searching many paths reports, as it goes.
 #[derive(Debug)]
@@ -173,5 +173,40 @@ impl SearchFormat {
             }
         }
         out.flush()
+    }
+}
+
+/// Turns the events of a search of many paths into the lines `db search`
+/// prints, as they come: each result in its [`SearchFormat`], what a walk
+/// skipped as a warning, a query that could not be read as an error.
+pub struct SearchLines {
+    format: SearchFormat,
+    printed: usize,
+}
+
+impl SearchLines {
+    /// The lines of a search of `paths`, as JSON when `json`.
+    pub fn new(json: bool, paths: &[PathBuf]) -> Self {
+        Self {
+            format: SearchFormat::of(json, paths),
+            printed: 0,
+        }
+    }
+
+    /// The line of `event`.
+    pub fn line(&mut self, event: SearchEvent<'_>) -> Line {
+        match event {
+            SearchEvent::Searched(result) => {
+                let mut text = Vec::new();
+                self.format
+                    .write(&result, self.printed, &mut text)
+                    .expect("writing to memory cannot fail");
+                self.printed += 1;
+                let text = String::from_utf8_lossy(&text);
+                Line::Out(text.strip_suffix('\n').unwrap_or(&text).to_owned())
+            }
+            SearchEvent::WalkProblem { message } => Line::Warning(message.to_owned()),
+            SearchEvent::Failed { message } => Line::Error(message.to_owned()),
+        }
     }
 }
