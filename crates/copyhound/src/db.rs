@@ -20,7 +20,7 @@ use copyhound_pipeline::database::{
 };
 use copyhound_pipeline::{FrontEndChoice, Inputs, Selection, UnitMode, WalkFilter};
 
-use crate::front_end::isolated;
+use crate::front_end::{isolated, isolated_extractor};
 use crate::names::names;
 use crate::{Printer, warn};
 
@@ -309,7 +309,7 @@ fn add(args: &AddArgs) -> Result<ExitCode> {
         outcome.write_skipped(&mut out)?;
         return Ok(ExitCode::from(u8::from(outcome.failed())));
     }
-    let mut db = DocumentDatabase::open(&args.db)?;
+    let mut db = DocumentDatabase::open(&args.db)?.with_isolation(isolated_extractor());
     let request = AddRequest {
         paths: args.paths.clone(),
         url: args.url.clone(),
@@ -353,7 +353,7 @@ pub fn register_units(
 }
 
 fn search(args: &SearchArgs) -> Result<ExitCode> {
-    let db = DocumentDatabase::open(&args.db)?;
+    let db = DocumentDatabase::open(&args.db)?.with_isolation(isolated_extractor());
     let request = SearchRequest {
         options: SearchOptions {
             limit: args.limit,
@@ -373,7 +373,7 @@ fn search(args: &SearchArgs) -> Result<ExitCode> {
 }
 
 fn rotate(args: &RotateArgs) -> Result<ExitCode> {
-    let mut db = DocumentDatabase::open(&args.db)?;
+    let mut db = DocumentDatabase::open(&args.db)?.with_isolation(isolated_extractor());
     let progress = |done: u64, end: u64| {
         eprintln!("rotated through document {done} of {end}");
     };
