@@ -208,14 +208,22 @@ fn a_copied_passage_is_placed_by_its_cell_and_line() {
     };
     let url = format!("file://{}#pair=1", report.display());
     let page = rendered_dom(&browser, &url, &dir.path().join("chromium-profile"));
+    assert_first_passage_at(
+        &page,
+        [
+            "alice.ipynb, cell 3, lines 2–4",
+            "bob.ipynb, cell 2, lines 2–4",
+        ],
+    );
+}
+
+/// The first passage row of a rendered pair page names both `places`.
+fn assert_first_passage_at(page: &str, places: [&str; 2]) {
     let row = &page[page
         .find("<tr data-passage=\"0\">")
         .expect("the passage is listed")..];
     let row = &row[..row.find("</tr>").unwrap()];
-    for place in [
-        "alice.ipynb, cell 3, lines 2–4",
-        "bob.ipynb, cell 2, lines 2–4",
-    ] {
+    for place in places {
         assert!(row.contains(place), "{place} is not in {row}");
     }
 }
@@ -353,16 +361,13 @@ fn copied_markdown_cells_pair_only_with_the_flag() {
         dir.path().join("r.html").display()
     );
     let page = rendered_dom(&browser, &url, &dir.path().join("chromium-profile"));
-    let row = &page[page
-        .find("<tr data-passage=\"0\">")
-        .expect("the passage is listed")..];
-    let row = &row[..row.find("</tr>").unwrap()];
-    for place in [
-        "alice.ipynb, cell 2, lines 1–3",
-        "bob.ipynb, cell 3, lines 1–3",
-    ] {
-        assert!(row.contains(place), "{place} is not in {row}");
-    }
+    assert_first_passage_at(
+        &page,
+        [
+            "alice.ipynb, cell 2, lines 1–3",
+            "bob.ipynb, cell 3, lines 1–3",
+        ],
+    );
 }
 
 /// With `--notebook-markdown`, notebooks without markdown cells compare
