@@ -130,7 +130,7 @@ pub struct CompareArgs {
     /// List only pairs at least this similar, in every output: a fraction
     /// (`0.3`) or a percentage (`30%`); the summary says how many pairs
     /// were below it.
-    #[arg(long, default_value = "0", value_name = "FRACTION|PERCENT", value_parser = parse_similarity)]
+    #[arg(long, visible_alias = "threshold", default_value = "0", value_name = "FRACTION|PERCENT", value_parser = parse_similarity)]
     min_similarity: f64,
     /// Rows of the table printed on stdout.
     #[arg(long, default_value_t = 20, value_name = "N")]

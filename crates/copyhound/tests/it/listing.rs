@@ -96,14 +96,15 @@ fn min_similarity_lists_only_pairs_at_or_above_it_everywhere() {
         format!("{} {}", half.join(" "), words(100, 8)),
     );
     write(&batch, "d.txt", words(200, 9));
-    let run = |threshold: &str| {
+    // `--threshold` is the name MOSS and JPlag users look for.
+    let run = |flag: &str, threshold: &str| {
         let (csv, json, html) = (
             dir.path().join("r.csv"),
             dir.path().join("r.json"),
             dir.path().join("r.html"),
         );
         let output = copyhound()
-            .args(["compare", "-q", "--min-similarity", threshold, "--csv"])
+            .args(["compare", "-q", flag, threshold, "--csv"])
             .arg(&csv)
             .arg("--json")
             .arg(&json)
@@ -123,11 +124,15 @@ fn min_similarity_lists_only_pairs_at_or_above_it_everywhere() {
             fs::read_to_string(&html).unwrap(),
         )
     };
-    let (all, report, _, _) = run("0");
+    let (all, report, _, _) = run("--min-similarity", "0");
     assert!(all.len() >= 3, "{all:?}");
     assert!(report["summary"].get("below_minimum").is_none());
-    for threshold in ["0.9", "90%"] {
-        let (listed, report, table, page) = run(threshold);
+    for (flag, threshold) in [
+        ("--min-similarity", "0.9"),
+        ("--min-similarity", "90%"),
+        ("--threshold", "0.9"),
+    ] {
+        let (listed, report, table, page) = run(flag, threshold);
         assert_eq!(
             listed,
             [("a.txt".to_string(), "b.txt".to_string())],
