@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use copyhound_db::code_archive::{Archive, ArchivedUnit, UnitId};
 use copyhound_fingerprint::Scheme;
 use copyhound_index::{Document, MaxOccurrences, Role, Unit, UnitsElsewhere};
-use copyhound_normalize::load_bytes;
+use copyhound_normalize::{LoadedDocument, load_bytes};
 use copyhound_report::{Problem, ProblemKind};
 use copyhound_source::{CellStart, LineIndex};
 use rayon::prelude::*;
@@ -173,9 +173,9 @@ impl Archives {
         if let Some(text) = file.text.take() {
             return Some(text);
         }
-        let bytes = file_bytes(&file.path, &ArchiveLimits::default())?;
-        let loaded = load_bytes(Path::new(&file.path), &bytes, front_end.load_options()).ok()?;
-        Some(loaded.text)
+        load_again(&file.path, front_end)
+            .ok()
+            .map(|loaded| loaded.text)
     }
 }
 
@@ -227,6 +227,14 @@ fn unit_hashes(unit: &Unit) -> impl Iterator<Item = u64> + '_ {
         .flat_map(|d| d.fingerprints().iter().map(|f| f.hash))
 }
 
+/// The archived file at `path` read again from where it was added, with
+/// `front_end`; what went wrong, said.
+fn load_again(path: &Path, front_end: &FrontEnd) -> Result<LoadedDocument, String> {
+    let bytes = file_bytes(path, &ArchiveLimits::default())
+        .ok_or_else(|| format!("{}: cannot be read any more", path.display()))?;
+    load_bytes(path, &bytes, front_end.load_options()).map_err(|e| e.to_string())
+}
+
 /// An archived unit read again.
 struct Reread {
     unit: Unit,
@@ -263,11 +271,7 @@ fn read_again(
             let lines = LineIndex::new(text.as_bytes()).with_cells(&cells);
             (std::mem::take(&mut file.form), lines)
         } else {
-            let bytes = file_bytes(&file.path, &ArchiveLimits::default()).ok_or_else(|| {
-                problem(format!("{}: cannot be read any more", file.path.display()))
-            })?;
-            let loaded = load_bytes(Path::new(&file.path), &bytes, front_end.load_options())
-                .map_err(|e| problem(e.to_string()))?;
+            let loaded = load_again(&file.path, front_end).map_err(problem)?;
             if Family::of(loaded.kind) != family {
                 return Err(problem(format!(
                     "{} is read as {} now",
