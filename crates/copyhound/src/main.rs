@@ -21,7 +21,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use copyhound_normalize::extract::isolated::serve_extraction;
-use copyhound_pipeline::Line;
+use copyhound_pipeline::{Line, error_text};
 use copyhound_report::terminal_safe;
 
 /// Find copied passages in code and text: winnowing, Koala and Ganguly–Veda
@@ -79,7 +79,10 @@ fn main() -> ExitCode {
         // A reader that stops early (`| head`) is not an error.
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("copyhound: error: {}", terminal_safe(&describe(&error)));
+            eprintln!(
+                "copyhound: error: {}",
+                terminal_safe(&error_text(error.as_ref()))
+            );
             ExitCode::from(2)
         }
     }
@@ -117,19 +120,6 @@ impl Printer {
     fn finish(self) -> io::Result<()> {
         self.failure.map_or(Ok(()), Err)
     }
-}
-
-/// The error and its causes, each said once: a cause whose words the text
-/// already holds (an error that quotes its source) is not repeated.
-fn describe(error: &anyhow::Error) -> String {
-    let mut text = String::new();
-    for said in error.chain().map(ToString::to_string) {
-        if !text.contains(&said) {
-            text.push_str(if text.is_empty() { "" } else { ": " });
-            text.push_str(&said);
-        }
-    }
-    text
 }
 
 fn is_broken_pipe(error: &anyhow::Error) -> bool {
