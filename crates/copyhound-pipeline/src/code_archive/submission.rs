@@ -257,10 +257,18 @@ fn refusal(
     archived: &BTreeMap<Family, usize>,
     hide: &Hide,
 ) -> SubmissionError {
+    // The error names the submission once; its files' problems name
+    // theirs.
+    let own_name = format!("{name}: ");
     let why = |problems: &[copyhound_report::Problem]| {
         problems
             .iter()
-            .map(|p| hide.message(&p.message))
+            .map(|p| {
+                let message = hide.message(&p.message);
+                message
+                    .strip_prefix(&own_name)
+                    .map_or_else(|| message.clone(), str::to_owned)
+            })
             .collect::<Vec<_>>()
             .join("; ")
     };

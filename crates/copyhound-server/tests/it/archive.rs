@@ -223,16 +223,14 @@ async fn a_zip_of_a_submission_is_one_unit() {
     let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
     let options = zip::write::SimpleFileOptions::default();
     for (name, text) in [
-        ("alice/src/Ordering.java", renamed_sorter()),
-        (
-            "alice/test/Notes.java",
-            "class Notes { int x = 1; }\n".to_owned(),
-        ),
+        ("src/Ordering.java", renamed_sorter()),
+        ("test/Notes.java", "class Notes { int x = 1; }\n".to_owned()),
     ] {
         zip.start_file(name, options).unwrap();
         zip.write_all(text.as_bytes()).unwrap();
     }
     let bytes = zip.finish().unwrap().into_inner();
+    // Two folders: `compare alice.zip` would make each a unit.
     let (status, body) = check(&server.app, "alice.zip", &bytes).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["name"], "alice.zip");
@@ -244,17 +242,11 @@ async fn a_zip_of_a_submission_is_one_unit() {
         .collect();
     assert_eq!(
         names,
-        [
-            "alice.zip/alice/src/Ordering.java",
-            "alice.zip/alice/test/Notes.java"
-        ]
+        ["alice.zip/src/Ordering.java", "alice.zip/test/Notes.java"]
     );
     let passage = &body["matches"][0]["passages"][0];
     assert_eq!(body["matches"][0]["unit"], "Sorter.java");
-    assert_eq!(
-        passage["query"]["path"],
-        "alice.zip/alice/src/Ordering.java"
-    );
+    assert_eq!(passage["query"]["path"], "alice.zip/src/Ordering.java");
 }
 
 #[tokio::test]
@@ -278,9 +270,9 @@ async fn what_cannot_be_checked_gets_a_json_error_naming_it() {
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
     let (code, message) = error(&body);
     assert_eq!(code, "unprocessable_document");
-    assert!(
-        message.starts_with("Main.java: cannot be read: "),
-        "{message}"
+    assert_eq!(
+        message,
+        "Main.java: cannot be read: looks binary (NUL byte at offset 0); not text, code, HTML, PDF or DOCX"
     );
 
     let (status, body) = check(app, "bob.zip", b"PK\x03\x04 not a zip after all").await;
@@ -288,7 +280,7 @@ async fn what_cannot_be_checked_gets_a_json_error_naming_it() {
     let (code, message) = error(&body);
     assert_eq!(code, "unprocessable_document");
     assert!(
-        message.starts_with("bob.zip: cannot be read: "),
+        message.starts_with("bob.zip: cannot be read: ") && message.matches("bob.zip").count() == 1,
         "{message}"
     );
 
