@@ -118,7 +118,8 @@ fn number_markdown_clashes(units: &mut [LoadedUnit]) {
         .iter_mut()
         .filter(|unit| unit.markdown && taken.contains(&unit.name))
     {
-        unit.name = (2..)
+        // One of taken + 1 numbers is free.
+        unit.name = (2..=taken.len() + 2)
             .map(|n| format!("{}#{n}", unit.name))
             .find(|name| !taken.contains(name))
             .expect("some number is free");
