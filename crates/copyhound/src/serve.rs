@@ -14,7 +14,8 @@ use copyhound_server::{AuditConfig, Limits, ServerConfig};
 /// Arguments of `serve`.
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// The database directory (create one with `copyhound db init`).
+    /// The database directory (`copyhound db init`), or a code archive
+    /// (`db init --code`): code files and zips are then checked against it.
     db: PathBuf,
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
