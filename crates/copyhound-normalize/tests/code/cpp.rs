@@ -215,10 +215,12 @@ mod generated {
                 )
                     .prop_map(|(l, op, r)| {
                         // Without knowing what names are, `(f(a)) and x` may
-                        // be a cast of the name `and` to the type `f(a)`,
-                        // as the grammar reads it; C++ reads the operator.
-                        if matches!(op.as_str(), "and" | "or") && l.ends_with(')') {
-                            format!("({l}) {op} {r}")
+                        // be a cast of the name `and` to the type `f(a)`, and
+                        // `(f(a)) && x` one of `&(&x)` (two tokens), as the
+                        // grammar reads them; C++ reads the operator. `!=`
+                        // cannot start an operand, so nothing is cast.
+                        if matches!(op.as_str(), "and" | "or" | "&&") && l.ends_with(')') {
+                            format!("{l} != 0 {op} {r}")
                         } else {
                             format!("{l} {op} {r}")
                         }
