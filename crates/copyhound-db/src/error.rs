@@ -16,10 +16,11 @@ pub enum DbError {
         #[source]
         source: std::io::Error,
     },
-    /// The catalogue (redb) failed.
-    #[error("{path}: catalogue error: {source}")]
+    /// A redb file (a database's catalogue, a code archive) failed; the
+    /// message names the file, not the part, since both kinds use it.
+    #[error("{path}: cannot use the file: {source}")]
     Catalog {
-        /// The catalogue file.
+        /// The redb file.
         path: PathBuf,
         /// The cause.
         #[source]
@@ -120,7 +121,7 @@ impl DbError {
         }
     }
 
-    /// A catalogue error on `path`.
+    /// A redb error on `path`.
     pub(crate) fn catalog(path: impl Into<PathBuf>, source: impl Into<redb::Error>) -> Self {
         Self::Catalog {
             path: path.into(),

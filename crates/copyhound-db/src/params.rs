@@ -155,8 +155,13 @@ impl Default for Params {
 
 /// Names and accessors of the numeric parameters, for storage and display.
 macro_rules! numeric_params {
-    ($($name:ident),* $(,)?) => {
+    ($($name:ident: $help:literal),* $(,)?) => {
         impl Params {
+            /// Every numeric parameter as `(name, what it is)`, in the order
+            /// of [`Params::numeric`]: the options of `db init`.
+            pub const NUMERIC: [(&'static str, &'static str); [$(stringify!($name)),*].len()] =
+                [$((stringify!($name), $help)),*];
+
             /// Every numeric parameter as `(name, value)`, in a fixed order.
             pub fn numeric(&self) -> Vec<(&'static str, u64)> {
                 vec![$((stringify!($name), u64::from(self.$name))),*]
@@ -191,18 +196,18 @@ macro_rules! numeric_params {
 }
 
 numeric_params!(
-    k,
-    search_size,
-    stored_size,
-    prefix,
-    window,
-    prologue_bytes,
-    common_docs,
-    max_ignored,
-    hash_bits,
-    flush_docs,
-    merge_factor,
-    max_segments,
+    k: "k-gram length in symbols",
+    search_size: "Koala search fingerprint size N",
+    stored_size: "Koala stored fingerprint size n",
+    prefix: "Length of the prefix whose frequency ranks k-grams",
+    window: "Winnowing window in k-grams",
+    prologue_bytes: "Leading bytes not fingerprinted, Koala mode",
+    common_docs: "A hash in this many documents is common",
+    max_ignored: "At most this many common hashes ignored per search",
+    hash_bits: "Hash bits kept in the postings (28 halves chance hits, +12.5 bytes/document)",
+    flush_docs: "Staged documents that trigger writing a segment",
+    merge_factor: "Segments of one size that trigger a merge",
+    max_segments: "Live segments before the smallest are merged",
 );
 
 fn parse_number<T: FromStr>(name: &'static str, value: &str) -> Result<T> {

@@ -45,27 +45,47 @@ pub struct DedupOptions {
 /// mode's default, the candidate window to [`DedupOptions::index_window_for`]
 /// and the merge gap to 2 k — what the command line and the Python
 /// package both turn into [`DedupOptions`] ([`Self::options`]).
+///
+/// With the feature `clap`, these are the options of `copyhound dedup`,
+/// except the text mode, k, the window and the seed, which the command
+/// shares with the others and sets itself.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct DedupChoices {
     /// How text becomes symbols.
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub text_mode: TextMode,
     /// k-gram length, in symbols.
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub k: Option<usize>,
     /// Robust-winnowing window of the pair scores.
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub window: Option<usize>,
-    /// Robust-winnowing window of the candidate fingerprints.
+    /// Winnowing window of the candidate fingerprints [default: the widest
+    /// that puts N of them in every passage of minimum length].
+    #[cfg_attr(feature = "clap", arg(long, value_name = "W", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=100_000)))]
     pub index_window: Option<usize>,
-    /// Distinct candidate fingerprints a candidate pair shares at least.
+    /// Score a pair only when it shares at least N distinct candidate
+    /// fingerprints.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N", default_value_t = crate::DEFAULT_MIN_SHARED_FINGERPRINTS))]
     pub min_shared_fingerprints: usize,
     /// Secret key of the k-gram hash.
+    #[cfg_attr(feature = "clap", arg(skip))]
     pub seed: u64,
-    /// A candidate fingerprint in more documents than this is dropped.
+    /// Drop candidate fingerprints in more than this many documents.
+    #[cfg_attr(feature = "clap", arg(short = 'm', long, value_name = "N", default_value_t = crate::DEFAULT_MAX_DOCUMENTS_PER_HASH))]
     pub max_documents_per_hash: usize,
-    /// Length of the shortest passage that lists a pair, in symbols.
+    /// List a pair sharing a passage of this many symbols, whatever its
+    /// similarity [default: 100 characters, 20 words, 60 consonants].
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N"))]
     pub min_passage: Option<usize>,
-    /// Fragments at most this many symbols apart are one passage.
+    /// Fragments at most this many symbols apart on both sides are one
+    /// passage [default: 2 k].
+    #[cfg_attr(feature = "clap", arg(long, value_name = "N"))]
     pub merge_gap: Option<usize>,
-    /// Pairs at least this similar join one cluster.
+    /// Pairs at least this similar are near-duplicates: one cluster, of
+    /// which the smallest id is kept.
+    #[cfg_attr(feature = "clap", arg(long, value_name = "S", default_value_t = crate::DEFAULT_MIN_SIMILARITY))]
     pub min_similarity: f64,
 }
 

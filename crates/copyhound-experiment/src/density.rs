@@ -10,27 +10,25 @@ use copyhound_fingerprint::{
 use crate::generate::{random_text, repeated};
 use crate::measure::{Coverage, fingerprints};
 use crate::report::{Cell, Report, Table};
+use crate::winnow::WinnowSettings;
 
 /// Settings of the density experiment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct DensitySettings {
     /// Size of the random text, in MiB (the paper used 8 MB).
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = DensitySettings::default().size_mib))]
     pub size_mib: usize,
-    /// k-gram length.
-    pub k: usize,
-    /// Window size.
-    pub w: usize,
-    /// Seed of the hash and of the random text.
-    pub seed: u64,
+    /// k, w and the seed of the hash and of the random text.
+    #[cfg_attr(feature = "clap", command(flatten))]
+    pub winnow: WinnowSettings,
 }
 
 impl Default for DensitySettings {
     fn default() -> Self {
         Self {
             size_mib: 8,
-            k: 50,
-            w: 100,
-            seed: 2003,
+            winnow: WinnowSettings::PAPER,
         }
     }
 }
@@ -130,14 +128,14 @@ fn selector_rows(hasher: &KGramHasher, w: usize, seed: u64, text_len: usize) -> 
 
 /// Runs the density experiment.
 pub fn density(settings: &DensitySettings) -> Report {
-    let (k, w) = (settings.k.max(1), settings.w.max(1));
-    let hasher = KGramHasher::new(k, settings.seed);
-    let text = random_text(settings.size_mib << 20, settings.seed);
+    let (hasher, w) = settings.winnow.hasher_and_window();
+    let (k, seed) = (hasher.k(), settings.winnow.seed);
+    let text = random_text(settings.size_mib << 20, seed);
     let kgrams = hasher.kgram_count(text.len());
     let mut report = Report::new("density");
     report.preamble.push(format!(
         "Selector density on {} MiB of random text (27 symbols), k = {k}, w = {w}, seed = {}.",
-        settings.size_mib, settings.seed
+        settings.size_mib, seed
     ));
     let mut table = Table::new(
         "Density on random text (winnowing §3.1, §5.1)",
@@ -150,7 +148,7 @@ pub fn density(settings: &DensitySettings) -> Report {
             "longest gap",
         ],
     );
-    for row in selector_rows(&hasher, w, settings.seed, text.len()) {
+    for row in selector_rows(&hasher, w, seed, text.len()) {
         let fps = fingerprints(row.selector.as_ref(), &hasher, &text);
         let mut coverage = Coverage::default();
         coverage.add(&fps, kgrams, w);

@@ -17,16 +17,13 @@ use crate::Corpus;
 use crate::generate::{random_text, repeated, sensor_data};
 use crate::measure::Coverage;
 use crate::report::{Cell, Report, Table};
+use crate::winnow::WinnowSettings;
 
 /// Settings of the gaps experiment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GapsSettings {
-    /// k-gram length (the paper: 50).
-    pub k: usize,
-    /// Winnowing window (the paper: 100).
-    pub w: usize,
-    /// Seed of the hash and of the generated inputs.
-    pub seed: u64,
+    /// k, w and the seed of the hash and of the generated inputs.
+    pub winnow: WinnowSettings,
     /// Size of the random text measured beside the corpus, in symbols.
     pub random_symbols: usize,
     /// Size of each low-entropy input, in symbols.
@@ -36,9 +33,7 @@ pub struct GapsSettings {
 impl Default for GapsSettings {
     fn default() -> Self {
         Self {
-            k: 50,
-            w: 100,
-            seed: 2003,
+            winnow: WinnowSettings::PAPER,
             random_symbols: 1 << 20,
             low_entropy_symbols: 1 << 20,
         }
@@ -125,8 +120,8 @@ fn measure<'a>(
 
 /// Runs the gaps experiment on `corpus`.
 pub fn gaps(corpus: &Corpus, settings: &GapsSettings) -> Report {
-    let (k, w) = (settings.k.max(1), settings.w.max(1));
-    let hasher = KGramHasher::new(k, settings.seed);
+    let (hasher, w) = settings.winnow.hasher_and_window();
+    let (k, seed) = (hasher.k(), settings.winnow.seed);
     let contenders = contenders(w);
     let on_corpus = measure(
         corpus
@@ -137,7 +132,7 @@ pub fn gaps(corpus: &Corpus, settings: &GapsSettings) -> Report {
         &contenders,
         w,
     );
-    let random = random_text(settings.random_symbols, settings.seed);
+    let random = random_text(settings.random_symbols, seed);
     let on_random = measure([random.as_slice()], &hasher, &contenders, w);
 
     let mut report = Report::new("gaps");
@@ -145,7 +140,7 @@ pub fn gaps(corpus: &Corpus, settings: &GapsSettings) -> Report {
     report.preamble.push(format!(
         "k = {k}, w = {w} (guarantee t = w + k - 1 = {}), seed = {}; random text: {} symbols.",
         w + k - 1,
-        settings.seed,
+        seed,
         settings.random_symbols
     ));
     report.tables.push(figure_3(
@@ -315,7 +310,7 @@ fn selectors_table(
 /// §5.1's low-entropy strings and sensor-like data next to random text.
 fn low_entropy(hasher: &KGramHasher, contenders: &[Contender], settings: &GapsSettings) -> Table {
     let len = settings.low_entropy_symbols;
-    let w = settings.w.max(1);
+    let (w, seed) = (settings.winnow.w.max(1), settings.winnow.seed);
     let mut table = Table::new(
         format!("Low-entropy input (winnowing §5.1), {len} symbols each"),
         &[
@@ -330,11 +325,8 @@ fn low_entropy(hasher: &KGramHasher, contenders: &[Contender], settings: &GapsSe
     let inputs = [
         ("\"000…\"", repeated("0", len)),
         ("\"abbaabba…\"", repeated("abba", len)),
-        (
-            "sensor-like (1 in 200 odd)",
-            sensor_data(len, settings.seed),
-        ),
-        ("random text", random_text(len, settings.seed ^ 1)),
+        ("sensor-like (1 in 200 odd)", sensor_data(len, seed)),
+        ("random text", random_text(len, seed ^ 1)),
     ];
     for (name, symbols) in &inputs {
         let coverage = measure([symbols.as_slice()], hasher, contenders, w);

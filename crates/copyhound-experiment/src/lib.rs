@@ -34,6 +34,7 @@ pub mod measure;
 mod plot;
 mod report;
 mod sketch;
+mod winnow;
 mod zipf;
 
 pub use corpus::{Corpus, CorpusOptions, Document};
@@ -44,4 +45,5 @@ pub use koala::{KoalaSettings, Relation, koala};
 pub use plot::{LogLogPlot, Mark, Series};
 pub use report::{Cell, Report, Table};
 pub use sketch::{SketchSettings, sketch};
+pub use winnow::WinnowSettings;
 pub use zipf::{PowerLaw, RankFrequency, ZipfOutcome, ZipfSettings, zipf};

@@ -25,26 +25,37 @@ use crate::{Corpus, ExperimentError};
 
 /// Settings of the sketch experiment.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct SketchSettings {
     /// k-gram length.
+    #[cfg_attr(feature = "clap", arg(short, long, default_value_t = SketchSettings::default().k))]
     pub k: usize,
     /// W, the guarantee window in k-grams (and winnowing's window).
+    #[cfg_attr(feature = "clap", arg(short = 'W', long, default_value_t = SketchSettings::default().window))]
     pub window: usize,
-    /// The total size S of the §V variant in the space table.
+    /// S of the one-total-size variant (§V) in the space table.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = SketchSettings::default().total))]
     pub total: usize,
     /// δ of the two-pass plan in the space table.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = SketchSettings::default().delta))]
     pub delta: f64,
-    /// Sizes (in symbols) of the generated inputs of the space table.
+    /// Sizes of the generated inputs of the space table, in symbols.
+    #[cfg_attr(feature = "clap", arg(long, value_delimiter = ',', default_values_t = SketchSettings::default().sizes))]
     pub sizes: Vec<usize>,
     /// The δ values of the detection table.
+    #[cfg_attr(feature = "clap", arg(skip = SketchSettings::default().deltas))]
     pub deltas: Vec<f64>,
     /// The total sizes of the detection-by-S table.
+    #[cfg_attr(feature = "clap", arg(skip = SketchSettings::default().totals))]
     pub totals: Vec<usize>,
     /// Planted pairs per row of the detection tables.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = SketchSettings::default().trials))]
     pub trials: usize,
     /// Length of each document of a planted pair, in symbols.
+    #[cfg_attr(feature = "clap", arg(skip = SketchSettings::default().document_symbols))]
     pub document_symbols: usize,
     /// Seed of the hash, the sketch and the generated inputs.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = SketchSettings::default().seed))]
     pub seed: u64,
 }
 

@@ -15,26 +15,24 @@ use rayon::prelude::*;
 use crate::Corpus;
 use crate::plot::{LogLogPlot, Mark, Series};
 use crate::report::{Cell, Report, Table};
+use crate::winnow::WinnowSettings;
 
 /// Settings of the zipf experiment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct ZipfSettings {
-    /// k-gram length (the paper: 50).
-    pub k: usize,
-    /// Winnowing window (the paper: 100).
-    pub w: usize,
-    /// Seed of the hash.
-    pub seed: u64,
-    /// How many of the most frequent k-grams to show.
+    /// k, w and the seed of the hash.
+    #[cfg_attr(feature = "clap", command(flatten))]
+    pub winnow: WinnowSettings,
+    /// How many of the most frequent k-grams to list.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = ZipfSettings::default().top))]
     pub top: usize,
 }
 
 impl Default for ZipfSettings {
     fn default() -> Self {
         Self {
-            k: 50,
-            w: 100,
-            seed: 2003,
+            winnow: WinnowSettings::PAPER,
             top: 8,
         }
     }
@@ -148,8 +146,8 @@ impl PowerLaw {
 
 /// Runs the zipf experiment on `corpus`.
 pub fn zipf(corpus: &Corpus, settings: &ZipfSettings) -> ZipfOutcome {
-    let (k, w) = (settings.k.max(1), settings.w.max(1));
-    let hasher = KGramHasher::new(k, settings.seed);
+    let (hasher, w) = settings.winnow.hasher_and_window();
+    let k = hasher.k();
     let winnowing = Winnowing::new(w);
     let (all, selected): (Vec<Vec<u64>>, Vec<Vec<u64>>) = corpus
         .documents
@@ -168,7 +166,7 @@ pub fn zipf(corpus: &Corpus, settings: &ZipfSettings) -> ZipfOutcome {
     report.preamble.push(corpus.describe());
     report.preamble.push(format!(
         "k = {k}, winnowing (Definition 1) with w = {w}, seed = {}.",
-        settings.seed
+        settings.winnow.seed
     ));
     let populations = [("all hashes", &all), ("fingerprints", &selected)];
     let fits: Vec<Option<PowerLaw>> = populations

@@ -77,7 +77,7 @@ pub use fingerprints::{
     FileFingerprints, FingerprintRecord, ListingFormat, NotebookLine, list_fingerprints,
 };
 pub use front_end::{Defaults, Family, FrontEnd, FrontEndChoice};
-pub use line::Line;
+pub use line::{Line, error_text};
 pub use outputs::{Outputs, Written};
 pub use plan::{Inputs, Plan, PlannedUnit, PlannedUnits, UnitMode, make_names_unique, plan_units};
 pub use progress::{Progress, Stage, Warning};

@@ -16,3 +16,40 @@ pub enum Line {
     /// What failed, on standard error; the exit status says so.
     Error(String),
 }
+
+/// An error and its causes in one line, each said once: a cause whose words
+/// the text already holds (an error that quotes its source) is not repeated.
+pub fn error_text(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut text = String::new();
+    let mut cause = Some(error);
+    while let Some(error) = cause {
+        let said = error.to_string();
+        if !text.contains(&said) {
+            text.push_str(if text.is_empty() { "" } else { ": " });
+            text.push_str(&said);
+        }
+        cause = error.source();
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::error_text;
+
+    #[derive(Debug, thiserror::Error)]
+    enum Failure {
+        #[error("archive.redb: cannot use the file: {0}")]
+        Quoting(#[source] std::io::Error),
+        #[error("archive.redb: cannot use the file")]
+        Silent(#[source] std::io::Error),
+    }
+
+    #[test]
+    fn each_cause_is_said_once() {
+        let cause = || std::io::Error::other("truncated");
+        let expected = "archive.redb: cannot use the file: truncated";
+        assert_eq!(error_text(&Failure::Quoting(cause())), expected);
+        assert_eq!(error_text(&Failure::Silent(cause())), expected);
+    }
+}

@@ -10,7 +10,7 @@
 //! the text front-end's defaults and reported as a pair of its own; base
 //! notebooks give their markdown to the text family's base the same way.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -105,6 +105,27 @@ impl LoadedUnit {
     }
 }
 
+/// Numbers the markdown units named like another unit (`a.ipynb
+/// (markdown)` is a file name one may give): the other keeps its name, the
+/// markdown becomes `a.ipynb (markdown)#2`, so no two units share a name.
+fn number_markdown_clashes(units: &mut [LoadedUnit]) {
+    let taken: HashSet<String> = units
+        .iter()
+        .filter(|unit| !unit.markdown)
+        .map(|unit| unit.name.clone())
+        .collect();
+    for unit in units
+        .iter_mut()
+        .filter(|unit| unit.markdown && taken.contains(&unit.name))
+    {
+        // One of taken + 1 numbers is free.
+        unit.name = (2..=taken.len() + 2)
+            .map(|n| format!("{}#{n}", unit.name))
+            .find(|name| !taken.contains(name))
+            .expect("some number is free");
+    }
+}
+
 /// The units and base files of a batch, loaded, and what the walk could
 /// not list or did not follow.
 pub(crate) struct LoadedBatch {
@@ -162,6 +183,7 @@ pub(crate) fn load_batch(
         units.push(unit);
         units.extend(markdown);
     }
+    number_markdown_clashes(&mut units);
     let mut base: Vec<LoadedFile> = plan.base.into_iter().map(take).collect();
     let base_markdown: Vec<LoadedFile> = take_markdown(&mut base).collect();
     base.extend(base_markdown);

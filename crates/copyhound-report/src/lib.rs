@@ -18,7 +18,8 @@
 //! - [`write_table`]: the top pairs for the terminal.
 //! - [`write_html`]: one self-contained page to browse the pairs and their
 //!   fragments side by side, and to review them (marks and notes kept in
-//!   the browser, exported as CSV).
+//!   the browser, exported as CSV); [`html_parts`], its style sheet and
+//!   pair-drawing script, for other pages that show pairs the same way.
 //! - [`create_report_file`]: the file a report goes to, an existing one
 //!   replaced rather than truncated.
 //!
@@ -58,6 +59,6 @@ pub use model::{
 pub use write::{
     CSV_HEADER, DEFAULT_HTML_MAX_DOCUMENT_BYTES, DEFAULT_HTML_MAX_PAIRS,
     DEFAULT_JSON_DETAILED_PAIRS, FORMULA_STARTS, HtmlOptions, ReportError, create_report_file,
-    read_json, terminal_safe, undetailed_pairs_note, write_csv, write_csv_of, write_html,
-    write_json, write_json_with_details, write_table,
+    html_parts, read_json, terminal_safe, undetailed_pairs_note, write_csv, write_csv_of,
+    write_html, write_json, write_json_with_details, write_table,
 };

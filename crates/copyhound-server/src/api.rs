@@ -23,7 +23,7 @@ use tower_http::trace::TraceLayer;
 
 use crate::auth::authorize_write;
 use crate::error::{ApiError, ApiResult};
-use crate::input::Upload;
+use crate::input::{Upload, UploadLimit};
 use crate::service::{AppState, DocumentOutput, StatsOutput, is_web_url};
 use crate::{openapi, web};
 
@@ -56,8 +56,17 @@ pub fn routes() -> Vec<(Route, MethodRouter<AppState>)> {
 
 /// The application over `state`.
 pub fn router(state: AppState) -> Router {
+    assemble(routes(), state)
+}
+
+/// The application of `routes` over `state`: the fallbacks, the body
+/// limit and the request log every server has.
+pub(crate) fn assemble<S>(routes: Vec<(Route, MethodRouter<S>)>, state: S) -> Router
+where
+    S: UploadLimit + Clone + 'static,
+{
     let limit = state.max_upload_bytes();
-    routes()
+    routes
         .into_iter()
         .fold(Router::new(), |router, (route, handler)| {
             router.route(route.path, handler)
@@ -82,7 +91,7 @@ impl FromRequestParts<AppState> for WriteAccess {
 }
 
 /// Runs blocking database work off the async workers.
-async fn blocking<T: Send + 'static>(
+pub(crate) async fn blocking<T: Send + 'static>(
     work: impl FnOnce() -> ApiResult<T> + Send + 'static,
 ) -> ApiResult<T> {
     tokio::task::spawn_blocking(work)

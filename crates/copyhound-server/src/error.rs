@@ -21,6 +21,10 @@ pub enum ApiError {
     /// undecodable, no text to fingerprint.
     #[error("{0}")]
     Unprocessable(String),
+    /// A code archive holds no unit of the submission's language (or it
+    /// has none the front-end knows).
+    #[error("{0}")]
+    NoUnitOfItsLanguage(String),
     /// The body exceeds the upload limit.
     #[error("the request body exceeds the limit of {limit} bytes")]
     TooLarge {
@@ -65,7 +69,9 @@ impl ApiError {
     pub fn status(&self) -> StatusCode {
         match self {
             ApiError::BadRequest(_) => StatusCode::BAD_REQUEST,
-            ApiError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ApiError::Unprocessable(_) | ApiError::NoUnitOfItsLanguage(_) => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
             ApiError::TooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ApiError::Unauthorized => StatusCode::UNAUTHORIZED,
             ApiError::Forbidden(_) => StatusCode::FORBIDDEN,
@@ -82,6 +88,7 @@ impl ApiError {
         match self {
             ApiError::BadRequest(_) => "bad_request",
             ApiError::Unprocessable(_) => "unprocessable_document",
+            ApiError::NoUnitOfItsLanguage(_) => "no_unit_of_its_language",
             ApiError::TooLarge { .. } => "too_large",
             ApiError::Unauthorized => "unauthorized",
             ApiError::Forbidden(_) => "forbidden",

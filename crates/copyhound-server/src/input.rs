@@ -17,7 +17,6 @@ use copyhound_normalize::{LoadError, LoadedDocument};
 use copyhound_pipeline::database::DocumentDatabase;
 use serde::Deserialize;
 
-use crate::AppState;
 use crate::error::ApiError;
 use crate::limits::{Admission, AdmissionPermit};
 
@@ -87,10 +86,16 @@ impl UploadFields {
     }
 }
 
-impl FromRequest<AppState> for Upload {
+/// A server's state, as far as reading uploads goes.
+pub trait UploadLimit: Send + Sync {
+    /// The request-body limit.
+    fn max_upload_bytes(&self) -> usize;
+}
+
+impl<S: UploadLimit> FromRequest<S> for Upload {
     type Rejection = ApiError;
 
-    async fn from_request(request: Request, state: &AppState) -> Result<Self, Self::Rejection> {
+    async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
         let content_type = request
             .headers()
             .get(header::CONTENT_TYPE)
@@ -139,9 +144,9 @@ async fn within<T>(
     }
 }
 
-async fn read_upload(
+async fn read_upload<S: UploadLimit>(
     request: Request,
-    state: &AppState,
+    state: &S,
     content_type: &str,
     limit: usize,
 ) -> Result<Upload, ApiError> {

@@ -8,6 +8,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use copyhound_db::Database;
+use copyhound_pipeline::code_archive::is_archive;
 
 use crate::{ServerConfig, ServerError, Token};
 
@@ -39,21 +40,29 @@ pub fn log_to_stderr() {
         .init();
 }
 
-/// Serves the database at `db_dir` on `listen` with `config`, on `workers`
-/// threads (database work runs on a separate blocking pool), until Ctrl-C
-/// or SIGTERM; logs through `tracing`.
+/// Serves the database (or code archive) at `db_dir` on `listen` with
+/// `config`, on `workers` threads (database work runs on a separate
+/// blocking pool), until Ctrl-C or SIGTERM; logs through `tracing`. Over
+/// a code archive the token and the kept texts are not used: nothing is
+/// written.
 pub fn serve_until_signal(
     db_dir: &Path,
     listen: SocketAddr,
     workers: usize,
     config: ServerConfig,
 ) -> Result<(), ServerError> {
-    if config.token.is_none() {
+    let archive = is_archive(db_dir);
+    if config.token.is_none() && !archive {
         tracing::warn!(
             "no write token (--token-file or {TOKEN_VARIABLE}): the server is read-only; adds and removals are refused"
         );
     }
-    let db = Arc::new(Database::open(db_dir)?);
+    // A code archive is opened by each check; a database once, here.
+    let db = if archive {
+        None
+    } else {
+        Some(Arc::new(Database::open(db_dir)?))
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(workers.max(1))
         .enable_all()
@@ -61,7 +70,10 @@ pub fn serve_until_signal(
         .map_err(ServerError::Runtime)?;
     runtime.block_on(async {
         let limits = config.limits.clone();
-        let app = crate::router(db, config)?;
+        let app = match db {
+            Some(db) => crate::router(db, config)?,
+            None => crate::archive::router(db_dir, &config)?,
+        };
         let bound = |source| ServerError::Listen {
             address: listen,
             source,

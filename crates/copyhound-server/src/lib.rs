@@ -2,9 +2,11 @@
 //! database (Heintze's Koala was an online service of this kind).
 //!
 //! - [`router`] builds the axum application over an open
-//!   [`copyhound_db::Database`]; [`serve`] runs it on a listener until a
-//!   shutdown signal; [`launch`] runs it as the program does, on its own
-//!   runtime until Ctrl-C or SIGTERM.
+//!   [`copyhound_db::Database`], [`archive::router`] the one over a code
+//!   archive (`db init --code`: a code file or a zip checked against it,
+//!   `POST /api/archive/search`, and its page); [`serve`] runs either on a
+//!   listener until a shutdown signal; [`launch`] runs it as the program
+//!   does, on its own runtime until Ctrl-C or SIGTERM.
 //! - The JSON API ([`api`]): add, search, get, remove, stats, described by
 //!   the `OpenAPI` 3 document at `GET /api/openapi.json` ([`openapi`]).
 //! - The web page at `GET /` ([`web`]): paste or upload a document, see its
@@ -26,6 +28,7 @@
 #![deny(missing_docs)]
 
 pub mod api;
+pub mod archive;
 pub mod audit;
 pub mod auth;
 pub mod error;
@@ -114,6 +117,9 @@ pub enum ServerError {
     /// The database could not be opened.
     #[error(transparent)]
     Database(#[from] copyhound_db::DbError),
+    /// The code archive could not be opened, or its settings read.
+    #[error(transparent)]
+    Archive(#[from] copyhound_pipeline::PipelineError),
     /// The async runtime could not start.
     #[error("starting the async runtime")]
     Runtime(#[source] std::io::Error),

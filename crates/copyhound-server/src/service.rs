@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::audit::Audit;
 use crate::auth::Token;
 use crate::error::{ApiError, ApiResult};
-use crate::input::{Upload, load};
+use crate::input::{Upload, UploadLimit, load};
 use crate::{ServerConfig, ServerError};
 
 /// Everything the handlers share; cheap to clone.
@@ -98,11 +98,6 @@ impl AppState {
     /// The write token, if writes are allowed.
     pub fn token(&self) -> Option<&Token> {
         self.0.token.as_ref()
-    }
-
-    /// The request-body limit.
-    pub fn max_upload_bytes(&self) -> usize {
-        self.0.max_upload_bytes
     }
 
     /// Loads, registers and (if configured) keeps the text of `upload`.
@@ -239,6 +234,12 @@ impl AppState {
             print: record.print,
             warnings: Vec::new(),
         }
+    }
+}
+
+impl UploadLimit for AppState {
+    fn max_upload_bytes(&self) -> usize {
+        self.0.max_upload_bytes
     }
 }
 

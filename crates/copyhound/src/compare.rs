@@ -37,11 +37,9 @@ use crate::{Printer, warn};
                   2 when nothing usable remained or the command could not run."
 )]
 pub struct CompareArgs {
-    /// Submissions: files, or directories of them; an archive (`.zip`,
-    /// `.tar`, `.tar.gz`, `.tgz`) is read as a folder of the same name,
-    /// within limits (README, "Archives"). A unit is named by its path
-    /// relative to the PATH it came from; units that would share a name
-    /// (`a/x.py`, `b/x.py`) are prefixed by the end of their PATH.
+    /// Submissions: files or directories; a `.zip`, `.tar`, `.tar.gz` or
+    /// `.tgz` is read as a folder. Units are named by their path relative to
+    /// their PATH (README, "Inputs").
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<PathBuf>,
     /// Earlier submissions: compared with the new ones, never with each
@@ -52,10 +50,8 @@ pub struct CompareArgs {
     /// even where a submission edited the template. Repeatable.
     #[arg(long, value_name = "PATH")]
     base: Vec<PathBuf>,
-    /// A code archive (`db init --code`) of earlier submissions: each new
-    /// unit is compared with the archived units that can pair with it, under
-    /// the archive's settings and scored as against the whole archive
-    /// (README, "Commands"). Repeatable.
+    /// A code archive (`db init --code`) of earlier submissions, compared
+    /// with the new ones under its settings (README, "Commands"). Repeatable.
     #[arg(long, value_name = "ARCHIVE", conflicts_with = "base")]
     against: Vec<PathBuf>,
     /// After comparing, register the new submissions in this code archive
@@ -74,89 +70,66 @@ pub struct CompareArgs {
     /// Do not honour .gitignore and .ignore files.
     #[arg(long)]
     no_ignore: bool,
-    /// Follow symbolic links (each real file and folder is read once, by
-    /// the first path to it in name order). Without it, each link is
-    /// listed as a problem and not read: a link in a submission may point
-    /// anywhere.
+    /// Follow symbolic links (each real file is read once); without it, a
+    /// link is listed as a problem and not read.
     #[arg(long)]
     follow_links: bool,
-    /// A regular expression over unit paths; units with the same match
-    /// (its first capture group, if it has one) are by the same author or
-    /// team and are never paired.
+    /// A regular expression over unit paths: units with the same match (or
+    /// first capture group) are one author's and never paired.
     #[arg(long, value_name = "REGEX")]
     group: Option<String>,
-    /// Ignore fingerprints found in more than N units, or in more than a
-    /// share of them (`0.2` or `20%`); in a batch of several languages,
-    /// of the units of their language.
+    /// Ignore fingerprints in more than N units, or in more than a share
+    /// (`0.2`, `20%`) of the units of their language.
     #[arg(short = 'm', long, value_name = "N|SHARE")]
     max_occurrences: Option<MaxOccurrences>,
     /// Pairs sharing fewer distinct fingerprints are not listed.
     #[arg(long, default_value_t = 1, value_name = "N")]
     min_shared: usize,
-    /// Shared runs shorter than N symbols (tokens of code, characters of
-    /// text) are neither reported nor counted in the similarity. k is the
-    /// floor, and the default.
+    /// Shared runs shorter than N symbols are neither reported nor counted
+    /// (k is the floor and the default).
     #[arg(long, default_value_t = 0, value_name = "N")]
     min_fragment: usize,
-    /// Report fragments that follow each other on both sides, with gaps of
-    /// at most N symbols, as one passage (JSON `passages`); the similarity
-    /// still counts only the exactly matching symbols. Default: 2k (on the
-    /// PAN text set it joins every noisy copied passage back into one).
+    /// Report fragments in the same order on both sides, at most N symbols
+    /// apart, as one passage (the similarity is unchanged). Default: 2k.
     #[arg(long, value_name = "N")]
     merge_gap: Option<usize>,
-    /// Fragments that follow each other on both sides with gaps of at most
-    /// N symbols count in the similarity as one stretch, gaps included (a
-    /// copy cut up by inserted or edited statements); 0: only exactly
-    /// matching symbols count.
+    /// Count fragments in the same order on both sides, at most N symbols
+    /// apart, as one stretch in the similarity, gaps included; 0: only
+    /// exactly matching symbols count.
     #[arg(long, default_value_t = 0, value_name = "N")]
     score_gap: u32,
-    /// Report only passages matching at least N symbols; the fragments of
-    /// shorter ones are still listed and still count in the similarity.
-    /// Default for text: 100 characters (letters and digits), 20 words or
-    /// 60 consonants — stray phrases two texts on one topic share are
-    /// shorter, a copied sentence is longer; none for code.
+    /// Report only passages of at least N symbols (shorter ones still
+    /// count). Default: none for code; 100 characters, 20 words or 60
+    /// consonants for text.
     #[arg(long, value_name = "N")]
     min_passage: Option<usize>,
-    /// How shared symbols count in the similarity: `rarity` weighs each
-    /// symbol by how few units of the batch hold its fingerprints, so code
-    /// many submissions share counts less; `flat` counts all alike.
+    /// How shared symbols count in the similarity.
     #[arg(long, value_parser = names!(Weighting), default_value = Weighting::default().name())]
     weighting: Weighting,
-    /// List at most this many pairs of each language: the most similar
-    /// (compare says on stderr when it cannot be sure a pair left out is
-    /// less similar).
+    /// List at most this many pairs of each language, the most similar.
     #[arg(long, default_value_t = DEFAULT_MAX_PAIRS, value_name = "N")]
     max_pairs: usize,
-    /// List only pairs at least this similar, in every output: a fraction
-    /// (`0.3`) or a percentage (`30%`); the summary says how many pairs
-    /// were below it.
+    /// List only pairs at least this similar: `0.3` or `30%`.
     #[arg(long, visible_alias = "threshold", default_value = "0", value_name = "FRACTION|PERCENT", value_parser = parse_similarity)]
     min_similarity: f64,
     /// Rows of the table printed on stdout.
     #[arg(long, default_value_t = 20, value_name = "N")]
     top: usize,
-    /// Write the report as JSON to FILE (`-`: standard output, which then
-    /// carries only it; the table goes to stderr): every pair with its
-    /// scores, and the fragments and passages of the `--json-details` most
-    /// similar.
+    /// Write the report as JSON to FILE (`-`: stdout, and the table to
+    /// stderr).
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
-    /// Pairs the JSON report lists with their fragments and passages (the
-    /// most similar), `0` for none or `all`; the others have only their
-    /// scores and `fragment_count`. Every pair's fragments can take
-    /// gigabytes.
+    /// Pairs the JSON lists with their fragments and passages (the most
+    /// similar; `0` for none, or `all`); the others have only scores.
     #[arg(long, default_value_t = DEFAULT_JSON_DETAILED_PAIRS, value_name = "N|all", value_parser = parse_pair_count::<0>)]
     json_details: usize,
-    /// Write one row per pair as CSV to FILE (`-`: standard output, which
-    /// then carries only it; the table goes to stderr).
+    /// Write one row per pair as CSV to FILE (`-`: stdout).
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
-    /// Write a self-contained HTML page to FILE: pair list, histogram,
-    /// clusters and the fragments of each pair side by side.
+    /// Write a self-contained HTML report to FILE.
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
-    /// Pairs the HTML page embeds (the most similar), or `all`; the page
-    /// says when it leaves pairs out. Large values make a large page.
+    /// Pairs the HTML page embeds (the most similar), or `all`.
     #[arg(long, default_value_t = DEFAULT_HTML_MAX_PAIRS, value_name = "N|all", value_parser = parse_pair_count::<1>)]
     report_pairs: usize,
     /// No progress bar (warnings are still printed).

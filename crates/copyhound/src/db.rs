@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 use clap::{Args, Subcommand};
-use copyhound_db::{DEFAULT_ROTATION_BATCH, Mode, SearchOptions};
+use copyhound_db::{DEFAULT_ROTATION_BATCH, Mode, Params, SearchOptions};
 use copyhound_normalize::TextMode;
 use copyhound_normalize::code::Level;
 use copyhound_pipeline::code_archive::{
@@ -32,12 +32,10 @@ pub enum DbCommand {
     /// Register documents (files, or directories walked recursively; hidden
     /// files and what `.gitignore` leaves out are skipped, as by `compare`).
     Add(AddArgs),
-    /// Search documents: for each, ranked matches with match ratio and
-    /// hits, and the passages it shares with the best ones.
+    /// Search each document on its own: ranked matches, and the passages it
+    /// shares with the best ones.
     ///
-    /// Files, or directories walked as by `db add`; each file is searched
-    /// on its own. With --json, one object (what `POST /api/search`
-    /// answers) when one FILE is given, else one such object per line.
+    /// With --json, what `POST /api/search` answers, one object per line.
     /// Exit status: 0 when a file matched, 1 when none did, 2 when a file
     /// could not be read (the others are still searched).
     Search(SearchArgs),
@@ -48,11 +46,9 @@ pub enum DbCommand {
     Stats(StatsArgs),
     /// Re-select every stored fingerprint under a new secret (Koala §3.3).
     ///
-    /// Every registered file is read again from its stored path (or, made
-    /// with `--keep-prints true`, its kept print); files that are gone or
-    /// changed keep their selection and are listed, and the exit code is
-    /// then 1. An interrupted rotation is resumed by the next `db rotate`
-    /// (README, "Commands").
+    /// Files are read again (or their prints kept with `--keep-prints`);
+    /// those gone or changed are listed, with exit code 1. An interrupted
+    /// rotation is resumed by the next `db rotate`.
     Rotate(RotateArgs),
     /// Read every file of the database (every unit of a code archive) and
     /// report damage.
@@ -92,49 +88,14 @@ pub struct InitArgs {
     /// command).
     #[arg(long, value_parser = names!(TextMode), default_value = TextMode::Chars.name())]
     text_mode: TextMode,
-    /// k-gram length in symbols [default: 20].
-    #[arg(long)]
-    k: Option<u32>,
-    /// Koala search fingerprint size N [default: 1000].
-    #[arg(long)]
-    search_size: Option<u32>,
-    /// Koala stored fingerprint size n [default: 100].
-    #[arg(long)]
-    stored_size: Option<u32>,
-    /// Length of the prefix whose frequency ranks k-grams [default: 5].
-    #[arg(long)]
-    prefix: Option<u32>,
-    /// Winnowing window in k-grams [default: 30].
-    #[arg(long)]
-    window: Option<u32>,
-    /// Leading bytes not fingerprinted, Koala mode [default: 1000].
-    #[arg(long)]
-    prologue_bytes: Option<u32>,
-    /// A hash in this many documents is common [default: 4].
-    #[arg(long)]
-    common_docs: Option<u32>,
-    /// At most this many common hashes ignored per search [default: 10].
-    #[arg(long)]
-    max_ignored: Option<u32>,
-    /// Hash bits kept in the postings [default: 27; 28 halves chance hits, +12.5 bytes/document].
-    #[arg(long)]
-    hash_bits: Option<u32>,
-    /// Staged documents that trigger writing a segment [default: 4096].
-    #[arg(long)]
-    flush_docs: Option<u32>,
-    /// Segments of one size that trigger a merge [default: 4].
-    #[arg(long)]
-    merge_factor: Option<u32>,
-    /// Live segments before the smallest are merged [default: 4].
-    #[arg(long)]
-    max_segments: Option<u32>,
-    /// Keep each document's search set (about 2.3 KB per document) so that
-    /// `db rotate` reads no file (README, "Commands").
+    #[command(flatten)]
+    numeric: NumericArgs,
+    /// Keep each document's search set (2.3 KB) so that `db rotate` reads
+    /// no file.
     #[arg(long, action = clap::ArgAction::Set, default_value_t = false)]
     keep_prints: bool,
-    /// Make a code archive instead, for `compare --against` (README,
-    /// "Commands"); of the options above it takes --seed (default 0), --k,
-    /// --window and --text-mode.
+    /// Make a code archive for `compare --against` instead; it takes --seed
+    /// (default 0), --k, --window and --text-mode of the options above.
     #[arg(long)]
     code: bool,
     /// Code archive: read every file as this language (or `text`).
@@ -147,6 +108,47 @@ pub struct InitArgs {
     /// again when it pairs with a new unit), not its bytes.
     #[arg(long, requires = "code")]
     no_texts: bool,
+}
+
+/// The numeric parameters of `db init`, an option each (`--search-size`):
+/// names, descriptions and defaults come from the database's own table.
+#[derive(Debug)]
+pub struct NumericArgs(Vec<(&'static str, Option<u32>)>);
+
+impl NumericArgs {
+    fn given(&self, name: &str) -> Option<u32> {
+        self.0.iter().find(|&&(each, _)| each == name)?.1
+    }
+}
+
+impl clap::FromArgMatches for NumericArgs {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let given = |&(name, _): &(&'static str, _)| (name, matches.get_one(name).copied());
+        Ok(Self(Params::NUMERIC.iter().map(given).collect()))
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
+
+impl Args for NumericArgs {
+    fn augment_args(mut command: clap::Command) -> clap::Command {
+        let defaults = Params::default().numeric();
+        for ((name, help), (_, default)) in Params::NUMERIC.into_iter().zip(defaults) {
+            let help = format!("{help} [default: {default}]");
+            let option = clap::Arg::new(name)
+                .long(name.replace('_', "-"))
+                .value_name("N");
+            command = command.arg(option.help(help).value_parser(clap::value_parser!(u32)));
+        }
+        command
+    }
+
+    fn augment_args_for_update(command: clap::Command) -> clap::Command {
+        Self::augment_args(command)
+    }
 }
 
 /// Arguments of `db add`.
@@ -203,8 +205,7 @@ pub struct SearchArgs {
     /// Only matches with at least this many hits.
     #[arg(long, default_value_t = 1)]
     min_hits: u32,
-    /// Show matching fragments for this many of the best matches whose
-    /// registered file is still readable.
+    /// Show the passages of this many of the best matches.
     #[arg(long, default_value_t = 3)]
     fragments: usize,
 }
@@ -252,8 +253,8 @@ fn init(args: &InitArgs) -> Result<ExitCode> {
                 ..FrontEndChoice::default()
             },
             selection: Selection {
-                k: args.k.map(|k| k as usize),
-                w: args.window.map(|w| w as usize),
+                k: args.numeric.given("k").map(|k| k as usize),
+                w: args.numeric.given("window").map(|w| w as usize),
                 seed: args.seed.unwrap_or(0),
                 ..Selection::default()
             },
@@ -261,26 +262,12 @@ fn init(args: &InitArgs) -> Result<ExitCode> {
         println!("{}", create_archive(&args.db, &settings, !args.no_texts)?);
         return Ok(ExitCode::SUCCESS);
     }
-    let changes = vec![
-        ("k", args.k),
-        ("search_size", args.search_size),
-        ("stored_size", args.stored_size),
-        ("prefix", args.prefix),
-        ("window", args.window),
-        ("prologue_bytes", args.prologue_bytes),
-        ("common_docs", args.common_docs),
-        ("max_ignored", args.max_ignored),
-        ("hash_bits", args.hash_bits),
-        ("flush_docs", args.flush_docs),
-        ("merge_factor", args.merge_factor),
-        ("max_segments", args.max_segments),
-    ];
     let new = NewDatabase {
         mode: args.mode,
         seed: args.seed,
         text_mode: args.text_mode,
         keep_prints: args.keep_prints,
-        changes,
+        changes: args.numeric.0.clone(),
     };
     println!("{}", new.create(&args.db)?);
     Ok(ExitCode::SUCCESS)

@@ -18,12 +18,10 @@ use crate::selection::KgramArgs;
 /// JSONL.gz rows; write `OUT/pairs.parquet` and `OUT/clusters.parquet`.
 #[derive(Debug, Args)]
 pub struct DedupArgs {
-    /// Input files (.parquet, .jsonl, .ndjson, .jsonl.gz) or directories of
-    /// them.
+    /// Input files (.parquet, .jsonl, .ndjson, .jsonl.gz) or directories.
     #[arg(required = true, value_name = "INPUT")]
     inputs: Vec<PathBuf>,
-    /// The column (JSONL: field) holding each document's id, strings or
-    /// integers, unique.
+    /// The column (JSONL: field) of each document's unique id.
     #[arg(long, default_value = "id", value_name = "ID")]
     id_column: String,
     /// The column (JSONL: field) holding each document's text.
@@ -37,31 +35,8 @@ pub struct DedupArgs {
     text_mode: TextMode,
     #[command(flatten)]
     kgrams: KgramArgs,
-    /// Winnowing window of the candidate fingerprints: a shared run of k +
-    /// N W - 1 symbols holds N shared fingerprints [default: the widest
-    /// with k + N W - 1 at most the minimum passage: 28 characters].
-    #[arg(long, value_name = "W", value_parser = clap::value_parser!(u32).range(1..=100_000))]
-    index_window: Option<u32>,
-    /// Score a pair only when it shares at least N distinct candidate
-    /// fingerprints.
-    #[arg(long, value_name = "N", default_value_t = copyhound_dedup::DEFAULT_MIN_SHARED_FINGERPRINTS)]
-    min_shared_fingerprints: usize,
-    /// Drop candidate fingerprints in more than this many documents.
-    #[arg(short = 'm', long, value_name = "N", default_value_t = copyhound_dedup::DEFAULT_MAX_DOCUMENTS_PER_HASH)]
-    max_documents_per_hash: usize,
-    /// List a pair when it shares a passage of at least this many symbols
-    /// in fragments, whatever its similarity [default: 100 characters, 20
-    /// words, 60 consonants].
-    #[arg(long, value_name = "N")]
-    min_passage: Option<usize>,
-    /// Fragments at most this many symbols apart on both sides are one
-    /// passage [default: 2 k].
-    #[arg(long, value_name = "N")]
-    merge_gap: Option<usize>,
-    /// Pairs at least this similar are near-duplicates: they join one
-    /// cluster, of which only the smallest id is kept.
-    #[arg(long, value_name = "S", default_value_t = copyhound_dedup::DEFAULT_MIN_SIMILARITY)]
-    min_similarity: f64,
+    #[command(flatten)]
+    choices: DedupChoices,
     /// No progress bar and no summary.
     #[arg(short, long)]
     quiet: bool,
@@ -73,13 +48,8 @@ impl DedupArgs {
             text_mode: self.text_mode,
             k: self.kgrams.k,
             window: self.kgrams.w,
-            index_window: self.index_window.map(|w| w as usize),
-            min_shared_fingerprints: self.min_shared_fingerprints,
             seed: self.kgrams.seed,
-            max_documents_per_hash: self.max_documents_per_hash,
-            min_passage: self.min_passage,
-            merge_gap: self.merge_gap,
-            min_similarity: self.min_similarity,
+            ..self.choices.clone()
         }
         .options()
     }

@@ -1,5 +1,6 @@
 //! `copyhound experiment`: the papers' measurements, reproduced. The
-//! experiments live in `copyhound-experiment`; this module parses flags.
+//! experiments and their settings (options, help and defaults) live in
+//! `copyhound-experiment`; this module adds the corpus and runs them.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -8,7 +9,7 @@ use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use copyhound_experiment::{
     Corpus, CorpusOptions, DensitySettings, GapsSettings, KoalaSettings, Report, SketchSettings,
-    ZipfSettings, density, gaps, koala, sketch, zipf,
+    WinnowSettings, ZipfSettings, density, gaps, koala, sketch, zipf,
 };
 use copyhound_normalize::{LoadOptions, TextMode};
 use copyhound_pipeline::FrontEndChoice;
@@ -21,7 +22,7 @@ use crate::names::names;
 pub enum ExperimentCommand {
     /// Density of every selector on random and low-entropy text, next to the
     /// winnowing paper's figures (§3.1, §5.1; docs/EXPERIMENTS.md).
-    Density(DensityArgs),
+    Density(DensitySettings),
     /// Winnowing's Figure 3 and §5.1 on a corpus: density, longest run with
     /// no fingerprint, windows missed (docs/EXPERIMENTS.md).
     Gaps(GapsArgs),
@@ -34,30 +35,6 @@ pub enum ExperimentCommand {
     /// Ganguly–Veda: sketch size against winnowing, and detection of
     /// planted runs against δ and S (docs/EXPERIMENTS.md).
     Sketch(SketchArgs),
-}
-
-/// Arguments of `copyhound experiment density`.
-#[derive(Debug, Args)]
-pub struct DensityArgs {
-    /// Size of the random text, in MiB (the paper used 8 MB).
-    #[arg(long, default_value_t = 8)]
-    size_mib: usize,
-    #[command(flatten)]
-    winnow: WinnowArgs,
-}
-
-/// Winnowing's k, w and seed, by default the paper's.
-#[derive(Debug, Args)]
-pub struct WinnowArgs {
-    /// k-gram length (the paper: 50).
-    #[arg(short, long, default_value_t = 50)]
-    k: usize,
-    /// Winnowing window (the paper: 100).
-    #[arg(short, long, default_value_t = 100)]
-    w: usize,
-    /// Seed of the hash and of the generated inputs.
-    #[arg(long, default_value_t = 2003)]
-    seed: u64,
 }
 
 /// How much of a corpus to read, and where the tables go besides stdout.
@@ -81,11 +58,8 @@ impl BudgetArgs {
 
     /// The documents of `paths` with at least `min_symbols` symbols.
     fn load(&self, paths: &[PathBuf], load: LoadOptions, min_symbols: usize) -> Result<Corpus> {
-        Ok(Corpus::load_at_least(
-            paths,
-            &self.options(load),
-            min_symbols,
-        )?)
+        let options = self.options(load);
+        Ok(Corpus::load_at_least(paths, &options, min_symbols)?)
     }
 }
 
@@ -99,23 +73,22 @@ pub struct CorpusArgs {
     budget: BudgetArgs,
 }
 
-/// A corpus read through the front-ends and winnowed, as Figures 3 and 4.
+/// A corpus read through the front-ends, to be winnowed as in Figures 3
+/// and 4.
 #[derive(Debug, Args)]
 pub struct WinnowedCorpusArgs {
     #[command(flatten)]
     corpus: CorpusArgs,
     #[command(flatten)]
     front_end: FrontEndArgs,
-    #[command(flatten)]
-    winnow: WinnowArgs,
 }
 
 impl WinnowedCorpusArgs {
     /// The corpus's documents with at least one k-gram.
-    fn load(&self) -> Result<Corpus> {
+    fn load(&self, winnow: WinnowSettings) -> Result<Corpus> {
         let load = self.front_end.front_end()?.load_options().clone();
         let CorpusArgs { paths, budget } = &self.corpus;
-        budget.load(paths, load, self.winnow.k)
+        budget.load(paths, load, winnow.k)
     }
 }
 
@@ -123,7 +96,9 @@ impl WinnowedCorpusArgs {
 #[derive(Debug, Args)]
 pub struct GapsArgs {
     #[command(flatten)]
-    winnowed: WinnowedCorpusArgs,
+    corpus: WinnowedCorpusArgs,
+    #[command(flatten)]
+    winnow: WinnowSettings,
     /// Size of the random text measured beside the corpus, in MiB.
     #[arg(long, default_value_t = 1)]
     random_mib: usize,
@@ -133,13 +108,12 @@ pub struct GapsArgs {
 #[derive(Debug, Args)]
 pub struct ZipfArgs {
     #[command(flatten)]
-    winnowed: WinnowedCorpusArgs,
+    corpus: WinnowedCorpusArgs,
+    #[command(flatten)]
+    settings: ZipfSettings,
     /// Write the log-log plot (the paper's Figure 4) as SVG to this file.
     #[arg(long, value_name = "FILE")]
     svg: Option<PathBuf>,
-    /// How many of the most frequent k-grams to list.
-    #[arg(long, default_value_t = 8)]
-    top: usize,
 }
 
 /// Arguments of `copyhound experiment koala`.
@@ -150,25 +124,8 @@ pub struct KoalaArgs {
     /// Front-end of the fingerprints (Heintze: consonants).
     #[arg(long, value_parser = names!(TextMode), default_value = TextMode::Consonants.name())]
     text_mode: TextMode,
-    /// α, the k-gram length of the baseline (Heintze: 20 consonants).
-    #[arg(long, default_value_t = 20)]
-    alpha: usize,
-    /// Corpus documents planted in each of the six relationships.
-    #[arg(long, default_value_t = 10)]
-    per_relation: usize,
-    /// Generated unrelated documents added to the collection (words drawn
-    /// by their frequency in the corpus).
-    #[arg(long, default_value_t = 0, value_name = "N")]
-    generate: usize,
-    /// Words per generated document.
-    #[arg(long, default_value_t = 3000)]
-    generated_words: usize,
-    /// Corpus documents given conversion noise in the §5 table.
-    #[arg(long, default_value_t = 40)]
-    noise_documents: usize,
-    /// Seed of the database and of every random choice.
-    #[arg(long, default_value_t = 1996)]
-    seed: u64,
+    #[command(flatten)]
+    settings: KoalaSettings,
 }
 
 /// Arguments of `copyhound experiment sketch`.
@@ -181,75 +138,29 @@ pub struct SketchArgs {
     // (instead of `--sizes`) and 1000 planted pairs per row.
     #[command(flatten)]
     budget: BudgetArgs,
-    /// k-gram length.
-    #[arg(short, long, default_value_t = 20)]
-    k: usize,
-    /// W, the guarantee window in k-grams.
-    #[arg(short = 'W', long, default_value_t = 100)]
-    window: usize,
-    /// S of the one-total-size variant (§V) in the space table.
-    #[arg(long, default_value_t = 1000)]
-    total: usize,
-    /// δ of the two-pass plan in the space table.
-    #[arg(long, default_value_t = 0.05)]
-    delta: f64,
-    /// Planted pairs per row of the detection tables.
-    #[arg(long, default_value_t = 200)]
-    trials: usize,
-    /// Sizes of the generated inputs of the space table, in symbols.
-    #[arg(long, value_delimiter = ',', default_values_t = [10_000, 100_000, 1_000_000])]
-    sizes: Vec<usize>,
-    /// Seed of the hash, the sketch and the generated inputs.
-    #[arg(long, default_value_t = 2003)]
-    seed: u64,
+    #[command(flatten)]
+    settings: SketchSettings,
 }
 
 /// Runs an experiment and prints its tables.
 pub fn run(command: &ExperimentCommand) -> Result<ExitCode> {
     let (report, json) = match command {
-        ExperimentCommand::Density(args) => {
-            let WinnowArgs { k, w, seed } = args.winnow;
-            let size_mib = args.size_mib;
-            (
-                density(&DensitySettings {
-                    size_mib,
-                    k,
-                    w,
-                    seed,
-                }),
-                &None,
-            )
-        }
+        ExperimentCommand::Density(settings) => (density(settings), &None),
         ExperimentCommand::Gaps(args) => {
-            let WinnowArgs { k, w, seed } = args.winnowed.winnow;
-            let random_symbols = args.random_mib << 20;
             let settings = GapsSettings {
-                k,
-                w,
-                seed,
-                random_symbols,
+                winnow: args.winnow,
+                random_symbols: args.random_mib << 20,
                 ..GapsSettings::default()
             };
-            (
-                gaps(&args.winnowed.load()?, &settings),
-                &args.winnowed.corpus.budget.json,
-            )
+            let corpus = args.corpus.load(args.winnow)?;
+            (gaps(&corpus, &settings), &args.corpus.corpus.budget.json)
         }
         ExperimentCommand::Zipf(args) => {
-            let WinnowArgs { k, w, seed } = args.winnowed.winnow;
-            let outcome = zipf(
-                &args.winnowed.load()?,
-                &ZipfSettings {
-                    k,
-                    w,
-                    seed,
-                    top: args.top,
-                },
-            );
+            let outcome = zipf(&args.corpus.load(args.settings.winnow)?, &args.settings);
             if let Some(path) = &args.svg {
                 write(path, &outcome.plot.to_svg()?)?;
             }
-            (outcome.report, &args.winnowed.corpus.budget.json)
+            (outcome.report, &args.corpus.corpus.budget.json)
         }
         ExperimentCommand::Koala(args) => (run_koala(args)?, &args.corpus.budget.json),
         ExperimentCommand::Sketch(args) => (run_sketch(args)?, &args.budget.json),
@@ -267,19 +178,12 @@ fn run_koala(args: &KoalaArgs) -> Result<Report> {
         ..FrontEndChoice::default()
     };
     let CorpusArgs { paths, budget } = &args.corpus;
-    let corpus = budget.load(paths, front_end::load_options(text)?, args.alpha)?;
-    Ok(koala(
-        &corpus,
-        &KoalaSettings {
-            mode: args.text_mode,
-            alpha: args.alpha,
-            seed: args.seed,
-            per_relation: args.per_relation,
-            generated: args.generate,
-            generated_words: args.generated_words,
-            noise_documents: args.noise_documents,
-        },
-    )?)
+    let settings = KoalaSettings {
+        mode: args.text_mode,
+        ..args.settings.clone()
+    };
+    let corpus = budget.load(paths, front_end::load_options(text)?, settings.alpha)?;
+    Ok(koala(&corpus, &settings)?)
 }
 
 fn run_sketch(args: &SketchArgs) -> Result<Report> {
@@ -289,20 +193,14 @@ fn run_sketch(args: &SketchArgs) -> Result<Report> {
         let load = front_end::load_options(FrontEndChoice::default())?;
         Corpus::load(&args.paths, &args.budget.options(load))?
     };
-    let settings = SketchSettings {
-        k: args.k,
-        window: args.window,
-        total: args.total,
-        delta: args.delta,
-        sizes: args.sizes.clone(),
-        trials: args.trials,
-        seed: args.seed,
-        ..SketchSettings::default()
-    };
-    let full = args.budget.full;
+    let settings = args.settings.clone();
     Ok(sketch(
         &corpus,
-        &if full { settings.full() } else { settings },
+        &if args.budget.full {
+            settings.full()
+        } else {
+            settings
+        },
     )?)
 }
 

@@ -21,7 +21,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::{Parser, Subcommand};
 use copyhound_normalize::extract::isolated::serve_extraction;
-use copyhound_pipeline::Line;
+use copyhound_pipeline::{Line, error_text};
 use copyhound_report::terminal_safe;
 
 /// Find copied passages in code and text: winnowing, Koala and Ganguly–Veda
@@ -79,7 +79,10 @@ fn main() -> ExitCode {
         // A reader that stops early (`| head`) is not an error.
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("copyhound: error: {}", terminal_safe(&format!("{error:#}")));
+            eprintln!(
+                "copyhound: error: {}",
+                terminal_safe(&error_text(error.as_ref()))
+            );
             ExitCode::from(2)
         }
     }

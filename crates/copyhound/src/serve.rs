@@ -14,28 +14,28 @@ use copyhound_server::{AuditConfig, Limits, ServerConfig};
 /// Arguments of `serve`.
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// The database directory (create one with `copyhound db init`).
+    /// The database directory (`copyhound db init`), or a code archive
+    /// (`db init --code`): code files and zips are then checked against it.
     db: PathBuf,
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     listen: SocketAddr,
-    /// File holding the bearer token that authorises adds and removals
-    /// (else the `COPYHOUND_TOKEN` variable; with neither the server is
-    /// read-only).
+    /// File holding the bearer token of adds and removals (else
+    /// `COPYHOUND_TOKEN`; with neither the server is read-only).
     #[arg(long, value_name = "FILE")]
     token_file: Option<PathBuf>,
     /// Refuse request bodies larger than this many MiB (413).
     #[arg(long, default_value_t = 16, value_name = "MIB")]
     max_upload_mib: usize,
-    /// Folder where the texts of documents added over HTTP are kept for the
-    /// side by side view [default: DB/texts].
+    /// Where texts added over HTTP are kept for the side by side view
+    /// [default: DB/texts].
     #[arg(long, value_name = "DIR")]
     texts: Option<PathBuf>,
     /// Keep no texts: matches added over HTTP are listed without fragments.
     #[arg(long, conflicts_with = "texts")]
     no_texts: bool,
-    /// Warn when one document matches more than this many searches within
-    /// the audit window (someone may be probing its fingerprint).
+    /// Warn when one document matches more searches within the audit
+    /// window (someone may be probing its fingerprint).
     #[arg(long, default_value_t = 50)]
     audit_threshold: u32,
     /// The audit window in seconds.
@@ -44,22 +44,20 @@ pub struct ServeArgs {
     /// Documents (adds, searches) in flight at most; more are answered 429.
     #[arg(long, default_value_t = 16, value_name = "N")]
     max_concurrent: usize,
-    /// MiB of documents in flight at most; more are answered 429. Memory in
-    /// use is about 45 times this at worst (see the README, "Reliability").
+    /// MiB of documents in flight at most (memory: about 45 times this);
+    /// more are answered 429.
     #[arg(long, default_value_t = 32, value_name = "MIB")]
     max_inflight_mib: usize,
     /// Open connections at most; more are answered 503 and closed.
     #[arg(long, default_value_t = 512, value_name = "N")]
     max_connections: usize,
-    /// Seconds a client has to send a request's header, and a kept-alive
-    /// connection may stay idle.
+    /// Seconds to send a request's header, or idle between requests.
     #[arg(long, default_value_t = 10, value_name = "SECS")]
     header_timeout: u64,
     /// Seconds a client has to send a document once admitted.
     #[arg(long, default_value_t = 60, value_name = "SECS")]
     body_timeout: u64,
-    /// Worker threads for the HTTP side (database work runs on a separate
-    /// blocking pool).
+    /// Worker threads for HTTP (database work has a pool of its own).
     #[arg(long, default_value_t = 2)]
     workers: usize,
 }

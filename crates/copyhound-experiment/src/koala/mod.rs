@@ -41,20 +41,29 @@ use planted::{INCLUDED_WORDS, Origin, Text, Vocabulary};
 
 /// Settings of the Koala experiment.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "clap", derive(clap::Args))]
 pub struct KoalaSettings {
     /// The text front-end (Heintze: consonants).
+    #[cfg_attr(feature = "clap", arg(skip = KoalaSettings::default().mode))]
     pub mode: TextMode,
     /// α, the k-gram length of the baseline (Heintze: 20 consonants).
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = KoalaSettings::default().alpha))]
     pub alpha: usize,
     /// Seed of the database and of every random choice.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = KoalaSettings::default().seed))]
     pub seed: u64,
-    /// Corpus documents planted in each relationship.
+    /// Corpus documents planted in each of the six relationships.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = KoalaSettings::default().per_relation))]
     pub per_relation: usize,
-    /// Generated unrelated documents added to the collection.
+    /// Generated unrelated documents added to the collection (words drawn
+    /// by their frequency in the corpus).
+    #[cfg_attr(feature = "clap", arg(long = "generate", value_name = "N", default_value_t = KoalaSettings::default().generated))]
     pub generated: usize,
     /// Words per generated document.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = KoalaSettings::default().generated_words))]
     pub generated_words: usize,
     /// Corpus documents given conversion noise in the §5 table.
+    #[cfg_attr(feature = "clap", arg(long, default_value_t = KoalaSettings::default().noise_documents))]
     pub noise_documents: usize,
 }
 

@@ -11,11 +11,15 @@
 //!   the archived units that share a fingerprint with a new unit, read
 //!   again from their kept bytes, and the fingerprint counts of all the
 //!   others ([`copyhound_index::UnitsElsewhere`]), so that every pair
-//!   scores as in a comparison of the batch and the whole archive.
+//!   scores as in a comparison of the batch and the whole archive;
+//! - [`check_submission`]: one submission (a code file, or a zip read as
+//!   one unit) checked against an archive by that same comparison, what
+//!   the server's `POST /api/archive/search` answers.
 
 mod add;
 pub(crate) mod against;
 mod settings;
+mod submission;
 
 use std::path::{Path, PathBuf};
 
@@ -23,6 +27,10 @@ use copyhound_db::code_archive::Archive;
 
 pub use add::{AddOutcome, Stored, Storing, UNITS_PER_TRANSACTION, add_to_archive};
 pub use settings::ArchiveSettings;
+pub use submission::{
+    ArchiveMatch, MatchedFile, SharedFragment, SharedPassage, Submission, SubmissionError,
+    SubmissionRequest, SubmissionResult, check_submission,
+};
 
 use crate::{CompareSettings, FrontEnd, FrontEndChoice, PipelineError, Selection};
 

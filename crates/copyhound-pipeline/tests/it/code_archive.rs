@@ -71,7 +71,7 @@ fn disguise(body: &str, renames: &[(&str, &str)]) -> String {
 
 /// Earlier submissions (`old/`) and a new batch (`new/`) holding disguised
 /// copies of some of them, in Java, Python and C.
-fn submissions(batch: &Batch) {
+pub(crate) fn submissions(batch: &Batch) {
     for (i, body) in JAVA_BODIES.iter().enumerate() {
         let body = if i == 0 {
             format!("{body}\n{SHARED_METHOD}")
@@ -117,7 +117,7 @@ fn pairs(report: &Report) -> BTreeMap<(String, String), [String; 3]> {
         .collect()
 }
 
-fn archive_of(batch: &Batch, old: &Path) -> std::path::PathBuf {
+pub(crate) fn archive_of(batch: &Batch, old: &Path) -> std::path::PathBuf {
     archive_keeping(batch, old, true)
 }
 

@@ -8,4 +8,5 @@ mod defaults;
 mod families;
 mod plan;
 mod problems;
+mod submission;
 mod support;

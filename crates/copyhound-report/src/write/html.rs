@@ -39,6 +39,24 @@ const SCRIPTS: [&str; 6] = [
     include_str!("html/main.js"),
 ];
 
+/// The parts of the page that draw a pair side by side, for other pages
+/// that show pairs the report's way (the server's page over a code
+/// archive): the style sheet, the script's helpers (which read the
+/// report's data element, `#copyhound-data`, when they start, so a page
+/// without a report gives it an empty one: [`EMPTY_REPORT_DATA`]) and its
+/// pair view, whose `renderText` draws one file with line numbers and its
+/// fragments and passages marked, and `codeTokens` colours its code.
+pub mod parts {
+    /// The report's style sheet.
+    pub const STYLE: &str = super::STYLE;
+    /// The script's helpers (`el`, `COLOURS`, `percent`, `plural`…).
+    pub const COMMON_SCRIPT: &str = super::SCRIPTS[0];
+    /// The pair view (`renderText`, `codeTokens`…).
+    pub const PAIR_SCRIPT: &str = super::SCRIPTS[4];
+    /// The data of a report with no pair, on which the helpers start.
+    pub const EMPTY_REPORT_DATA: &str = r#"{"parameters":{},"units":{"path":[],"origin":[],"language":[]},"pairs":{"a":[],"b":[]}}"#;
+}
+
 /// Pairs embedded by default: enough for any class, small enough for a
 /// browser to open at once.
 pub const DEFAULT_HTML_MAX_PAIRS: usize = 500;

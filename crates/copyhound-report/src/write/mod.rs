@@ -14,7 +14,8 @@ mod terminal;
 pub use self::csv::{CSV_HEADER, FORMULA_STARTS, write_csv, write_csv_of};
 pub use self::file::create_report_file;
 pub use self::html::{
-    DEFAULT_HTML_MAX_DOCUMENT_BYTES, DEFAULT_HTML_MAX_PAIRS, HtmlOptions, write_html,
+    DEFAULT_HTML_MAX_DOCUMENT_BYTES, DEFAULT_HTML_MAX_PAIRS, HtmlOptions, parts as html_parts,
+    write_html,
 };
 pub use self::json::{
     DEFAULT_JSON_DETAILED_PAIRS, read_json, undetailed_pairs_note, write_json,

@@ -8,12 +8,13 @@ use std::sync::Arc;
 use copyhound_db::{Database, DocumentMeta, NewDocument, Params, RotationOptions};
 use copyhound_pipeline::database::DocumentDatabase;
 use copyhound_server::api::routes;
+use copyhound_server::archive;
 use copyhound_server::{ServerConfig, Token, router};
 use serde_json::{Value, json};
 
 use crate::support::{
-    TOKEN, TestServer, add, bare_request, json_request, params, search, send, server, server_with,
-    synthetic_text,
+    TOKEN, TestServer, add, bare_request, json_request, multipart, params, search, send, server,
+    server_with, synthetic_text,
 };
 
 #[tokio::test]
@@ -381,7 +382,7 @@ async fn uploaded_files_are_searched_like_pasted_text() {
 }
 
 #[tokio::test]
-async fn the_openapi_description_names_exactly_the_routes() {
+async fn the_openapi_description_names_exactly_the_routes_of_both_servers() {
     let server = server();
     let (status, spec) = send(&server.app, bare_request("GET", "/api/openapi.json", None)).await;
     assert_eq!(status, StatusCode::OK);
@@ -398,12 +399,16 @@ async fn the_openapi_description_names_exactly_the_routes() {
             described.push(format!("{} {path}", method.to_uppercase()));
         }
     }
+    // Both servers' routes: over a text database and over a code archive.
     let mut routed: Vec<String> = routes()
         .iter()
-        .map(|(route, _)| format!("{} {}", route.method, route.path))
+        .map(|(route, _)| *route)
+        .chain(archive::routes().iter().map(|(route, _)| *route))
+        .map(|route| format!("{} {}", route.method, route.path))
         .collect();
     described.sort();
     routed.sort();
+    routed.dedup();
     assert_eq!(described, routed);
     // Every `$ref` points at something that exists.
     let mut refs = Vec::new();
@@ -440,28 +445,6 @@ fn collect_refs(value: &Value, out: &mut Vec<String>) {
         Value::Array(items) => items.iter().for_each(|v| collect_refs(v, out)),
         _ => {}
     }
-}
-
-const BOUNDARY: &str = "copyhound-test-boundary";
-
-fn multipart_body(file_name: &str, bytes: &[u8]) -> Vec<u8> {
-    let mut body = format!(
-        "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{file_name}\"\r\nContent-Type: application/octet-stream\r\n\r\n"
-    )
-    .into_bytes();
-    body.extend_from_slice(bytes);
-    body.extend_from_slice(format!("\r\n--{BOUNDARY}--\r\n").as_bytes());
-    body
-}
-
-fn multipart(uri: &str, file_name: &str, bytes: &[u8]) -> Request<Body> {
-    Request::post(uri)
-        .header(
-            header::CONTENT_TYPE,
-            format!("multipart/form-data; boundary={BOUNDARY}"),
-        )
-        .body(Body::from(multipart_body(file_name, bytes)))
-        .unwrap()
 }
 
 fn multipart_with_token(uri: &str, file_name: &str, bytes: &[u8]) -> Request<Body> {

@@ -158,3 +158,40 @@ pub fn synthetic_text(seed: u64, words: usize) -> String {
     }
     text
 }
+
+const BOUNDARY: &str = "copyhound-test-boundary";
+
+/// A multipart form with a `file` field, then `fields` (name, value).
+pub fn multipart_with(
+    uri: &str,
+    file_name: &str,
+    bytes: &[u8],
+    fields: &[(&str, &str)],
+) -> Request<Body> {
+    let mut body = format!(
+        "--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{file_name}\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+    )
+    .into_bytes();
+    body.extend_from_slice(bytes);
+    for (name, value) in fields {
+        body.extend_from_slice(
+            format!(
+                "\r\n--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}"
+            )
+            .as_bytes(),
+        );
+    }
+    body.extend_from_slice(format!("\r\n--{BOUNDARY}--\r\n").as_bytes());
+    Request::post(uri)
+        .header(
+            header::CONTENT_TYPE,
+            format!("multipart/form-data; boundary={BOUNDARY}"),
+        )
+        .body(Body::from(body))
+        .unwrap()
+}
+
+/// A multipart form with only a `file` field.
+pub fn multipart(uri: &str, file_name: &str, bytes: &[u8]) -> Request<Body> {
+    multipart_with(uri, file_name, bytes, &[])
+}

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::code_archive::students;
 use crate::db::db;
-use crate::support::{binary, temp_dir, write};
+use crate::support::{binary, copyhound, temp_dir, write};
 
 #[test]
 fn stats_and_check_describe_a_code_archive() {
@@ -76,6 +76,38 @@ fn check_reports_a_damaged_archive() {
         .code(1)
         .stdout(predicate::str::starts_with("damaged"))
         .stderr(predicate::str::contains(file.to_str().unwrap()));
+}
+
+/// A truncated archive file is named in one error that says its cause
+/// once, by `compare --against` and `db stats` alike, with exit code 2.
+#[test]
+fn a_truncated_archive_is_named_with_its_cause_said_once() {
+    let dir = temp_dir();
+    let archive = dir.path().join("archive");
+    db(&["init", "--code"], &archive).success();
+    let file = archive.join("archive.redb");
+    std::fs::File::options()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_len(5000)
+        .unwrap();
+    let new = write(dir.path(), "new.py", "print(1)\n");
+    let against = copyhound()
+        .args(["compare", new.to_str().unwrap(), "--against"])
+        .arg(&archive)
+        .assert()
+        .code(2);
+    let stats = db(&["stats"], &archive).code(2);
+    for assert in [against, stats] {
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        let cause = "File truncated below stored layout";
+        assert!(
+            stderr.starts_with(&format!("copyhound: error: {}: ", file.display())),
+            "{stderr}"
+        );
+        assert_eq!(stderr.matches(cause).count(), 1, "{stderr}");
+    }
 }
 
 /// `count` small Python files, each its own unit, in `dir`.

@@ -476,3 +476,39 @@ fn add_survives_link_loops_and_registers_each_file_once() {
     assert_eq!(added(&["--follow-links"]), docs.len());
     assert_eq!(stats_json(&database)["documents"], 2 * docs.len());
 }
+
+/// Every numeric parameter of `db init` is an option named after it, and a
+/// value out of its range is refused naming the parameter, with nothing
+/// created.
+#[test]
+fn init_takes_numeric_parameters_by_name_and_checks_them() {
+    let dir = temp_dir();
+    let database = dir.path().join("db");
+    db(
+        &[
+            "init",
+            "--k",
+            "7",
+            "--search-size",
+            "400",
+            "--stored-size",
+            "50",
+            "--seed",
+            "1",
+        ],
+        &database,
+    )
+    .success();
+    db(&["stats"], &database)
+        .success()
+        .stdout(predicate::str::contains(
+            "N = 400 searched, n = 50 stored, k = 7",
+        ));
+    let refused = dir.path().join("refused");
+    db(&["init", "--hash-bits", "99"], &refused)
+        .code(2)
+        .stderr(predicate::str::contains(
+            "hash_bits: must be between 16 and 48",
+        ));
+    assert!(!refused.exists(), "a refused database is not created");
+}

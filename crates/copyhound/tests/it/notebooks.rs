@@ -394,6 +394,31 @@ fn notebooks_without_markdown_are_fine_with_the_flag() {
     assert_eq!(report["pairs"], plain["pairs"]);
 }
 
+/// A file named like a notebook's markdown unit keeps its name, and the
+/// markdown unit is numbered: no two units of a report share a name.
+#[test]
+fn a_file_named_like_a_markdown_unit_does_not_share_its_name() {
+    let dir = temp_dir();
+    let input = dir.path().join("in");
+    write(
+        &input,
+        "a.ipynb",
+        notebook(&[("markdown", COPIED_PROSE), ("code", LOAD)]),
+    );
+    write(&input, "a.ipynb (markdown)", COPIED_PROSE);
+    let (report, code) = compare_with(dir.path(), &input, &["--notebook-markdown"]);
+    assert_eq!(code, 0);
+    let mut names: Vec<&str> = report["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|unit| unit["path"].as_str().unwrap())
+        .collect();
+    names.sort_unstable();
+    assert_eq!(names, ["a.ipynb (markdown)", "a.ipynb (markdown)#2"]);
+    assert!((similarity(&report, "a.ipynb (markdown)", "a.ipynb (markdown)#2") - 1.0).abs() < 1e-9);
+}
+
 /// `fingerprint` places each k-gram of a notebook by its cell and the
 /// line within it, and lists the markdown's on request.
 #[test]

@@ -1,5 +1,6 @@
-//! `copyhound serve`: refuses what is not a database before listening, and
-//! answers a search with the JSON `db search --json` prints.
+//! `copyhound serve`: refuses what is not a database before listening,
+//! answers a search with the JSON `db search --json` prints, and over a
+//! code archive checks a file as `compare --against` does.
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -10,6 +11,7 @@ use std::time::{Duration, Instant};
 use predicates::str::contains;
 use serde_json::{Value, json};
 
+use crate::code_archive::students;
 use crate::db::{db, search_json, write_documents};
 use crate::support::{binary, copyhound, temp_dir};
 
@@ -111,6 +113,47 @@ fn a_search_of_one_file_prints_exactly_the_servers_answer() {
     assert_eq!(from_cli["matches"][0]["id"], 1);
 }
 
+#[test]
+fn serve_over_a_code_archive_checks_a_file_as_compare_against_does() {
+    let dir = temp_dir();
+    let old = students(&dir.path().join("old"), &["anna", "ben", "dmitri", "hugo"]);
+    let archive = dir.path().join("archive");
+    db(&["init", "--code"], &archive).success();
+    db(&["add", old.to_str().unwrap(), "--unit", "dir"], &archive).success();
+    let file = students(&dir.path().join("new"), &["chloe"]).join("chloe/wordfreq.py");
+    let report = dir.path().join("report.json");
+    copyhound()
+        .arg("compare")
+        .arg(&file)
+        .args(["-q", "--json"])
+        .arg(&report)
+        .arg("--against")
+        .arg(&archive)
+        .assert()
+        .success();
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+
+    let server = Server::start(&archive);
+    let answer = server.post_file(
+        "/api/archive/search",
+        "wordfreq.py",
+        &std::fs::read(&file).unwrap(),
+    );
+    assert_eq!(answer["language"], "python");
+    let best = &answer["matches"][0];
+    assert_eq!(best["unit"], "anna");
+    let pair = &report["pairs"][0];
+    assert!(
+        pair["a"]["path"] == "anna" || pair["b"]["path"] == "anna",
+        "{pair}"
+    );
+    assert_eq!(best["similarity"], pair["similarity"]);
+    assert_eq!(
+        answer["matches"].as_array().unwrap().len(),
+        report["pairs"].as_array().unwrap().len()
+    );
+}
+
 /// Every key path of `value`, array elements written `[]`, sorted.
 fn key_paths(value: &Value) -> Vec<String> {
     fn walk(value: &Value, prefix: &str, out: &mut Vec<String>) {
@@ -189,18 +232,37 @@ impl Server {
 
     /// POSTs `body` as JSON to `path`; the answer's body, parsed.
     fn post_json(&self, path: &str, body: &Value) -> Value {
-        let body = body.to_string();
+        self.post(path, "application/json", body.to_string().as_bytes())
+    }
+
+    /// POSTs a multipart form whose `file` is `bytes`, named `name`, to
+    /// `path`; the answer's body, parsed.
+    fn post_file(&self, path: &str, name: &str, bytes: &[u8]) -> Value {
+        let boundary = "copyhound-cli-test";
+        let mut body = format!(
+            "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n\r\n"
+        )
+        .into_bytes();
+        body.extend_from_slice(bytes);
+        body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+        let content_type = format!("multipart/form-data; boundary={boundary}");
+        self.post(path, &content_type, &body)
+    }
+
+    /// POSTs `body` of `content_type` to `path`; the answer's body, parsed.
+    fn post(&self, path: &str, content_type: &str, body: &[u8]) -> Value {
         let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
         let authorization = self.token.as_ref().map_or_else(String::new, |token| {
             format!("Authorization: Bearer {token}\r\n")
         });
         write!(
             stream,
-            "POST {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n\
-             {authorization}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            "POST {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: {content_type}\r\n\
+             {authorization}Content-Length: {}\r\nConnection: close\r\n\r\n",
             body.len()
         )
         .unwrap();
+        stream.write_all(body).unwrap();
         let mut response = String::new();
         stream.read_to_string(&mut response).unwrap();
         let (head, body) = response.split_once("\r\n\r\n").unwrap();
