@@ -7,9 +7,10 @@
 //! bytes), the text front-ends take up to 26 times the text (HTML, PDF and
 //! DOCX are text once extracted), the Java, C and table lexers up to 50,
 //! and tree-sitter grammars up to 252 (one-line and deeply nested code:
-//! every token is a node). Python, Go and JavaScript have lexers of their
-//! own but hand a file with an error to their grammars, so a hostile file
-//! can cost what the grammar costs: they are budgeted as grammars.
+//! every token is a node). Python, Go, JavaScript and TypeScript have
+//! lexers of their own but hand a file with an error to their grammars, so
+//! a hostile file can cost what the grammar costs: they are budgeted as
+//! grammars.
 //! [`memory_per_byte`] rounds these up, and the loader refuses a file
 //! whose text times its factor is over
 //! [`crate::LoadOptions::memory_budget`] before it runs the front-end, so

@@ -18,4 +18,5 @@ mod code {
     pub mod robust;
     pub mod statements;
     pub mod support;
+    pub mod typescript;
 }

@@ -4,23 +4,26 @@
 //! Three kinds of tokeniser share one token model ([`Token`], [`TokenKind`]):
 //!
 //! - tree-sitter grammars (one Cargo feature each, `lang-go`, `lang-cpp`,
-//!   …, all on by default) for Kotlin, Scala, TypeScript/TSX, Rust, PHP,
-//!   Ruby, Haskell and Bash;
-//! - own lexers for Java, C, C++, C#, Python, Go and JavaScript, which
-//!   give the tokens their grammar gives, at a fraction of the cost
-//!   ([`tokenize_with_own_lexer`]): for Java, C, C++ and C# the table
-//!   lexer with a few passes (`java.rs`, `c.rs`, `cpp/`, which ends with
-//!   the C pass, `csharp/`), for Python, Go and JavaScript scanners of
-//!   their own (`python/`, `go.rs`, `javascript/`). The grammars of Java,
+//!   …, all on by default) for Kotlin, Scala, Rust, PHP, Ruby, Haskell and
+//!   Bash;
+//! - own lexers for Java, C, C++, C#, Python, Go, JavaScript and
+//!   TypeScript/TSX, which give the tokens their grammar gives, at a
+//!   fraction of the cost ([`tokenize_with_own_lexer`]): for Java, C, C++
+//!   and C# the table lexer with a few passes (`java.rs`, `c.rs`, `cpp/`,
+//!   which ends with the C pass, `csharp/`), for Python, Go and
+//!   JavaScript scanners of their own (`python/`, `go.rs`, `javascript/`,
+//!   whose scanner also reads TypeScript's types). The grammars of Java,
 //!   C, C++ and C# are only the reference their tests compare with,
 //!   through [`tokenize_with_grammar`] (Java's and C's stay behind the
 //!   `lang-java` and `lang-c` features, off by default; C++'s and C#'s
-//!   are still in the default build). Python's, Go's and JavaScript's stay in the default build:
-//!   where their lexer sees a syntax error (an unclosed string or bracket,
-//!   a `:` missing after `if x`) it leaves the file to the grammar, whose
-//!   error recovery no local rule predicts; the JavaScript lexer also
-//!   leaves to it what it cannot tell from the tokens around (JSX,
-//!   `await (…)` that is neither plainly a call nor plainly awaited);
+//!   are still in the default build). Python's, Go's, JavaScript's and
+//!   TypeScript's stay in the default build: where their lexer sees a
+//!   syntax error (an unclosed string or bracket, a `:` missing after
+//!   `if x`) it leaves the file to the grammar, whose error recovery no
+//!   local rule predicts; the JavaScript and TypeScript lexer also leaves
+//!   to it what it cannot tell from the tokens around (JSX, TypeScript's
+//!   `<T>x` and `<T>(x) =>`, `await (…)` that is neither plainly a call
+//!   nor plainly awaited);
 //! - a table-driven lexer for the long tail (Lisp, Scheme, OCaml/ML,
 //!   Pascal, Fortran, Ada, Perl, Matlab, Prolog, Verilog, VHDL, SQL, R,
 //!   Lua, Swift, Elixir, Elm, Groovy, Modelica, MIPS and x86 assembly,
@@ -235,7 +238,8 @@ pub fn tokenize(lang: Language, text: &str, drop_imports: bool) -> Vec<Token> {
 
 /// The tokens of `text` read by `lang`'s own lexer alone, or `None` if
 /// `lang` has none or its lexer leaves this text to the grammar (Python's,
-/// Go's and JavaScript's do where the grammar would find a syntax error).
+/// Go's, JavaScript's and TypeScript's do where the grammar would find a
+/// syntax error).
 /// [`tokenize`] tries this first; tests compare it with
 /// [`tokenize_with_grammar`].
 pub fn tokenize_with_own_lexer(
@@ -250,7 +254,8 @@ pub fn tokenize_with_own_lexer(
         Language::Java => Some(java::tokenize(text, drop_imports)),
         Language::Python => python::tokenize(text, drop_imports),
         Language::Go => go::tokenize(text, drop_imports),
-        Language::JavaScript => javascript::tokenize(text, drop_imports),
+        Language::JavaScript => javascript::tokenize(text, drop_imports, false),
+        Language::TypeScript | Language::Tsx => javascript::tokenize(text, drop_imports, true),
         _ => None,
     }
 }
@@ -300,8 +305,8 @@ pub fn uses_grammar(lang: Language) -> bool {
 
 /// Whether reading a file of `lang` may run a tree-sitter grammar in this
 /// build: `lang` has no lexer of its own, or its lexer hands the files it
-/// sees an error in to the grammar (Python's, Go's and JavaScript's do;
-/// Java's and C's never do).
+/// sees an error in to the grammar (Python's, Go's, JavaScript's and
+/// TypeScript's do; Java's and C's never do).
 pub fn may_use_grammar(lang: Language) -> bool {
     #[cfg(feature = "tree-sitter")]
     {
@@ -315,8 +320,8 @@ pub fn may_use_grammar(lang: Language) -> bool {
 }
 
 /// Whether `lang` is read by its own lexer, which gives its grammar's
-/// tokens (Python's, Go's and JavaScript's hand the files they cannot be
-/// sure of to the grammar).
+/// tokens (Python's, Go's, JavaScript's and TypeScript's hand the files
+/// they cannot be sure of to the grammar).
 fn has_own_lexer(lang: Language) -> bool {
     matches!(
         lang,
@@ -327,6 +332,8 @@ fn has_own_lexer(lang: Language) -> bool {
             | Language::Python
             | Language::Go
             | Language::JavaScript
+            | Language::TypeScript
+            | Language::Tsx
     )
 }
 

@@ -53,6 +53,8 @@ pub fn grammar_finds_error(lang: Language, text: &str) -> bool {
         Language::JavaScript => tree_sitter_javascript::LANGUAGE.into(),
         Language::Cpp => tree_sitter_cpp::LANGUAGE.into(),
         Language::CSharp => tree_sitter_c_sharp::LANGUAGE.into(),
+        Language::TypeScript => tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+        Language::Tsx => tree_sitter_typescript::LANGUAGE_TSX.into(),
         _ => unreachable!("no real-file test for {lang}"),
     };
     let mut parser = tree_sitter::Parser::new();

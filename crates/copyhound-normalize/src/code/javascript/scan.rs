@@ -20,8 +20,18 @@
 //! comment, regular expression or bracket, a character no token starts
 //! with, a `<` where an operand starts (JSX, which this lexer leaves to
 //! the grammar), HTML-like comments, escapes in names.
+//!
+//! TypeScript's additions (types, their declarations, modifiers) are read
+//! by `scan/typescript.rs` and `scan/types.rs`, numbers by
+//! `scan/number.rs`.
 
-use crate::code::lexer::{digits_len, opening_bracket};
+mod number;
+mod types;
+mod typescript;
+
+use crate::code::lexer::opening_bracket;
+use number::number_len;
+use typescript::Annotation;
 
 /// What a lexeme is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,6 +62,10 @@ pub(super) enum Context {
     Bracket,
     /// The `${…}` of a template string.
     Substitution,
+    /// The brackets of a TypeScript type.
+    Type,
+    /// The braces of a TypeScript import's or export's names.
+    Specifiers,
 }
 
 /// One lexeme: its kind, its bytes, the bracket it stands in, and whether
@@ -63,11 +77,15 @@ pub(super) struct Lexeme {
     pub(super) end: u32,
     pub(super) context: Context,
     pub(super) line_break_before: bool,
+    /// For a word whose kind the TypeScript rules decided where they read
+    /// it: keyword (`true`) or name.
+    pub(super) keyword: Option<bool>,
 }
 
-/// The lexemes of `text` and its number of comments (and hash-bang
-/// line), or `None` where the lexer leaves the text to the grammar.
-pub(super) fn scan(text: &str) -> Option<(Vec<Lexeme>, usize)> {
+/// The lexemes of `text` (TypeScript's if `typescript`) and its number of
+/// comments (and hash-bang line), or `None` where the lexer leaves the
+/// text to the grammar.
+pub(super) fn scan(text: &str, typescript: bool) -> Option<(Vec<Lexeme>, usize)> {
     u32::try_from(text.len()).ok()?;
     let mut scanner = Scanner {
         text,
@@ -83,6 +101,10 @@ pub(super) fn scan(text: &str) -> Option<(Vec<Lexeme>, usize)> {
         case_pending: vec![false],
         colon_starts_statement: false,
         pending_function_expression: None,
+        typescript,
+        declaring: vec![false],
+        pending_block: None,
+        return_type_end: None,
     };
     scanner.run()?;
     Some((scanner.out, scanner.comments))
@@ -122,6 +144,17 @@ struct Scanner<'a> {
     /// After a `function` that stands where an operand does: the bracket
     /// depth at which its body opens.
     pending_function_expression: Option<usize>,
+    /// Whether TypeScript's rules apply.
+    typescript: bool,
+    /// By bracket depth: whether a `let`, `const` or `var` declaration is
+    /// open, so that a `:` after its binding starts a type.
+    declaring: Vec<bool>,
+    /// After `namespace N`, `module M`, `global`: the bracket depth at
+    /// which the block opens.
+    pending_block: Option<usize>,
+    /// After a function's return type: the number of lexemes up to its
+    /// end, so that a `{` right after it opens the function's body.
+    return_type_end: Option<usize>,
 }
 
 /// Whether `c` may go on a name (the grammar's `identifier`: anything but
@@ -237,12 +270,17 @@ impl Scanner<'_> {
     }
 
     fn push(&mut self, kind: Kind, start: usize, end: usize) {
+        self.push_decided(kind, start, end, None);
+    }
+
+    fn push_decided(&mut self, kind: Kind, start: usize, end: usize, keyword: Option<bool>) {
         self.out.push(Lexeme {
             kind,
             start: start as u32,
             end: end as u32,
             context: self.context(),
             line_break_before: std::mem::take(&mut self.line_break),
+            keyword,
         });
         self.at = end;
     }
@@ -285,16 +323,18 @@ impl Scanner<'_> {
                     self.push(Kind::Regex, start, end);
                 }
                 b'<' if self.operand_expected() => return None,
+                b'<' if self.typescript && self.type_arguments_here()? => {}
                 b'}' if self.context() == Context::Substitution => {
                     self.stack.pop();
-                    self.ternaries.pop();
-                    self.case_pending.pop();
+                    self.close_depth();
                     self.push(Kind::Punct, start, start + 1);
                     self.template_rest(start + 1)?;
                 }
                 _ if b >= 0x80 || b.is_ascii_alphabetic() || b == b'_' || b == b'$' => {
                     let len = self.name_len(start)?;
-                    self.word(start, start + len);
+                    if !(self.typescript && self.typescript_word(start, start + len)?) {
+                        self.word(start, start + len);
+                    }
                 }
                 _ => self.operator(start)?,
             }
@@ -376,6 +416,7 @@ impl Scanner<'_> {
         match last.kind {
             // A template's piece is last only where it closes the template.
             Kind::Number | Kind::Str | Kind::Regex | Kind::Private | Kind::Chunk => false,
+            Kind::Word if last.keyword.is_some() => false,
             Kind::Word => {
                 let property = self.out.len() >= 2
                     && matches!(self.word_at(&self.out[self.out.len() - 2]), "." | "?.");
@@ -395,7 +436,10 @@ impl Scanner<'_> {
                 _ => true,
             },
             Kind::Op => {
-                if matches!(text, "++" | "--") {
+                if text == "!" && self.typescript {
+                    // TypeScript's `x!` asserts an operand is not null.
+                    !self.non_null_assertion(self.out.len() - 1)
+                } else if matches!(text, "++" | "--") {
                     // Postfix after an operand, prefix before one.
                     let before = self.out.len().checked_sub(2).map(|i| &self.out[i]);
                     before.is_none_or(|before| {
@@ -454,6 +498,7 @@ impl Scanner<'_> {
             return None;
         }
         match b {
+            b'[' if self.typescript && self.index_signature_here()? => return Some(()),
             b'(' | b'[' => {
                 let context = if b == b'[' {
                     Context::Bracket
@@ -478,7 +523,7 @@ impl Scanner<'_> {
             b'{' => {
                 let context = self.brace_context();
                 let function_body = self.pending_function_expression == Some(self.stack.len())
-                    && self.last_word_is(")");
+                    && (self.last_word_is(")") || self.return_type_just_ended());
                 if function_body {
                     self.pending_function_expression = None;
                 }
@@ -497,35 +542,30 @@ impl Scanner<'_> {
                 let expected = match open.context {
                     Context::Paren | Context::ForParen => b'(',
                     Context::Bracket => b'[',
-                    Context::Substitution | Context::Top => return None,
-                    Context::Block | Context::Object | Context::Class => b'{',
+                    Context::Substitution | Context::Top | Context::Type => return None,
+                    Context::Block | Context::Object | Context::Class | Context::Specifiers => b'{',
                 };
                 if opening_bracket(b) != expected {
                     return None;
                 }
-                self.ternaries.pop();
-                self.case_pending.pop();
+                self.close_depth();
                 self.push(Kind::Punct, start, start + 1);
                 self.last_closed = Some(open);
                 return Some(());
             }
-            b'?' if len == 1 => *self.ternaries.last_mut()? += 1,
+            b'?' if len == 1 && !(self.typescript && self.optional_marker(start)) => {
+                *self.ternaries.last_mut()? += 1;
+            }
             b':' if len == 1 => {
-                // A `:` ends a `case` label, else a ternary's branch, else
-                // (outside objects and brackets) a statement's label.
-                let case = std::mem::take(self.case_pending.last_mut()?);
-                let ternary = self.ternaries.last_mut()?;
-                self.colon_starts_statement = if case {
-                    true
-                } else if *ternary > 0 {
-                    *ternary -= 1;
-                    false
-                } else {
-                    matches!(self.context(), Context::Top | Context::Block)
-                };
+                let annotation = self.colon()?;
+                if annotation != Annotation::None {
+                    self.push(Kind::Punct, start, start + 1);
+                    return self.annotation(annotation);
+                }
             }
             b';' => {
                 *self.ternaries.last_mut()? = 0;
+                *self.declaring.last_mut()? = false;
             }
             _ => {}
         }
@@ -538,10 +578,43 @@ impl Scanner<'_> {
         Some(())
     }
 
+    /// Reads a `:`: it ends a `case` label, else a ternary's branch, else
+    /// (outside objects and brackets) a statement's label, or in
+    /// TypeScript starts a type, whose annotation it returns.
+    fn colon(&mut self) -> Option<Annotation> {
+        let case = std::mem::take(self.case_pending.last_mut()?);
+        let ternary = self.ternaries.last_mut()?;
+        let ends_ternary = !case && *ternary > 0;
+        if ends_ternary {
+            *ternary -= 1;
+        }
+        let annotation = if self.typescript && !case && !ends_ternary {
+            self.colon_starts_type()?
+        } else {
+            Annotation::None
+        };
+        self.colon_starts_statement = if case {
+            true
+        } else if ends_ternary || annotation != Annotation::None {
+            false
+        } else {
+            matches!(self.context(), Context::Top | Context::Block)
+        };
+        Some(annotation)
+    }
+
     fn open(&mut self, open: Open) {
         self.stack.push(open);
         self.ternaries.push(0);
         self.case_pending.push(false);
+        self.declaring.push(false);
+    }
+
+    /// Forgets what was pending inside a bracket that closes.
+    fn close_depth(&mut self) {
+        self.ternaries.pop();
+        self.case_pending.pop();
+        self.declaring.pop();
     }
 
     fn last_word_is(&self, text: &str) -> bool {
@@ -606,6 +679,11 @@ impl Scanner<'_> {
         if self.pending_class == Some(self.stack.len()) {
             self.pending_class = None;
             return Context::Class;
+        }
+        if self.typescript
+            && let Some(context) = self.typescript_brace()
+        {
+            return context;
         }
         let Some(last) = self.out.last() else {
             return Context::Block;
@@ -743,85 +821,5 @@ impl Scanner<'_> {
             .take_while(|b| b.is_ascii_lowercase())
             .count();
         Some(at + 1 + flags)
-    }
-}
-
-/// The length of the number at the start of `rest`: the longest match of
-/// the grammar's `number` (hex, octal, binary, decimal with fraction and
-/// exponent, big integers with `n`).
-fn number_len(rest: &[u8]) -> usize {
-    let digits = |at: usize, digit: fn(&u8) -> bool| digits_len(rest, at, digit);
-    let bigint = |end: usize| end + usize::from(rest.get(end) == Some(&b'n'));
-    let radix = match rest.get(..2) {
-        Some(b"0x" | b"0X") => Some(digits(2, u8::is_ascii_hexdigit)),
-        Some(b"0b" | b"0B") => Some(digits(2, |b| matches!(b, b'0' | b'1'))),
-        Some(b"0o" | b"0O") => Some(digits(2, |b| (b'0'..=b'7').contains(b))),
-        _ => None,
-    };
-    if let Some(end) = radix.filter(|&end| end > 2) {
-        return bigint(end);
-    }
-    let decimal = |at: usize| digits(at, u8::is_ascii_digit);
-    let whole = decimal(0);
-    // `0`, or an optional `0`, a non-zero digit and more digits: the part
-    // a fraction or an exponent may follow.
-    let integer = if rest.first() == Some(&b'0') {
-        if rest.get(1).is_some_and(|b| (b'1'..=b'9').contains(b)) {
-            let end = if rest.get(2) == Some(&b'_') { 3 } else { 2 };
-            let more = decimal(end);
-            if more > end { more } else { 2 }
-        } else {
-            1
-        }
-    } else {
-        whole
-    };
-    let exponent = |at: usize| -> usize {
-        if !matches!(rest.get(at), Some(b'e' | b'E')) {
-            return at;
-        }
-        let sign = usize::from(matches!(rest.get(at + 1), Some(b'+' | b'-')));
-        let end = decimal(at + 1 + sign);
-        if end > at + 1 + sign { end } else { at }
-    };
-    let mut best = bigint(whole);
-    if integer > 0 && rest.get(integer) == Some(&b'.') {
-        let fraction = decimal(integer + 1);
-        best = best.max(exponent(fraction));
-    } else if whole == 0 && rest.first() == Some(&b'.') {
-        let fraction = decimal(1);
-        if fraction > 1 {
-            best = best.max(exponent(fraction));
-        }
-    }
-    if integer > 0 {
-        best = best.max(exponent(integer));
-    }
-    best
-}
-
-#[cfg(test)]
-mod tests {
-    use super::number_len;
-
-    #[test]
-    fn numbers_are_the_longest_match() {
-        for (text, len) in [
-            ("0x1F_n", 4),
-            ("10n", 3),
-            (".5e-3", 5),
-            ("0o17", 4),
-            ("0b1_0", 5),
-            ("1_000.5", 7),
-            ("0123", 4),
-            ("08.5", 4),
-            ("1.", 2),
-            ("1e3", 3),
-            ("1e", 1),
-            ("0.5", 3),
-            ("00.5", 2),
-        ] {
-            assert_eq!(number_len(text.as_bytes()), len, "{text}");
-        }
     }
 }

@@ -99,7 +99,13 @@ impl Reader<'_> {
                     {
                         module_statement = true;
                     }
-                    if specifiers {
+                    if let Some(keyword) = lexeme.keyword {
+                        if keyword {
+                            TokenKind::Keyword
+                        } else {
+                            TokenKind::Identifier
+                        }
+                    } else if specifiers {
                         self.specifier_kind(index)
                     } else {
                         self.word_kind(index, &kinds, module_statement)
@@ -116,7 +122,7 @@ impl Reader<'_> {
                             && lexeme.context == Context::Top
                             && matches!(
                                 self.word(index.wrapping_sub(1)),
-                                "import" | "export" | ","
+                                "import" | "export" | "," | "type"
                             ) =>
                         {
                             specifiers = true;
@@ -263,15 +269,18 @@ impl Reader<'_> {
                         && (self.is_modifier(before, kinds) || prior == "*"))
                     || (lexeme.line_break_before
                         && previous.context == Context::Class
-                        && previous.kind != Kind::Op)
+                        // TypeScript's `>` may close a field's type.
+                        && (previous.kind != Kind::Op || prior == ">"))
             }
             _ => false,
         }
     }
 
     fn is_modifier(&self, index: usize, kinds: &[TokenKind]) -> bool {
-        matches!(self.word(index), "get" | "set" | "static" | "async")
-            && kinds.get(index) == Some(&TokenKind::Keyword)
+        (matches!(self.word(index), "get" | "set" | "static" | "async")
+            && kinds.get(index) == Some(&TokenKind::Keyword))
+            // TypeScript's modifiers, `private`, `readonly`, …
+            || self.lx[index].keyword == Some(true)
     }
 
     /// Whether a member's first word modifies what follows (`get x`,
@@ -300,11 +309,14 @@ impl Reader<'_> {
     /// a shorthand property or a field.
     fn names_member(&self, index: usize) -> bool {
         let next = index + 1;
-        matches!(self.word(next), "(" | ":" | "," | "}" | "=" | ";")
-            || self
-                .lx
-                .get(next)
-                .is_none_or(|l| l.line_break_before && l.context == Context::Class)
+        // `?`, `!` and `<` only in TypeScript: `x?: T`, `x!: T`, `m<T>()`.
+        matches!(
+            self.word(next),
+            "(" | ":" | "," | "}" | "=" | ";" | "?" | "!" | "<"
+        ) || self
+            .lx
+            .get(next)
+            .is_none_or(|l| l.line_break_before && l.context == Context::Class)
     }
 
     /// Whether `async` at `index` starts an async function: `function`,
@@ -312,9 +324,23 @@ impl Reader<'_> {
     fn starts_async_function(&self, index: usize) -> bool {
         match self.word(index + 1) {
             "function" => true,
-            "(" => self.word(self.closing(index + 1) + 1) == "=>",
+            "(" => {
+                let close = self.closing(index + 1);
+                self.word(close + 1) == "=>" || self.return_type_follows(close + 1)
+            }
             _ => self.kind(index + 1) == Some(Kind::Word) && self.word(index + 2) == "=>",
         }
+    }
+
+    /// Whether the `:` at `index` starts a TypeScript return type (the
+    /// scanner decided the words of the type after it).
+    fn return_type_follows(&self, index: usize) -> bool {
+        self.is_punct(index, ":")
+            && (index + 1..index + 3).any(|at| {
+                self.lx
+                    .get(at)
+                    .is_some_and(|l| l.keyword.is_some() || l.context == Context::Type)
+            })
     }
 
     /// Whether `await` at `index` awaits an operand. `await (x)` followed
