@@ -32,6 +32,9 @@ fn unit(lang: Language) -> &'static str {
         Language::JavaScript => {
             "// sum of squares\nfunction sum{n}(xs) {\n  let total = 0;\n  for (let i = 0; i < xs.length; i++) {\n    if (xs[i] % 2 === 0) { total += xs[i] * xs[i]; } else { total -= 3; }\n  }\n  console.log(`total ${total}`);\n  return total;\n}\n"
         }
+        Language::TypeScript => {
+            "// sum of squares\ninterface Sums{n} { total: number; label?: string }\nfunction sum{n}(xs: Array<number>, seen: Map<string, number[]>): Sums{n} {\n  let total: number = 0;\n  for (let i = 0; i < xs.length; i++) {\n    if (xs[i] % 2 === 0) { total += xs[i] * xs[i]; } else { total -= 3; }\n  }\n  console.log(`total ${total}`);\n  return { total } as Sums{n};\n}\n"
+        }
         Language::Go => {
             "// sum of squares\nfunc sum{n}(xs []int) int {\n\ttotal := 0\n\tfor i := 0; i < len(xs); i++ {\n\t\tif xs[i]%2 == 0 {\n\t\t\ttotal += xs[i] * xs[i]\n\t\t} else {\n\t\t\ttotal -= 3\n\t\t}\n\t}\n\tfmt.Printf(\"total %d\\n\", total)\n\treturn total\n}\n\n"
         }
@@ -67,6 +70,7 @@ fn frontends(c: &mut Criterion) {
         Language::Python,
         Language::Go,
         Language::JavaScript,
+        Language::TypeScript,
         Language::Pascal,
         Language::Lua,
     ] {
@@ -91,6 +95,7 @@ fn lexer_and_grammar(c: &mut Criterion) {
         (Language::Python, "python_tokens"),
         (Language::Go, "go_tokens"),
         (Language::JavaScript, "javascript_tokens"),
+        (Language::TypeScript, "typescript_tokens"),
     ] {
         let mut group = c.benchmark_group(name);
         group.sample_size(10);

@@ -216,25 +216,38 @@ impl<'a> Scanner<'a> {
     fn parameters(&mut self) -> Option<()> {
         (self.peek() == "(").then_some(())?;
         self.open_type()?;
-        while self.peek() != ")" {
-            self.eat("...")?;
-            let name = self.peek();
+        self.comma_list(")", |scanner| {
+            scanner.eat("...")?;
+            let name = scanner.peek();
             if name == "this" {
-                self.take_word(true)?;
+                scanner.take_word(true)?;
             } else if RESERVED.contains(&name) {
                 return None;
             } else {
-                self.take_word(false)?;
+                scanner.take_word(false)?;
             }
-            self.eat("?")?;
-            if self.eat(":")? {
-                self.ty()?;
+            scanner.eat("?")?;
+            if scanner.eat(":")? {
+                scanner.ty()?;
             }
+            Some(())
+        })
+    }
+
+    /// Items separated by commas, a last one allowed, up to the closing
+    /// bracket `close`.
+    fn comma_list(
+        &mut self,
+        close: &str,
+        mut item: impl FnMut(&mut Self) -> Option<()>,
+    ) -> Option<()> {
+        while self.peek() != close {
+            item(self)?;
             if !self.eat(",")? {
                 break;
             }
         }
-        self.close_type(")")
+        self.close_type(close)
     }
 
     fn union_type(&mut self) -> Option<()> {
@@ -354,73 +367,63 @@ impl<'a> Scanner<'a> {
     pub(super) fn type_arguments(&mut self) -> Option<()> {
         (self.peek() == "<").then_some(())?;
         self.open_type()?;
-        while self.peek() != ">" {
-            self.ty()?;
-            if !self.eat(",")? {
-                break;
-            }
-        }
-        self.close_type(">")
+        self.comma_list(">", Self::ty)
     }
 
     /// `<T extends U = V>` where a type is declared.
     pub(super) fn type_parameters(&mut self) -> Option<()> {
         (self.peek() == "<").then_some(())?;
         self.open_type()?;
-        while self.peek() != ">" {
+        self.comma_list(">", |scanner| {
             loop {
-                let word = self.peek();
-                let end = self.at + word.len();
-                if !(matches!(word, "const" | "in" | "out") && self.next_word(end).is_some()) {
+                let word = scanner.peek();
+                let end = scanner.at + word.len();
+                if !(matches!(word, "const" | "in" | "out") && scanner.next_word(end).is_some()) {
                     break;
                 }
-                self.take_word(true)?;
+                scanner.take_word(true)?;
             }
-            self.name_word()?;
-            if self.peek() == "extends" {
-                self.take_word(true)?;
-                self.ty()?;
+            scanner.name_word()?;
+            if scanner.peek() == "extends" {
+                scanner.take_word(true)?;
+                scanner.ty()?;
             }
-            if self.eat("=")? {
-                self.ty()?;
+            if scanner.eat("=")? {
+                scanner.ty()?;
             }
-            if !self.eat(",")? {
-                break;
-            }
-        }
-        self.close_type(">")
+            Some(())
+        })
     }
 
     fn tuple_type(&mut self) -> Option<()> {
         self.open_type()?;
-        while self.peek() != "]" {
-            self.eat("...")?;
-            let word = self.peek();
-            let after = self.at + word.len();
-            let labelled = starts_name(word.bytes().next().unwrap_or(b' '))
-                && match self.next_byte(after) {
-                    Some(b':') => true,
-                    Some(b'?') => {
-                        let question = after + self.text[after..].find('?').unwrap_or(0);
-                        self.next_byte(question + 1) == Some(b':')
-                    }
-                    _ => false,
-                };
-            if labelled {
-                // A predefined type's word stays a keyword as a label.
-                self.take_word(PREDEFINED.contains(&word))?;
-                self.eat("?")?;
-                self.expect(":")?;
-                self.ty()?;
-            } else {
-                self.ty()?;
-                self.eat("?")?;
-            }
-            if !self.eat(",")? {
-                break;
-            }
+        self.comma_list("]", Self::tuple_member)
+    }
+
+    /// A tuple's member: `T`, `T?`, `...T` or labelled, `name?: T`.
+    fn tuple_member(&mut self) -> Option<()> {
+        self.eat("...")?;
+        let word = self.peek();
+        let after = self.at + word.len();
+        let labelled = starts_name(word.bytes().next().unwrap_or(b' '))
+            && match self.next_byte(after) {
+                Some(b':') => true,
+                Some(b'?') => {
+                    let question = after + self.text[after..].find('?').unwrap_or(0);
+                    self.next_byte(question + 1) == Some(b':')
+                }
+                _ => false,
+            };
+        if labelled {
+            // A predefined type's word stays a keyword as a label.
+            self.take_word(PREDEFINED.contains(&word))?;
+            self.eat("?")?;
+            self.expect(":")?;
+            self.ty()
+        } else {
+            self.ty()?;
+            self.eat("?").map(|_| ())
         }
-        self.close_type("]")
     }
 
     fn object_type(&mut self) -> Option<()> {
