@@ -185,10 +185,12 @@ impl Best {
                 .copied()
                 .max_by(|x, y| by.cmp(order, x, y))
         });
-        // Workers take the units in order and the reduction keeps that
-        // order, so unless a cut reordered them the pairs are sorted already.
+        // Each thread counts runs of units in order and keeps its pairs so,
+        // so unless a cut reordered them the pairs are a few sorted runs,
+        // which a merge sort joins in about one pass (pairs are distinct:
+        // a stable sort orders them as any sort does).
         if !self.pairs.is_sorted_by_key(|c| (c.a, c.b)) {
-            self.pairs.par_sort_unstable_by_key(|c| (c.a, c.b));
+            self.pairs.par_sort_by_key(|c| (c.a, c.b));
         }
         (self.pairs, self.dropped, last_kept)
     }

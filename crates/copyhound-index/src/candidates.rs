@@ -24,11 +24,11 @@
 //! most as similar as the two largest slacks allow; the comparison says
 //! so. Small batches and families of copies never reach the budget.
 //!
-//! *The kept candidates.* Each rayon worker keeps the pairs of highest
+//! *The kept candidates.* Each rayon thread keeps the pairs of highest
 //! rank in a [`Best`] buffer of at most twice the cap. The rank is the
 //! bound without the slack — what the pair was seen to share — so that the
 //! length of a unit never decides; ties go by unit names, as the listing's
-//! order does. Memory is the index plus one accumulator array per worker
+//! order does. Memory is the index plus one accumulator array per thread
 //! plus the cap, however many pairs share something; of the pairs a buffer
 //! drops, only a histogram of their bounds and the highest one are kept,
 //! which say how many unscored pairs could still have been listed.
@@ -38,6 +38,7 @@
 //! listed, are kept, the best by bound.
 
 use std::cmp::Ordering;
+use std::sync::Mutex;
 
 use rayon::prelude::*;
 
@@ -235,23 +236,27 @@ fn candidates_within(
 ) -> Candidates {
     let pairing = Pairing::new((index, firsts), bounds, budget);
     let unit_count = index.unit_count();
-    let (best, qualified) = (0..unit_count as u32)
-        .into_par_iter()
-        .fold(
-            || Worker::new(unit_count, Best::new(cap, selection.by)),
-            |mut worker, a| {
-                worker.count_from(index, &pairing, (rules, &selection), order, a);
-                worker
-            },
-        )
-        .map(|worker| (worker.best, worker.qualified))
-        .reduce(
-            || (Best::new(cap, selection.by), 0),
-            |(mut left, n), (right, m)| {
-                left.take_all(right, order);
-                (left, n + m)
-            },
-        );
+    // One worker per thread, made when the thread first counts: a fold
+    // would make one per piece rayon splits the units into, each with its
+    // own buffer of up to twice the cap, most of them alive at once.
+    let workers: Vec<Mutex<Option<Worker>>> = (0..rayon::current_num_threads())
+        .map(|_| Mutex::new(None))
+        .collect();
+    (0..unit_count as u32).into_par_iter().for_each(|a| {
+        let thread = rayon::current_thread_index().unwrap_or(0) % workers.len();
+        let mut worker = workers[thread].lock().expect("no worker panics");
+        worker
+            .get_or_insert_with(|| Worker::new(unit_count, Best::new(cap, selection.by)))
+            .count_from(index, &pairing, (rules, &selection), order, a);
+    });
+    let mut best = Best::new(cap, selection.by);
+    let mut qualified = 0;
+    for worker in workers {
+        if let Some(worker) = worker.into_inner().expect("no worker panics") {
+            best.take_all(worker.best, order);
+            qualified += worker.qualified;
+        }
+    }
     let (pairs, dropped, last_kept) = best.into_unit_order(order);
     Candidates {
         pairs,
@@ -441,7 +446,7 @@ fn limit_within(index: &FingerprintIndex, firsts: &[u32], budget: u64) -> usize 
     usize::MAX
 }
 
-/// The state of one rayon worker.
+/// The counting state of one rayon thread.
 struct Worker {
     /// Per unit, the two sides' summed shares with the unit counted from,
     /// that unit's in the low half.
@@ -501,8 +506,8 @@ impl Worker {
             }
         }
         self.touched.clear();
-        // The pairs just kept, in unit order, so that all of them come out
-        // sorted (see `Best::into_unit_order`). Only those: in a large batch
+        // The pairs just kept, in unit order, so that a thread's pairs come
+        // out in sorted runs (see `Best::into_unit_order`). Only those: in a large batch
         // most touched units fall below the cap's floor, and sorting every
         // touched list cost more than the final sort it saves. After a cut
         // the tail holds other pairs too; the final sort sees to them.

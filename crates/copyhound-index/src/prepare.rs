@@ -23,7 +23,35 @@ pub(crate) struct PreparedDocument {
     /// that hold a symbol: then a run of symbols touches exactly the lines
     /// numbered from its first symbol's to its last one's, and a pair's
     /// covered lines are read off at the ends of its fragments.
-    pub(crate) symbol_lines: Option<Vec<u32>>,
+    pub(crate) symbol_lines: Option<SymbolLines>,
+}
+
+/// The line number of each symbol of a document, in 16 bits when the
+/// unit's numbered lines fit (nearly always): one of the few arrays kept
+/// per symbol of the batch.
+#[derive(Debug)]
+pub(crate) enum SymbolLines {
+    Narrow(Vec<u16>),
+    Wide(Vec<u32>),
+}
+
+impl SymbolLines {
+    /// The ascending numbers `lines`, narrowed when the last one fits.
+    fn new(lines: Vec<u32>) -> Self {
+        if lines.last().is_none_or(|&last| u16::try_from(last).is_ok()) {
+            Self::Narrow(lines.iter().map(|&line| line as u16).collect())
+        } else {
+            Self::Wide(lines)
+        }
+    }
+
+    /// The line number of symbol `i`.
+    pub(crate) fn get(&self, i: usize) -> u32 {
+        match self {
+            Self::Narrow(lines) => u32::from(lines[i]),
+            Self::Wide(lines) => lines[i],
+        }
+    }
 }
 
 /// The prepared documents of one unit and its totals.
@@ -61,14 +89,15 @@ pub(crate) fn prepare(units: &[Unit], base: &BaseCode, hasher: &KGramHasher) -> 
                 .documents
                 .iter()
                 .map(|d| {
-                    let mut prepared = prepare_document(d, base, hasher);
-                    if let Some(lines) = &mut prepared.symbol_lines {
+                    let (mut prepared, lines) = prepare_document(d, base, hasher);
+                    prepared.symbol_lines = lines.map(|mut lines| {
                         let offset = numbered_lines;
                         numbered_lines += lines.last().map_or(0, |&last| last as usize + 1);
-                        for line in lines {
+                        for line in &mut lines {
                             *line += offset as u32;
                         }
-                    }
+                        SymbolLines::new(lines)
+                    });
                     prepared
                 })
                 .collect();
@@ -97,11 +126,13 @@ pub(crate) fn prepare(units: &[Unit], base: &BaseCode, hasher: &KGramHasher) -> 
         .collect()
 }
 
+/// The prepared document, its `symbol_lines` left to the caller: the line
+/// numbers of its symbols from 0, when they ascend.
 fn prepare_document(
     document: &Document,
     base: &BaseCode,
     hasher: &KGramHasher,
-) -> PreparedDocument {
+) -> (PreparedDocument, Option<Vec<u32>>) {
     let symbols = &document.normalized.symbols;
     let mask = base.mask(hasher, symbols);
     let is_compared = |i: usize| mask.as_ref().is_none_or(|m| !m.contains(i));
@@ -138,10 +169,26 @@ fn prepare_document(
         }
         seen.count()
     });
-    PreparedDocument {
+    let prepared = PreparedDocument {
         base: mask,
         compared_symbols,
         compared_lines,
-        symbol_lines,
+        symbol_lines: None,
+    };
+    (prepared, symbol_lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SymbolLines;
+
+    #[test]
+    fn line_numbers_are_narrow_until_they_do_not_fit() {
+        let narrow = SymbolLines::new(vec![0, 3, 65_535]);
+        assert!(matches!(narrow, SymbolLines::Narrow(_)));
+        assert_eq!((narrow.get(1), narrow.get(2)), (3, 65_535));
+        let wide = SymbolLines::new(vec![0, 65_536]);
+        assert!(matches!(wide, SymbolLines::Wide(_)));
+        assert_eq!(wide.get(1), 65_536);
     }
 }

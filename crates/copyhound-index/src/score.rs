@@ -236,11 +236,13 @@ fn lines_between_ends(
     lines.clear();
     lines.resize(prepared.numbered_lines.div_ceil(64), 0);
     for r in ranges.filter(|r| !r.is_empty()) {
-        let numbers = prepared.documents[r.doc as usize]
-            .symbol_lines
-            .as_deref()
-            .unwrap_or_default();
-        let (first, last) = (numbers[r.start as usize], numbers[r.end as usize - 1]);
+        let Some(numbers) = &prepared.documents[r.doc as usize].symbol_lines else {
+            continue;
+        };
+        let (first, last) = (
+            numbers.get(r.start as usize),
+            numbers.get(r.end as usize - 1),
+        );
         bitset::insert_range(lines, first as usize, last as usize + 1);
     }
     bitset::count(lines)

@@ -48,6 +48,9 @@ impl Document {
     ) -> Self {
         let mut fingerprints = Vec::new();
         scheme.fingerprint(&normalized.symbols, &mut fingerprints);
+        // Kept for the whole comparison: the room the vector grew into
+        // (up to as much again) would be a large part of a batch's memory.
+        fingerprints.shrink_to_fit();
         Self::new(name, normalized, fingerprints)
     }
 
