@@ -10,6 +10,8 @@ use std::path::PathBuf;
 use copyhound_index::CompareError;
 use copyhound_report::Problem;
 
+use crate::Family;
+
 /// Why a batch comparison could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum PipelineError {
@@ -71,6 +73,8 @@ pub enum PipelineError {
         paths: String,
         /// The units and new units of each language.
         families: String,
+        /// The languages (or text) the batch's units were read as.
+        found: Vec<Family>,
         /// Every problem of the batch: files that could not be read,
         /// units left out, what the walk could not list.
         problems: Vec<Problem>,

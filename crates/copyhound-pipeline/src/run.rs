@@ -369,6 +369,7 @@ fn nothing_to_compare(
         PipelineError::NothingComparable {
             paths,
             families: describe(counts),
+            found: counts.keys().copied().collect(),
             problems,
         }
     }

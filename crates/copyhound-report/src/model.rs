@@ -56,6 +56,17 @@ pub struct Tool {
     pub version: String,
 }
 
+impl Tool {
+    /// copyhound at this build's version (the workspace's one version), as
+    /// the command line and the server name themselves in reports.
+    pub fn copyhound() -> Self {
+        Self {
+            name: "copyhound".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+        }
+    }
+}
+
 /// The settings a comparison ran with. A batch of several languages is
 /// compared one language at a time: then `language` is `None`, the
 /// language-dependent settings here are those of the language with most

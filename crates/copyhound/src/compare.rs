@@ -220,10 +220,7 @@ pub fn run(args: &CompareArgs) -> Result<ExitCode> {
     for line in outcome.listing_lines() {
         printer.print(line);
     }
-    let tool = Tool {
-        name: env!("CARGO_PKG_NAME").into(),
-        version: env!("CARGO_PKG_VERSION").into(),
-    };
+    let tool = Tool::copyhound();
     let written = outputs.write(
         &outcome,
         &tool,

@@ -282,17 +282,16 @@ fn refusal(
             },
         },
         PipelineError::NothingComparable {
-            families, problems, ..
+            found, problems, ..
         } => {
-            // The batch is one unit: `families` describes its family only
-            // ("java: 1 unit(s), 1 new"), or none when no file loaded.
-            let read_as = families.split(':').next().unwrap_or_default().trim();
-            if read_as.is_empty() {
+            // The batch is one unit: its family, or none when no file
+            // loaded.
+            let Some(read_as) = found.first() else {
                 return SubmissionError::Unreadable {
                     name: name.to_owned(),
                     why: why(&problems),
                 };
-            }
+            };
             let archived = archived
                 .iter()
                 .map(|(family, units)| format!("{family}: {units}"))
@@ -300,7 +299,7 @@ fn refusal(
                 .join(", ");
             SubmissionError::NoUnitOfItsLanguage {
                 name: name.to_owned(),
-                read_as: read_as.to_owned(),
+                read_as: read_as.to_string(),
                 archived: if archived.is_empty() {
                     "it is empty".into()
                 } else {
@@ -321,10 +320,7 @@ fn answer(
     request: &SubmissionRequest,
     hide: &Hide,
 ) -> SubmissionResult {
-    let tool = Tool {
-        name: env!("CARGO_PKG_NAME").into(),
-        version: env!("CARGO_PKG_VERSION").into(),
-    };
+    let tool = Tool::copyhound();
     let mut report = outcome.report(&tool, Some(request.limit));
     report.fill_details(&outcome.pair_details(&tool), request.detailed);
     let query = report
