@@ -62,6 +62,25 @@ impl SymbolLines {
             Self::Wide(lines) => lines[i],
         }
     }
+
+    /// Calls `take` with the line number of each symbol of `symbols`
+    /// that lies on another line than the symbol before it: every line
+    /// they touch, most once (consecutive symbols share lines).
+    pub(crate) fn each_line(&self, symbols: std::ops::Range<usize>, mut take: impl FnMut(u32)) {
+        fn walk<T: Copy + PartialEq + Into<u32>>(lines: &[T], take: &mut impl FnMut(u32)) {
+            let mut previous = None;
+            for &line in lines {
+                if previous != Some(line) {
+                    take(line.into());
+                    previous = Some(line);
+                }
+            }
+        }
+        match self {
+            Self::Narrow(lines) => walk(&lines[symbols], &mut take),
+            Self::Wide(lines) => walk(&lines[symbols], &mut take),
+        }
+    }
 }
 
 /// The prepared documents of one unit and its totals.

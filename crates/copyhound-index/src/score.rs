@@ -241,9 +241,9 @@ fn lines_touched(
             );
             bitset::insert_range(lines, first as usize, last as usize + 1);
         } else {
-            for i in r.symbols() {
-                bitset::insert(lines, numbers.get(i as usize) as usize);
-            }
+            numbers.each_line(r.start as usize..r.end as usize, |line| {
+                bitset::insert(lines, line as usize);
+            });
         }
     }
     bitset::count(lines)
