@@ -179,7 +179,7 @@ pub fn compare(
     base: &BaseCode,
     options: &CompareOptions,
 ) -> Result<Comparison, CompareError> {
-    compare_with_progress(units, base, options, &())
+    compare_batch(Batch::Kept(units), base, options, &())
 }
 
 /// The exact, maximal fragments two documents share: both fingerprinted
@@ -261,16 +261,54 @@ pub fn locate_shared_passages(
     located
 }
 
-/// [`compare`], reporting progress to `progress`.
+/// [`compare`], reporting progress to `progress`, and letting the units'
+/// fingerprints go as soon as the index and the bounds hold what the
+/// comparison needs of them (in a large batch they are a large part of its
+/// memory): afterwards [`Document::fingerprints`] are empty and
+/// [`Document::fingerprint_count`] says how many there were.
 ///
 /// # Panics
 /// As [`compare`].
 pub fn compare_with_progress(
-    units: &[Unit],
+    units: &mut [Unit],
     base: &BaseCode,
     options: &CompareOptions,
     progress: &dyn Progress,
 ) -> Result<Comparison, CompareError> {
+    compare_batch(Batch::Released(units), base, options, progress)
+}
+
+/// The units of a comparison, and whether it may let their fingerprints
+/// go once it is done with them.
+enum Batch<'u> {
+    Kept(&'u [Unit]),
+    Released(&'u mut [Unit]),
+}
+
+impl Batch<'_> {
+    fn units(&self) -> &[Unit] {
+        match self {
+            Self::Kept(units) => units,
+            Self::Released(units) => units,
+        }
+    }
+
+    fn done_with_fingerprints(&mut self) {
+        if let Self::Released(units) = self {
+            for document in units.iter_mut().flat_map(|u| &mut u.documents) {
+                document.release_fingerprints();
+            }
+        }
+    }
+}
+
+fn compare_batch(
+    mut batch: Batch<'_>,
+    base: &BaseCode,
+    options: &CompareOptions,
+    progress: &dyn Progress,
+) -> Result<Comparison, CompareError> {
+    let units = batch.units();
     if u32::try_from(units.len()).is_err() {
         return Err(CompareError::TooManyUnits(units.len()));
     }
@@ -324,6 +362,8 @@ pub fn compare_with_progress(
         (&firsts, &too_common),
     );
     let rules = PairingRules::new(units);
+    batch.done_with_fingerprints();
+    let units = batch.units();
     let scored_at_most = options.max_pairs.saturating_mul(SCORED_PER_LISTED);
     let detail = Detail {
         index,
