@@ -37,7 +37,9 @@
 //! template's overlapping charges count once. Fingerprints
 //! the index left out as too common (`-m`) are not counted but a fragment
 //! can run through them, so their charges are added to every pair of their
-//! unit. Hash collisions (two k-grams, one 64-bit hash) are assumed away,
+//! unit. Hashes only old units hold are not indexed and charge nothing: a
+//! pair that may be listed has a new unit, and the hash each occurrence
+//! above stands for is one both units of the pair hold. Hash collisions (two k-grams, one 64-bit hash) are assumed away,
 //! as throughout.
 //!
 //! Shares are fixed-point, in 2^-20 of a unit's compared weight, rounded
@@ -340,7 +342,7 @@ mod tests {
     use crate::index::Counted;
     use crate::prepare::prepare;
     use crate::rarity::unit_weights;
-    use crate::{BaseCode, CompareOptions, MaxOccurrences, UnitsElsewhere, compare};
+    use crate::{BaseCode, CompareOptions, MaxOccurrences, Role, UnitsElsewhere, compare};
     use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Scheme, Winnowing};
     use proptest::prelude::*;
 
@@ -376,7 +378,8 @@ mod tests {
         /// Every pair's similarity is at most the bound its shared hashes'
         /// shares (and its units' left-out prints) give, with base code,
         /// several documents per unit, rarity weights, a max-occurrences
-        /// limit, a score gap and plain or robust winnowing at any k and w.
+        /// limit, a score gap, old units (whose hashes no new unit holds
+        /// are not indexed) and plain or robust winnowing at any k and w.
         #[test]
         fn shares_bound_every_pairs_similarity(
             pools in prop::collection::vec(prop::collection::vec(0u32..8, 60), 3),
@@ -385,6 +388,7 @@ mod tests {
             (k, w, robust) in (1usize..7, 1usize..6, any::<bool>()),
             (rarity, with_base, max_units) in (any::<bool>(), any::<bool>(), prop::option::of(2usize..5)),
             gap in prop_oneof![Just(0u32), 1u32..10],
+            old in prop::collection::vec(prop::bool::weighted(0.3), 7),
         ) {
             let hasher = KGramHasher::new(k, 7);
             let scheme = Scheme::new(hasher.clone(), if robust { Winnowing::robust(w) } else { Winnowing::new(w) });
@@ -401,7 +405,8 @@ mod tests {
                 .enumerate()
                 .map(|(u, docs)| {
                     let documents = docs.iter().map(|d| document("d", symbols(d, &pools, &mut noise))).collect();
-                    Unit::new(format!("u{u}"), documents)
+                    let unit = Unit::new(format!("u{u}"), documents);
+                    if old[u] { unit.with_role(Role::Old) } else { unit }
                 })
                 .collect();
             let base = if with_base {

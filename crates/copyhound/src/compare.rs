@@ -16,8 +16,8 @@ use clap::Args;
 use copyhound_index::{DEFAULT_MAX_PAIRS, MaxOccurrences};
 use copyhound_pipeline::code_archive::{Storing, settings_against};
 use copyhound_pipeline::{
-    CompareSettings, FrontEnd, GroupPattern, Inputs, Outputs, PipelineError, UnitMode, WalkFilter,
-    Weighting, parse_pair_count, parse_similarity,
+    CompareSettings, FrontEnd, GroupPattern, Inputs, Outputs, PipelineError, UnitMode, Weighting,
+    parse_pair_count, parse_similarity,
 };
 use copyhound_report::{DEFAULT_HTML_MAX_PAIRS, DEFAULT_JSON_DETAILED_PAIRS, Tool};
 
@@ -25,6 +25,7 @@ use crate::front_end::{FrontEndArgs, NotebookArgs};
 use crate::names::names;
 use crate::progress::Bar;
 use crate::selection::SelectionArgs;
+use crate::walk::WalkArgs;
 use crate::{Printer, warn};
 
 /// Arguments of `copyhound compare`.
@@ -67,13 +68,8 @@ pub struct CompareArgs {
     /// Never files matching this glob. Repeatable.
     #[arg(long, value_name = "GLOB")]
     exclude: Vec<String>,
-    /// Do not honour .gitignore and .ignore files.
-    #[arg(long)]
-    no_ignore: bool,
-    /// Follow symbolic links (each real file is read once); without it, a
-    /// link is listed as a problem and not read.
-    #[arg(long)]
-    follow_links: bool,
+    #[command(flatten)]
+    walk: WalkArgs,
     /// A regular expression over unit paths: units with the same match (or
     /// first capture group) are one author's and never paired.
     #[arg(long, value_name = "REGEX")]
@@ -164,13 +160,7 @@ impl CompareArgs {
             base: self.base.clone(),
             against: self.against.clone(),
             unit: self.unit,
-            filter: WalkFilter {
-                include: self.include.clone(),
-                exclude: self.exclude.clone(),
-                honour_ignore_files: !self.no_ignore,
-                follow_links: self.follow_links,
-                ..WalkFilter::default()
-            },
+            filter: self.walk.filter(&self.include, &self.exclude),
         }
     }
 

@@ -22,6 +22,7 @@ use copyhound_pipeline::{FrontEndChoice, Inputs, Selection, UnitMode, WalkFilter
 
 use crate::front_end::{isolated, isolated_extractor};
 use crate::names::names;
+use crate::walk::WalkArgs;
 use crate::{Printer, warn};
 
 /// The `db` subcommands.
@@ -172,13 +173,8 @@ pub struct AddArgs {
     /// durable when it is reported.
     #[arg(long, default_value_t = 256)]
     batch: usize,
-    /// Do not honour .gitignore and .ignore files.
-    #[arg(long)]
-    no_ignore: bool,
-    /// Follow symbolic links (each real file is registered once). Without
-    /// it, each link is said on stderr and not read.
-    #[arg(long)]
-    follow_links: bool,
+    #[command(flatten)]
+    walk: WalkArgs,
     /// Code archive: what one unit is, as for `compare`.
     #[arg(long, value_parser = names!(UnitMode), default_value = UnitMode::default().name())]
     unit: UnitMode,
@@ -208,6 +204,8 @@ pub struct SearchArgs {
     /// Show the passages of this many of the best matches.
     #[arg(long, default_value_t = 3)]
     fragments: usize,
+    #[command(flatten)]
+    walk: WalkArgs,
 }
 
 /// Arguments of `db remove`.
@@ -274,11 +272,7 @@ fn init(args: &InitArgs) -> Result<ExitCode> {
 }
 
 fn add(args: &AddArgs) -> Result<ExitCode> {
-    let filter = WalkFilter {
-        honour_ignore_files: !args.no_ignore,
-        follow_links: args.follow_links,
-        ..WalkFilter::default()
-    };
+    let filter = args.walk.filter(&[], &[]);
     if is_archive(&args.db) {
         if args.url.is_some() || args.title.is_some() || !args.email.is_empty() {
             bail!(
@@ -351,7 +345,7 @@ fn search(args: &SearchArgs) -> Result<ExitCode> {
     };
     let mut lines = SearchLines::new(args.json, &args.files);
     let mut printer = Printer::default();
-    let filter = WalkFilter::default();
+    let filter = args.walk.filter(&[], &[]);
     let summary = db.search_paths(&args.files, &filter, &request, &mut |event| {
         printer.print(lines.line(event));
     })?;

@@ -14,6 +14,7 @@ mod progress;
 mod selection;
 #[cfg(feature = "serve")]
 mod serve;
+mod walk;
 
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;

@@ -39,6 +39,9 @@ pub(crate) type KeptAt = (usize, UnitId);
 /// How many archived units are read (and their texts held) at once.
 const PULL_CHUNK: usize = 1024;
 
+/// How many of them one thread decodes in one read transaction.
+const DECODE_PIECE: usize = 32;
+
 /// What one family takes from the archives.
 pub(crate) struct Pulled {
     /// The archived units that can pair with the batch, as old units.
@@ -110,12 +113,20 @@ impl Archives {
             })?;
             let mut kept = Vec::with_capacity(ids.len());
             for chunk in ids.chunks(PULL_CHUNK) {
-                let mut stored = archive.units(chunk)?;
-                let read: Vec<Result<Reread, Problem>> = stored
-                    .par_iter_mut()
-                    .map(|unit| read_again(unit, family, front_end, scheme))
-                    .collect();
-                for ((unit, &id), read) in stored.into_iter().zip(chunk).zip(read) {
+                // Decoding (inflating) a unit costs as much as making it
+                // again: both are spread over the threads.
+                let pieces = chunk
+                    .par_chunks(DECODE_PIECE)
+                    .map(|piece| {
+                        let mut stored = archive.units(piece)?;
+                        let read: Vec<Result<Reread, Problem>> = stored
+                            .iter_mut()
+                            .map(|unit| read_again(unit, family, front_end, scheme))
+                            .collect();
+                        Ok(stored.into_iter().zip(read))
+                    })
+                    .collect::<Result<Vec<_>, PipelineError>>()?;
+                for ((unit, read), &id) in pieces.into_iter().flatten().zip(chunk) {
                     match read {
                         Ok(Reread {
                             unit: compared,

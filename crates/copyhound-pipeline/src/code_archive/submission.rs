@@ -14,7 +14,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use copyhound_report::{Location, PairReport, Report, Tool};
+use copyhound_report::{Location, PairReport, Problem, ProblemKind, Report, Tool};
 use serde::Serialize;
 
 use super::against::Archives;
@@ -360,8 +360,27 @@ fn answer(
         warnings: report
             .problems
             .iter()
-            .map(|p| hide.message(&p.message))
+            .map(|problem| warning(problem, name, hide))
             .collect(),
+    }
+}
+
+/// What the submitter is told of `problem`: a problem of the submission's
+/// own files as it is (the temporary folder hidden); an archived unit that
+/// could not be read again named by its unit name only, since its message
+/// holds the place on the server its files were added from.
+fn warning(problem: &Problem, name: &str, hide: &Hide) -> String {
+    let own = problem
+        .path
+        .strip_prefix(name)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
+    if own || problem.kind != ProblemKind::Unreadable {
+        hide.message(&problem.message)
+    } else {
+        format!(
+            "{} (archived): cannot be read again, so it was not compared",
+            problem.path
+        )
     }
 }
 

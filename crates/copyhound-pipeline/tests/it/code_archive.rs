@@ -122,7 +122,7 @@ pub(crate) fn archive_of(batch: &Batch, old: &Path) -> std::path::PathBuf {
 }
 
 /// An archive of the units of `old`, keeping their texts or not.
-fn archive_keeping(batch: &Batch, old: &Path, keep_texts: bool) -> std::path::PathBuf {
+pub(crate) fn archive_keeping(batch: &Batch, old: &Path, keep_texts: bool) -> std::path::PathBuf {
     let dir = batch.path("archive");
     let settings = ArchiveSettings {
         front_end: FrontEndChoice::default(),

@@ -10,7 +10,7 @@ use copyhound_pipeline::code_archive::{
 };
 use copyhound_pipeline::{CompareSettings, Inputs, UnitMode};
 
-use crate::code_archive::{archive_of, submissions};
+use crate::code_archive::{archive_keeping, archive_of, submissions};
 use crate::support::{Batch, outcome, report};
 
 fn request() -> SubmissionRequest {
@@ -103,6 +103,31 @@ fn a_renamed_copy_scores_as_compare_against_and_its_passages_are_located() {
     // Without texts asked for, none is sent.
     let plain = check_submission(&archive, submission, &SubmissionRequest::default()).unwrap();
     assert!(plain.files[0].text.is_none() && plain.matches[0].files[0].text.is_none());
+}
+
+/// An archive that keeps no texts reads its units' files again; one that
+/// is gone is named to the submitter by its unit name, never by where on
+/// the server it was added from.
+#[test]
+fn an_archived_unit_that_cannot_be_read_again_is_named_without_its_path() {
+    let batch = Batch::new();
+    submissions(&batch);
+    let archive = archive_keeping(&batch, &batch.path("old"), false);
+    std::fs::remove_file(batch.path("old/j1.java")).unwrap();
+    let copy = std::fs::read(batch.path("new/copy.java")).unwrap();
+    let submission = Submission {
+        name: "Renamed.java",
+        bytes: &copy,
+    };
+
+    let result = check_submission(&archive, submission, &request()).unwrap();
+    assert_eq!(result.matches[0].unit, "j0.java");
+    assert_eq!(
+        result.warnings,
+        ["j1.java (archived): cannot be read again, so it was not compared"]
+    );
+    let root = batch.path("").display().to_string();
+    assert!(!result.warnings.iter().any(|w| w.contains(&root)));
 }
 
 #[test]

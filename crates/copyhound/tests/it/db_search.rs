@@ -21,6 +21,15 @@ fn database_of(dir: &Path, count: usize) -> (PathBuf, Vec<PathBuf>) {
     (database, docs)
 }
 
+/// The folder `dir` holding a copy of each file under its name.
+fn copies_in(dir: &Path, files: &[(&PathBuf, &str)]) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    for (file, name) in files {
+        std::fs::copy(file, dir.join(name)).unwrap();
+    }
+    dir.to_path_buf()
+}
+
 /// The JSON lines `db search --json` printed, one object each.
 fn json_lines(stdout: &[u8]) -> Vec<Value> {
     std::str::from_utf8(stdout)
@@ -34,10 +43,10 @@ fn json_lines(stdout: &[u8]) -> Vec<Value> {
 fn many_files_and_folders_are_each_searched_and_printed_as_json_lines() {
     let work = temp_dir();
     let (database, docs) = database_of(work.path(), 4);
-    let queries = work.path().join("queries");
-    std::fs::create_dir_all(&queries).unwrap();
-    std::fs::copy(&docs[1], queries.join("one.txt")).unwrap();
-    std::fs::copy(&docs[2], queries.join("two.txt")).unwrap();
+    let queries = copies_in(
+        &work.path().join("queries"),
+        &[(&docs[1], "one.txt"), (&docs[2], "two.txt")],
+    );
     let stranger = write(work.path(), "stranger.txt", words(999, 1500));
 
     let output = db(
@@ -177,4 +186,45 @@ fn an_unreadable_query_is_named_and_the_others_are_still_searched() {
     let results = json_lines(&assert.get_output().stdout);
     assert_eq!(results.len(), 1);
     assert_eq!(results[0]["matches"][0]["id"], 1);
+}
+
+/// `db search` walks a folder with `compare`'s options: a file that
+/// `.gitignore` leaves out and a symbolic link are searched only with
+/// `--no-ignore` and `--follow-links`.
+#[cfg(unix)]
+#[test]
+fn a_folder_is_walked_with_the_options_of_compare() {
+    let work = temp_dir();
+    let (database, docs) = database_of(work.path(), 3);
+    let queries = copies_in(
+        &work.path().join("queries"),
+        &[(&docs[0], "plain.txt"), (&docs[1], "ignored.txt")],
+    );
+    write(&queries, ".gitignore", "ignored.txt\n");
+    std::os::unix::fs::symlink(&docs[2], queries.join("linked.txt")).unwrap();
+
+    let searched = |extra: &[&str]| {
+        let mut args = vec!["search", queries.to_str().unwrap(), "--json"];
+        args.extend(extra);
+        let output = db(&args, &database).get_output().clone();
+        let mut names: Vec<String> = json_lines(&output.stdout)
+            .iter()
+            .map(|r| {
+                let name = r["query_name"].as_str().unwrap();
+                Path::new(name)
+                    .file_name()
+                    .unwrap()
+                    .to_str()
+                    .unwrap()
+                    .to_owned()
+            })
+            .collect();
+        names.sort();
+        (names, String::from_utf8(output.stderr).unwrap())
+    };
+    let (names, stderr) = searched(&[]);
+    assert_eq!(names, ["plain.txt"]);
+    assert!(stderr.contains("linked.txt"), "{stderr}");
+    let (names, _) = searched(&["--no-ignore", "--follow-links"]);
+    assert_eq!(names, ["ignored.txt", "linked.txt", "plain.txt"]);
 }
