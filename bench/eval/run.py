@@ -91,6 +91,11 @@ class Usage:
     peak_rss_mib: float
 
 
+# copyhound's exit statuses that still leave a whole report: 1 says some
+# file could not be read (the rest is compared; the log names the file).
+COPYHOUND_SUCCESS = (0, 1)
+
+
 class ToolFailed(Exception):
     """A tool exited with an error or its output could not be read."""
 
@@ -106,8 +111,15 @@ def warm_page_cache(files: Iterable[Path]) -> None:
                 pass
 
 
-def run_measured(command: list[str], log: Path, cwd: Path | None = None, timeout: float = 3600) -> Usage:
-    """Runs `command`, stdout and stderr to `log`; returns its cost.
+def run_measured(
+    command: list[str],
+    log: Path,
+    cwd: Path | None = None,
+    timeout: float = 3600,
+    success: tuple[int, ...] = (0,),
+) -> Usage:
+    """Runs `command`, stdout and stderr to `log`; returns its cost. An
+    exit status outside `success` is a failure.
 
     GNU time measures it when /usr/bin/time is there: the peak resident
     set that wait4 gives this (Python) process for a child counts the
@@ -126,7 +138,7 @@ def run_measured(command: list[str], log: Path, cwd: Path | None = None, timeout
             process.wait()
             raise ToolFailed(f"timed out after {timeout:.0f} s: {shlex.join(command)}") from None
         wall = time.perf_counter() - start
-    if process.returncode != 0:
+    if process.returncode not in success:
         tail = log.read_text(errors="replace")[-2000:]
         raise ToolFailed(f"exit {process.returncode}: {shlex.join(command)}\n{tail}")
     if gnu_time.exists():
@@ -232,7 +244,7 @@ class Copyhound:
             details = "all" if passage_truth else "0"
             json_args = ["--json", str(report), "--json-details", details]
             command[command.index("--csv") : command.index("--csv")] = json_args
-        usage = run_measured(command, work / "copyhound.log")
+        usage = run_measured(command, work / "copyhound.log", success=COPYHOUND_SUCCESS)
         prefix_of = {str(root): prefix for root, prefix in roots}
         rows = []
         if len(roots) > 1:

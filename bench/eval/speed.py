@@ -206,7 +206,8 @@ def measure(tool: str, corpus: Corpus, binary: Path, cpu_limit_s: float) -> dict
     run.warm_page_cache(corpus.files)
     started = time.time()
     try:
-        usage = run.run_measured(limited, work / f"{tool}.log", timeout=cpu_limit_s * 4)
+        success = run.COPYHOUND_SUCCESS if tool == "copyhound" else (0,)
+        usage = run.run_measured(limited, work / f"{tool}.log", timeout=cpu_limit_s * 4, success=success)
     except run.ToolFailed as error:
         cpu = cpu_seconds(work / f"{tool}.usage")
         # The kernel's CPU accounting and GNU time's differ by a few percent.

@@ -16,6 +16,7 @@ use crate::listing::{Listing, Omitted, score_in_passes};
 use crate::prepare::{PreparedUnit, UnitSummary, prepare};
 use crate::rarity::{UnitWeights, unit_weights};
 use crate::score::{LineSet, score};
+use crate::twins::twin_classes;
 use crate::{
     BaseCode, CompareError, CompareOptions, Document, FingerprintIndex, Fragment, IndexStats,
     LineIndex, PairScore, Posting, SCORED_PER_LISTED, Unit, merge_passages,
@@ -322,6 +323,7 @@ fn compare_batch(
 
     progress.start(Stage::Prepare, units.len() as u64);
     let prepared = prepare(units, base, options.scheme.hasher());
+    let twins = twin_classes(units, &prepared);
     progress.advance(units.len() as u64);
 
     progress.start(Stage::Index, 1);
@@ -390,7 +392,18 @@ fn compare_batch(
         first,
         (scored_at_most, count),
         progress,
-        |chunk| score_candidates(units, &detail, &weights, &name_rank, chunk, progress),
+        |chunk| {
+            let scoring = Scoring {
+                units,
+                detail: &detail,
+                weights: &weights,
+                name_rank: &name_rank,
+            };
+            match &twins {
+                Some(class) => score_twins_once(&scoring, class, chunk, progress),
+                None => score_candidates(&scoring, chunk, progress),
+            }
+        },
     );
     drop((bounds, firsts));
     let listed = listing.finish(&candidates);
@@ -430,6 +443,90 @@ fn check_fingerprints(units: &[Unit], k: usize) {
     }
 }
 
+/// What scoring a batch's candidates reads.
+struct Scoring<'a> {
+    units: &'a [Unit],
+    detail: &'a Detail,
+    weights: &'a [UnitWeights],
+    /// Each unit's rank among the distinct unit names ([`name_ranks`]).
+    name_rank: &'a [u32],
+}
+
+/// Whether the pair of units `first` and `other` (a candidate's `a` and
+/// `b`) is scored the other way round: the side whose name sorts first is
+/// `a`, so a pair's fragments (and the tie-breaks among them) do not
+/// depend on input order.
+fn is_swapped(name_rank: &[u32], first: u32, other: u32) -> bool {
+    (name_rank[other as usize], other) < (name_rank[first as usize], first)
+}
+
+/// [`score_candidates`] where some units are twins (`class`, from
+/// [`twin_classes`]): of the candidates whose sides are the same two
+/// contents the same way round, the first is scored and the others take
+/// its scores.
+fn score_twins_once(
+    scoring: &Scoring<'_>,
+    class: &[u32],
+    candidates: &[CandidatePair],
+    progress: &dyn Progress,
+) -> Vec<PairScore> {
+    let oriented = |c: &CandidatePair| {
+        if is_swapped(scoring.name_rank, c.a, c.b) {
+            (c.b, c.a)
+        } else {
+            (c.a, c.b)
+        }
+    };
+    let mut by_contents: Vec<(u64, u32)> = candidates
+        .par_iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let (a, b) = oriented(c);
+            let contents = u64::from(class[a as usize]) << 32 | u64::from(class[b as usize]);
+            (contents, i as u32)
+        })
+        .collect();
+    by_contents.par_sort_unstable();
+    // The candidate each one takes its scores from: the first of its
+    // contents.
+    let mut source = vec![0u32; candidates.len()];
+    for run in by_contents.chunk_by(|x, y| x.0 == y.0) {
+        for &(_, i) in run {
+            source[i as usize] = run[0].1;
+        }
+    }
+    drop(by_contents);
+    let firsts: Vec<CandidatePair> = candidates
+        .iter()
+        .zip(0..)
+        .filter(|&(_, i)| source[i as usize] == i)
+        .map(|(c, _)| *c)
+        .collect();
+    let scored = score_candidates(scoring, &firsts, progress);
+    progress.advance((candidates.len() - firsts.len()) as u64);
+    // Where each first candidate's scores are in `scored`.
+    let mut at = vec![0u32; candidates.len()];
+    let mut place = 0;
+    for (i, &from) in (0..).zip(&source) {
+        if from == i {
+            at[i as usize] = place;
+            place += 1;
+        }
+    }
+    candidates
+        .par_iter()
+        .zip(&source)
+        .map(|(c, &from)| {
+            let (a, b) = oriented(c);
+            PairScore {
+                a: a as usize,
+                b: b as usize,
+                ..scored[at[from as usize] as usize].clone()
+            }
+        })
+        .collect()
+}
+
 /// Fragments and scores of every candidate pair, those without a fragment
 /// included (collected straight into one vector, where leaving them out
 /// would gather the pairs in pieces and copy them again), in no particular
@@ -445,10 +542,12 @@ fn check_fingerprints(units: &[Unit], k: usize) {
 /// the two units' postings for every pair would read both whole lists
 /// each time (on the labelled sets nearly every pair is a candidate).
 fn score_candidates(
-    units: &[Unit],
-    detail: &Detail,
-    weights: &[UnitWeights],
-    name_rank: &[u32],
+    &Scoring {
+        units,
+        detail,
+        weights,
+        name_rank,
+    }: &Scoring<'_>,
     candidates: &[CandidatePair],
     progress: &dyn Progress,
 ) -> Vec<PairScore> {
@@ -474,11 +573,7 @@ fn score_candidates(
                     }
                     *filled = Some(first);
                 }
-                // The side whose name sorts first is `a`, so a pair's
-                // fragments (and the tie-breaks among them) do not depend
-                // on input order.
-                let swapped =
-                    (name_rank[other as usize], other) < (name_rank[first as usize], first);
+                let swapped = is_swapped(name_rank, first, other);
                 let index = &detail.index;
                 let shared = if lists {
                     let runs = index.shared_postings_of(partners, other);

@@ -79,6 +79,7 @@ mod prepare;
 mod rarity;
 mod score;
 mod shares;
+mod twins;
 mod unit;
 
 pub use base::BaseCode;

@@ -208,6 +208,42 @@ proptest! {
         }
     }
 
+    /// Twins (units of the same content under other names, anywhere in
+    /// the batch) are scored once per pair of contents: every pair still
+    /// scores exactly as the two units compared alone do (rarity off and
+    /// every fingerprint kept, so that nothing else in the batch counts),
+    /// whichever side each name puts them on.
+    #[test]
+    fn twins_score_as_their_pairs_alone(
+        k in 2usize..5,
+        w in 1usize..5,
+        docs in prop::collection::vec(prop::collection::vec(symbols(3, 0..60), 1..3), 2..5),
+        copies in prop::collection::vec((any::<prop::sample::Index>(), any::<bool>(), any::<prop::sample::Index>()), 1..5),
+        seed: u64,
+    ) {
+        let scheme = winnowing(k, seed, w);
+        let mut units = numbered_units(&docs, &scheme);
+        for (j, (original, before, at)) in copies.iter().enumerate() {
+            let original = &units[original.index(units.len())];
+            // Named to sort before or after every original.
+            let name = format!("{}{j}", if *before { "a" } else { "z" });
+            let copy = Unit::new(name, original.documents.clone());
+            units.insert(at.index(units.len() + 1), copy);
+        }
+        let mut options = CompareOptions::new(scheme.clone());
+        options.rarity_weighting = false;
+        let result = compare(&units, &BaseCode::none(), &options).unwrap();
+        check_invariants(&units, &[], &result, &scheme);
+        for pair in &result.pairs {
+            let alone = [units[pair.a].clone(), units[pair.b].clone()];
+            let expected = compare(&alone, &BaseCode::none(), &options).unwrap();
+            let mut expected = expected.pairs[0].clone();
+            expected.a = pair.a;
+            expected.b = pair.b;
+            prop_assert_eq!(pair, &expected);
+        }
+    }
+
     /// Winnowing's guarantee carried through the whole engine: a shared run
     /// of at least w + k − 1 symbols always ends up inside one fragment.
     #[test]
