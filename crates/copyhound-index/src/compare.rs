@@ -310,11 +310,8 @@ fn compare_batch(
     progress: &dyn Progress,
 ) -> Result<Comparison, CompareError> {
     let units = batch.units();
-    if u32::try_from(units.len()).is_err() {
-        return Err(CompareError::TooManyUnits(units.len()));
-    }
     let k = options.scheme.k();
-    check_fingerprints(units, k);
+    check_units(units, k)?;
     let elsewhere = &*options.elsewhere;
     let max_units = options
         .max_occurrences
@@ -422,10 +419,14 @@ fn compare_batch(
     })
 }
 
-/// Every k-gram of a fingerprint lies inside its document, as it does when
-/// the document was fingerprinted with the comparison's scheme: a caller
-/// that mixed schemes is told so here, not by a slice index far away.
-fn check_fingerprints(units: &[Unit], k: usize) {
+/// Units are numbered in 32 bits, and every k-gram of a fingerprint lies
+/// inside its document, as it does when the document was fingerprinted
+/// with the comparison's scheme: a caller that mixed schemes is told so
+/// here, not by a slice index far away.
+fn check_units(units: &[Unit], k: usize) -> Result<(), CompareError> {
+    if u32::try_from(units.len()).is_err() {
+        return Err(CompareError::TooManyUnits(units.len()));
+    }
     for unit in units {
         for document in &unit.documents {
             let len = document.normalized.len();
@@ -441,6 +442,7 @@ fn check_fingerprints(units: &[Unit], k: usize) {
             );
         }
     }
+    Ok(())
 }
 
 /// What scoring a batch's candidates reads.
