@@ -51,7 +51,7 @@ pub mod parts {
     pub const STYLE: &str = super::STYLE;
     /// The script's helpers (`el`, `COLOURS`, `percent`, `plural`…).
     pub const COMMON_SCRIPT: &str = super::SCRIPTS[0];
-    /// The pair view (`renderText`, `codeTokens`…).
+    /// The pair view (`renderText`, `codeTokens`, `linkSides`…).
     pub const PAIR_SCRIPT: &str = super::SCRIPTS[4];
     /// The data of a report with no pair, on which the helpers start.
     pub const EMPTY_REPORT_DATA: &str = r#"{"parameters":{},"units":{"path":[],"origin":[],"language":[]},"pairs":{"a":[],"b":[]}}"#;

@@ -167,6 +167,19 @@ const showFragment = (f, sides = ["a", "b"]) => show(sides, fragmentSelector(f),
 /** Both sides scrolled to a passage, its fragments and gaps outlined. */
 const showPassage = (p, sides = ["a", "b"]) => show(sides, passageSelector(p), passageTextSelector(p));
 
+// Clicking a fragment on one side brings its match on the other into
+// view; clicking a gap, its passage. Called once the sides are drawn.
+function linkSides() {
+  for (const [here, there] of [["a", "b"], ["b", "a"]]) {
+    byId(`side-${here}`).addEventListener("click", (event) => {
+      const hit = event.target.closest("mark, .gap");
+      if (!hit) return;
+      if (hit.dataset.fragment === undefined) showPassage(hit.dataset.passage, [there]);
+      else showFragment(hit.dataset.fragment, [there]);
+    });
+  }
+}
+
 function passageTable(passages, symbol) {
   const rows = passages.map((passage, p) => {
     const [first, end] = passage.fragments;
@@ -265,16 +278,7 @@ async function renderPair(i, stale) {
   section.replaceChildren(navigation,
     el("h2", {}, `Pair ${i + 1}: `, ...unitName(pairs.a[i]), " ↔ ", ...unitName(pairs.b[i])), metrics,
     controls, passageTable(passages, symbol), fragmentTable(details, passages, symbol), sides);
-  // Clicking a fragment on one side brings its match on the other into
-  // view; clicking a gap, its passage.
-  for (const [here, there] of [["a", "b"], ["b", "a"]]) {
-    byId(`side-${here}`).addEventListener("click", (event) => {
-      const hit = event.target.closest("mark, .gap");
-      if (!hit) return;
-      if (hit.dataset.fragment === undefined) showPassage(hit.dataset.passage, [there]);
-      else showFragment(hit.dataset.fragment, [there]);
-    });
-  }
+  linkSides();
   pairKeys = (key) => {
     const state = Object.keys(REVIEW_STATES).find((s) => REVIEW_STATES[s].key === key);
     if (state) toggle(state);
