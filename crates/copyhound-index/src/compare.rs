@@ -598,8 +598,8 @@ fn score_candidates(
                 let (a, b) = (a as usize, b as usize);
                 let prepared = &detail.prepared;
                 score(
-                    (a, &units[a], &prepared[a], &weights[a]),
-                    (b, &units[b], &prepared[b], &weights[b]),
+                    (a, &prepared[a], &weights[a]),
+                    (b, &prepared[b], &weights[b]),
                     shared,
                     (fragments, detail.score_gap),
                     lines,

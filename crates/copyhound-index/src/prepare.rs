@@ -18,12 +18,18 @@ pub(crate) struct PreparedDocument {
     pub(crate) compared_symbols: usize,
     /// Distinct lines holding a compared symbol, when lines are known.
     pub(crate) compared_lines: Option<usize>,
-    /// The line of each symbol, when lines are known and the symbols'
-    /// offsets ascend, numbered over the unit's documents among the lines
-    /// that hold a symbol: then a run of symbols touches exactly the lines
-    /// numbered from its first symbol's to its last one's, and a pair's
-    /// covered lines are read off at the ends of its fragments.
+    /// The line of each symbol, when lines are known and the document is
+    /// at least k symbols, numbered over the unit's documents so that no
+    /// two lines share a number: a pair's covered lines are counted from
+    /// them without looking a symbol's offset up.
     pub(crate) symbol_lines: Option<SymbolLines>,
+    /// Whether the symbols' offsets ascend. Lines are then numbered among
+    /// those that hold a symbol, so a run of symbols touches exactly the
+    /// lines numbered from its first symbol's to its last one's, and a
+    /// pair's covered lines are read off at the ends of its fragments;
+    /// else each line keeps its own number, and a fragment's lines are
+    /// its symbols' (a front-end that put statements in a canonical order).
+    pub(crate) lines_ascend: bool,
 }
 
 /// The line number of each symbol of a document, in 16 bits when the
@@ -36,9 +42,13 @@ pub(crate) enum SymbolLines {
 }
 
 impl SymbolLines {
-    /// The ascending numbers `lines`, narrowed when the last one fits.
+    /// The numbers `lines`, narrowed when the largest fits.
     fn new(lines: Vec<u32>) -> Self {
-        if lines.last().is_none_or(|&last| u16::try_from(last).is_ok()) {
+        if lines
+            .iter()
+            .max()
+            .is_none_or(|&max| u16::try_from(max).is_ok())
+        {
             Self::Narrow(lines.iter().map(|&line| line as u16).collect())
         } else {
             Self::Wide(lines)
@@ -90,9 +100,9 @@ pub(crate) fn prepare(units: &[Unit], base: &BaseCode, hasher: &KGramHasher) -> 
                 .iter()
                 .map(|d| {
                     let (mut prepared, lines) = prepare_document(d, base, hasher);
-                    prepared.symbol_lines = lines.map(|mut lines| {
+                    prepared.symbol_lines = lines.map(|(mut lines, numbers)| {
                         let offset = numbered_lines;
-                        numbered_lines += lines.last().map_or(0, |&last| last as usize + 1);
+                        numbered_lines += numbers;
                         for line in &mut lines {
                             *line += offset as u32;
                         }
@@ -127,12 +137,12 @@ pub(crate) fn prepare(units: &[Unit], base: &BaseCode, hasher: &KGramHasher) -> 
 }
 
 /// The prepared document, its `symbol_lines` left to the caller: the line
-/// numbers of its symbols from 0, when they ascend.
+/// numbers of its symbols from 0, and how many numbers they may take.
 fn prepare_document(
     document: &Document,
     base: &BaseCode,
     hasher: &KGramHasher,
-) -> (PreparedDocument, Option<Vec<u32>>) {
+) -> (PreparedDocument, Option<(Vec<u32>, usize)>) {
     let symbols = &document.normalized.symbols;
     let mask = base.mask(hasher, symbols);
     let is_compared = |i: usize| mask.as_ref().is_none_or(|m| !m.contains(i));
@@ -143,30 +153,35 @@ fn prepare_document(
         0
     };
     let mut symbol_lines = None;
+    let spans = &document.normalized.spans;
+    let lines_ascend = spans.windows(2).all(|w| w[0].start <= w[1].start);
     let compared_lines = document.lines.as_ref().map(|lines| {
         if !long_enough {
             return 0;
         }
         let mut seen = BitSet::new(lines.line_count());
-        // Lines holding symbols are numbered from 0 as the line changes.
+        // Lines holding symbols are numbered from 0 as the line changes
+        // when the offsets ascend; else each by its own index.
         let mut numbered: Vec<u32> = Vec::with_capacity(symbols.len());
         let mut number = 0;
         let mut previous_line = None;
-        let starts = document.normalized.spans.iter().map(|span| span.start);
+        let starts = spans.iter().map(|span| span.start);
         for (i, line) in lines.lines_of(starts).enumerate() {
             if previous_line.is_some_and(|previous| previous != line) {
                 number += 1;
             }
-            numbered.push(number);
+            numbered.push(if lines_ascend { number } else { line });
             previous_line = Some(line);
             if is_compared(i) {
                 seen.insert(line as usize);
             }
         }
-        let spans = &document.normalized.spans;
-        if spans.windows(2).all(|w| w[0].start <= w[1].start) {
-            symbol_lines = Some(numbered);
-        }
+        let numbers = if lines_ascend {
+            numbered.last().map_or(0, |&last| last as usize + 1)
+        } else {
+            lines.line_count()
+        };
+        symbol_lines = Some((numbered, numbers));
         seen.count()
     });
     let prepared = PreparedDocument {
@@ -174,6 +189,7 @@ fn prepare_document(
         compared_symbols,
         compared_lines,
         symbol_lines: None,
+        lines_ascend,
     };
     (prepared, symbol_lines)
 }

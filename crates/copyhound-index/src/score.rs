@@ -23,8 +23,7 @@
 //! code datasets best (docs/EVALUATION.md). The one-sided shares
 //! (`coverage_a`, `coverage_b`, unweighted) are reported next to it.
 
-use crate::Unit;
-use crate::bitset::{self, BitSet};
+use crate::bitset;
 use crate::fragments::{Fragment, SymbolRange};
 use crate::passages::merge_passages;
 use crate::prepare::{PreparedUnit, UnitSummary};
@@ -138,8 +137,8 @@ pub(crate) type LineSet = Vec<u64>;
 /// chains of fragments with gaps of at most `gap` symbols count in the
 /// similarity gaps included.
 pub(crate) fn score(
-    (a, unit_a, prep_a, weights_a): (usize, &Unit, &PreparedUnit, &UnitWeights),
-    (b, unit_b, prep_b, weights_b): (usize, &Unit, &PreparedUnit, &UnitWeights),
+    (a, prep_a, weights_a): (usize, &PreparedUnit, &UnitWeights),
+    (b, prep_b, weights_b): (usize, &PreparedUnit, &UnitWeights),
     shared_fingerprints: usize,
     (fragments, gap): (&[Fragment], u32),
     lines: &mut LineSet,
@@ -159,8 +158,8 @@ pub(crate) fn score(
         total_overlap: saturating_u32(fragments.iter().map(|f| f.len() as usize).sum()),
         fragment_count: saturating_u32(fragments.len()),
         covered_lines: [
-            covered_lines(unit_a, prep_a, fragments, Which::A, lines),
-            covered_lines(unit_b, prep_b, fragments, Which::B, lines),
+            covered_lines(prep_a, fragments, Which::A, lines),
+            covered_lines(prep_b, fragments, Which::B, lines),
         ],
     }
 }
@@ -200,7 +199,6 @@ fn mean_weighted_coverage(
 /// The lines of one side of the pair the fragments touch, or 0 when the
 /// unit's lines are not known.
 fn covered_lines(
-    unit: &Unit,
     prepared: &PreparedUnit,
     fragments: &[Fragment],
     which: Which,
@@ -213,22 +211,16 @@ fn covered_lines(
         Which::A => f.a,
         Which::B => f.b,
     });
-    let numbered = ranges
-        .clone()
-        .all(|r| prepared.documents[r.doc as usize].symbol_lines.is_some());
-    saturating_u32(if numbered {
-        lines_between_ends(prepared, ranges, lines)
-    } else {
-        lines_of_every_symbol(unit, ranges)
-    })
+    saturating_u32(lines_touched(prepared, ranges, lines))
 }
 
-/// The lines `ranges` touch, read off each range's first and last symbol
-/// in the documents' `symbol_lines`: a range touches every line numbered
-/// from its first symbol's to its last one's. Ranges are disjoint, but two
-/// can share a line, so the spans are joined in `lines`, a bit per line of
-/// the unit, which needs no sorting (side b's ranges come in any order).
-fn lines_between_ends(
+/// The lines `ranges` touch, read off the documents' `symbol_lines`: at
+/// each range's first and last symbol where the lines ascend (a range
+/// touches every line numbered from its first symbol's to its last one's),
+/// else at each of its symbols. Ranges are disjoint, but two can share a
+/// line, so the lines are joined in `lines`, a bit per line number of the
+/// unit, which needs no sorting (side b's ranges come in any order).
+fn lines_touched(
     prepared: &PreparedUnit,
     ranges: impl Iterator<Item = SymbolRange>,
     lines: &mut LineSet,
@@ -236,67 +228,87 @@ fn lines_between_ends(
     lines.clear();
     lines.resize(prepared.numbered_lines.div_ceil(64), 0);
     for r in ranges.filter(|r| !r.is_empty()) {
-        let Some(numbers) = &prepared.documents[r.doc as usize].symbol_lines else {
+        let document = &prepared.documents[r.doc as usize];
+        // A range lies in a document of at least k symbols, which has
+        // numbers when the unit's lines are known.
+        let Some(numbers) = &document.symbol_lines else {
             continue;
         };
-        let (first, last) = (
-            numbers.get(r.start as usize),
-            numbers.get(r.end as usize - 1),
-        );
-        bitset::insert_range(lines, first as usize, last as usize + 1);
-    }
-    bitset::count(lines)
-}
-
-/// The lines `ranges` touch, found symbol by symbol.
-fn lines_of_every_symbol(unit: &Unit, ranges: impl Iterator<Item = SymbolRange>) -> usize {
-    let mut per_doc: Vec<Option<BitSet>> = vec![None; unit.documents.len()];
-    for range in ranges {
-        let document = &unit.documents[range.doc as usize];
-        let lines = document
-            .lines
-            .as_ref()
-            .expect("compared lines are known only when every document has lines");
-        let seen =
-            per_doc[range.doc as usize].get_or_insert_with(|| BitSet::new(lines.line_count()));
-        let spans = &document.normalized.spans[range.start as usize..range.end as usize];
-        for line in lines.lines_of(spans.iter().map(|span| span.start)) {
-            seen.insert(line as usize);
+        if document.lines_ascend {
+            let (first, last) = (
+                numbers.get(r.start as usize),
+                numbers.get(r.end as usize - 1),
+            );
+            bitset::insert_range(lines, first as usize, last as usize + 1);
+        } else {
+            for i in r.symbols() {
+                bitset::insert(lines, numbers.get(i as usize) as usize);
+            }
         }
     }
-    per_doc.iter().flatten().map(BitSet::count).sum()
+    bitset::count(lines)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{BaseCode, Document, LineIndex};
+    use crate::bitset::BitSet;
+    use crate::{BaseCode, Document, LineIndex, Unit};
     use copyhound_fingerprint::{KGramHasher, NormalizedDocument};
     use proptest::prelude::*;
 
+    /// The lines `ranges` touch, found symbol by symbol from their
+    /// offsets.
+    fn lines_of_every_symbol(unit: &Unit, ranges: impl Iterator<Item = SymbolRange>) -> usize {
+        let mut per_doc: Vec<Option<BitSet>> = vec![None; unit.documents.len()];
+        for range in ranges {
+            let document = &unit.documents[range.doc as usize];
+            let lines = document.lines.as_ref().unwrap();
+            let seen =
+                per_doc[range.doc as usize].get_or_insert_with(|| BitSet::new(lines.line_count()));
+            let spans = &document.normalized.spans[range.start as usize..range.end as usize];
+            for line in lines.lines_of(spans.iter().map(|span| span.start)) {
+                seen.insert(line as usize);
+            }
+        }
+        per_doc.iter().flatten().map(BitSet::count).sum()
+    }
+
     proptest! {
-        /// Counting lines from the ends of each range gives what looking
-        /// up every symbol's line gives, blank lines, lines shared by two
-        /// ranges and several documents included, in any order of ranges.
+        /// Counting lines from the ends of each range (or each symbol's
+        /// line, where a document's symbols were reordered) gives what
+        /// looking up every symbol's line gives, blank lines, lines shared
+        /// by two ranges and several documents included, in any order of
+        /// ranges.
         #[test]
-        fn lines_from_range_ends_are_the_lines_of_every_symbol(
+        fn lines_from_symbol_lines_are_the_lines_of_every_symbol(
             docs in prop::collection::vec(prop::collection::vec(0usize..4, 1..60), 1..4),
             cuts in prop::collection::vec(prop::collection::btree_set(0u32..60, 0..10), 3),
             rotation in 0usize..10,
             stale in prop::collection::vec(any::<u64>(), 0..4),
+            reordered in prop::collection::vec(0usize..60, 3),
         ) {
-            // Symbol i is one byte, followed by breaks[i] line breaks.
-            let document = |breaks: &Vec<usize>| {
-                let mut normalized = NormalizedDocument::new();
+            // Byte i of the text is one symbol, followed by breaks[i] line
+            // breaks; the symbols of a reordered document start further
+            // on and wrap around, as a front-end that reorders statements
+            // leaves them.
+            let document = |(breaks, turn): (&Vec<usize>, &usize)| {
                 let mut text = Vec::new();
+                let mut starts = Vec::new();
                 for &n in breaks {
-                    normalized.push(1, text.len()..text.len() + 1);
+                    starts.push(text.len());
                     text.push(b'x');
                     text.extend(std::iter::repeat_n(b'\n', n));
                 }
+                let turn = turn % starts.len();
+                starts.rotate_left(turn);
+                let mut normalized = NormalizedDocument::new();
+                for start in starts {
+                    normalized.push(1, start..start + 1);
+                }
                 Document::new("d", normalized, Vec::new()).with_lines(LineIndex::new(&text))
             };
-            let unit = Unit::new("u", docs.iter().map(document).collect());
+            let unit = Unit::new("u", docs.iter().zip(&reordered).map(document).collect());
             let hasher = KGramHasher::new(1, 0);
             let prepared = &crate::prepare::prepare(std::slice::from_ref(&unit), &BaseCode::none(), &hasher)[0];
             prop_assert!(prepared.documents.iter().all(|d| d.symbol_lines.is_some()));
@@ -310,10 +322,10 @@ mod tests {
             let expected = lines_of_every_symbol(&unit, ranges.iter().copied());
             // The buffer comes from an earlier pair.
             let mut lines = stale;
-            prop_assert_eq!(lines_between_ends(prepared, ranges.iter().copied(), &mut lines), expected);
+            prop_assert_eq!(lines_touched(prepared, ranges.iter().copied(), &mut lines), expected);
             let by = rotation % ranges.len().max(1);
             ranges.rotate_left(by);
-            prop_assert_eq!(lines_between_ends(prepared, ranges.iter().copied(), &mut lines), expected);
+            prop_assert_eq!(lines_touched(prepared, ranges.iter().copied(), &mut lines), expected);
         }
     }
 }
