@@ -6,8 +6,7 @@
 //! sorted by (hash, unit, document, position) and then split into a sorted
 //! array of distinct hashes and flat arrays of offsets — no per-hash or
 //! per-unit allocation. Hashes found in one unit only are dropped at once:
-//! they can never pair two units; so are those only old units hold (most
-//! of an archive's), which pair no two units that may be paired.
+//! they can never pair two units.
 //!
 //! Postings are stored by unit, then hash id, document and position: the
 //! postings two units share are found by one merge of their two runs
@@ -18,7 +17,7 @@
 use rayon::prelude::*;
 
 use crate::bitset;
-use crate::{BaseCode, Role, Unit, UnitsElsewhere};
+use crate::{BaseCode, Unit, UnitsElsewhere};
 
 /// Where one fingerprint occurs in its unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -49,9 +48,6 @@ pub struct IndexStats {
     pub common_hashes: usize,
     /// Fingerprints carrying those hashes.
     pub common_fingerprints: usize,
-    /// Distinct hashes shared by at least two units, all of them old,
-    /// left out: they pair no units.
-    pub old_only_hashes: usize,
     /// Distinct hashes shared by at least two units and kept.
     pub shared_hashes: usize,
     /// Postings kept.
@@ -131,8 +127,6 @@ impl FingerprintIndex {
         let mut kept_runs: Vec<std::ops::Range<usize>> = Vec::new();
         let mut unit_postings = vec![0u32; units.len() + 1];
         let mut run_units = Vec::new();
-        let old: Vec<bool> = units.iter().map(|u| u.role == Role::Old).collect();
-        let any_old = old.contains(&true);
         let mut run_start = 0;
         for run in entries.chunk_by(|x, y| x.0 == y.0) {
             let range = run_start..run_start + run.len();
@@ -145,14 +139,6 @@ impl FingerprintIndex {
                 shared_by_many.push((run[0].0, holders as u32));
             }
             if run_units.len() < 2 {
-                continue;
-            }
-            // A hash only old units hold pairs none of them (nor can a
-            // fragment of an allowed pair need it, see `bounds`): an
-            // archive's units are old and most of their hashes are theirs
-            // alone.
-            if any_old && run_units.iter().all(|&u| old[u as usize]) {
-                stats.old_only_hashes += 1;
                 continue;
             }
             if holders > max_units {
