@@ -284,31 +284,30 @@ fn candidates_within(
     }
 }
 
-/// What counting reads: each unit's share of each counted group, and what
-/// it leaves uncounted.
-struct Pairing {
-    /// Per slot of the index's unit hash lists: the unit's share of the
-    /// slot's group when the slot holds the group's first hash and the
-    /// group is counted; 0 otherwise (skipped).
-    counted: Vec<u32>,
+/// What counting reads: each unit's share of each group, which groups are
+/// counted, and what each unit leaves uncounted.
+struct Pairing<'b> {
+    /// The shares of each slot of the index's unit hash lists
+    /// ([`HashBounds::slots`]): non-zero only in a group's first slot,
+    /// which is walked when the group is in at most `limit` units.
+    bounds: &'b HashBounds,
     /// Per unit of every hash's unit list ([`FingerprintIndex::run_units`]):
     /// that unit's share of the hash's group.
     run_shares: Vec<u32>,
     /// Per unit: the shares of its uncounted groups and of its
     /// fingerprints left out of the index, at most `ONE`.
     slack: Vec<u32>,
-    /// Per unit: whether each of its sides counts as whole.
-    whole: Vec<bool>,
-    /// Whether the shares bound the similarity.
-    valid: bool,
     /// Groups in more units than this are not counted.
     limit: usize,
 }
 
-impl Pairing {
-    fn new((index, firsts): (&FingerprintIndex, &[u32]), bounds: &HashBounds, budget: u64) -> Self {
+impl<'b> Pairing<'b> {
+    fn new(
+        (index, firsts): (&FingerprintIndex, &[u32]),
+        bounds: &'b HashBounds,
+        budget: u64,
+    ) -> Self {
         let limit = limit_within(index, firsts, budget);
-        let is_counted = |h: u32| firsts[h as usize] == h && index.units_of(h).len() <= limit;
         let unit_count = index.unit_count() as u32;
         // A unit's groups left uncounted are its slack.
         let slack: Vec<u32> = (0..unit_count)
@@ -319,7 +318,7 @@ impl Pairing {
                     .hashes_of(u)
                     .iter()
                     .zip(shares)
-                    .filter(|&(&h, _)| firsts[h as usize] == h && !is_counted(h))
+                    .filter(|&(&h, _)| firsts[h as usize] == h && index.units_of(h).len() > limit)
                     .fold(bounds.unindexed[u as usize], |sum, (_, &share)| {
                         sum.saturating_add(share)
                     });
@@ -331,28 +330,17 @@ impl Pairing {
             .par_iter()
             .map(|&slot| bounds.slots[slot as usize])
             .collect();
-        // Only a counted group's first slot is walked.
-        let mut counted = bounds.slots.clone();
-        for u in 0..unit_count {
-            for (slot, &h) in index.hash_slots(u).zip(index.hashes_of(u)) {
-                if !is_counted(h) {
-                    counted[slot] = 0;
-                }
-            }
-        }
         Self {
-            counted,
+            bounds,
             run_shares,
             slack,
-            whole: bounds.whole.clone(),
-            valid: bounds.valid,
             limit,
         }
     }
 
     /// Side `u` of a bound with `shares` summed: at most `ONE`.
     fn side(&self, u: u32, shares: u32) -> u32 {
-        if self.whole[u as usize] {
+        if self.bounds.whole[u as usize] {
             ONE
         } else {
             shares.min(ONE)
@@ -362,9 +350,10 @@ impl Pairing {
     /// The candidate `(a, b)` with the summed shares of its counted groups.
     fn candidate(&self, a: u32, b: u32, (in_a, in_b): (u32, u32)) -> CandidatePair {
         // Each side's sum is below 2^31 (see `bounds`).
-        let uncapped = |u: u32, shares: u32| if self.whole[u as usize] { ONE } else { shares };
+        let whole = &self.bounds.whole;
+        let uncapped = |u: u32, shares: u32| if whole[u as usize] { ONE } else { shares };
         let rank = uncapped(a, in_a) + uncapped(b, in_b);
-        let bound = if self.valid {
+        let bound = if self.bounds.valid {
             let slack = |u: u32| self.slack[u as usize];
             self.side(a, in_a.saturating_add(slack(a)))
                 + self.side(b, in_b.saturating_add(slack(b)))
@@ -382,7 +371,7 @@ impl Pairing {
             // only from one.
             return 0;
         }
-        if !self.valid {
+        if !self.bounds.valid {
             return WHOLE_PAIR;
         }
         let mut largest = [0u32; 2];
@@ -499,12 +488,13 @@ impl Worker {
         if old && !rules.new_after(a) {
             return;
         }
-        let counted = &pairing.counted[index.hash_slots(a)];
-        for (&h, &in_a) in index.hashes_of(a).iter().zip(counted) {
-            if in_a == 0 {
+        let shares = &pairing.bounds.slots[index.hash_slots(a)];
+        for (&h, &in_a) in index.hashes_of(a).iter().zip(shares) {
+            let run = index.run_range(h);
+            // Only a counted group's first slot is walked.
+            if in_a == 0 || run.len() > pairing.limit {
                 continue;
             }
-            let run = index.run_range(h);
             let (units, shares) = (&index.run_units()[run.clone()], &pairing.run_shares[run]);
             let later = units.partition_point(|&u| u <= a);
             for (&b, &in_b) in units[later..].iter().zip(&shares[later..]) {

@@ -180,7 +180,7 @@ pub fn compare(
     base: &BaseCode,
     options: &CompareOptions,
 ) -> Result<Comparison, CompareError> {
-    compare_with_progress(units, base, options, &())
+    compare_batch(Batch::Kept(units), base, options, &())
 }
 
 /// The exact, maximal fragments two documents share: both fingerprinted
@@ -262,21 +262,56 @@ pub fn locate_shared_passages(
     located
 }
 
-/// [`compare`], reporting progress to `progress`.
+/// [`compare`], reporting progress to `progress`, and letting the units'
+/// fingerprints go as soon as the index and the bounds hold what the
+/// comparison needs of them (in a large batch they are a large part of its
+/// memory): afterwards [`Document::fingerprints`] are empty and
+/// [`Document::fingerprint_count`] says how many there were.
 ///
 /// # Panics
 /// As [`compare`].
 pub fn compare_with_progress(
-    units: &[Unit],
+    units: &mut [Unit],
     base: &BaseCode,
     options: &CompareOptions,
     progress: &dyn Progress,
 ) -> Result<Comparison, CompareError> {
-    if u32::try_from(units.len()).is_err() {
-        return Err(CompareError::TooManyUnits(units.len()));
+    compare_batch(Batch::Released(units), base, options, progress)
+}
+
+/// The units of a comparison, and whether it may let their fingerprints
+/// go once it is done with them.
+enum Batch<'u> {
+    Kept(&'u [Unit]),
+    Released(&'u mut [Unit]),
+}
+
+impl Batch<'_> {
+    fn units(&self) -> &[Unit] {
+        match self {
+            Self::Kept(units) => units,
+            Self::Released(units) => units,
+        }
     }
+
+    fn done_with_fingerprints(&mut self) {
+        if let Self::Released(units) = self {
+            for document in units.iter_mut().flat_map(|u| &mut u.documents) {
+                document.release_fingerprints();
+            }
+        }
+    }
+}
+
+fn compare_batch(
+    mut batch: Batch<'_>,
+    base: &BaseCode,
+    options: &CompareOptions,
+    progress: &dyn Progress,
+) -> Result<Comparison, CompareError> {
+    let units = batch.units();
     let k = options.scheme.k();
-    check_fingerprints(units, k);
+    check_units(units, k)?;
     let elsewhere = &*options.elsewhere;
     let max_units = options
         .max_occurrences
@@ -326,6 +361,8 @@ pub fn compare_with_progress(
         (&firsts, &too_common),
     );
     let rules = PairingRules::new(units);
+    batch.done_with_fingerprints();
+    let units = batch.units();
     let scored_at_most = options.max_pairs.saturating_mul(SCORED_PER_LISTED);
     let detail = Detail {
         index,
@@ -382,10 +419,14 @@ pub fn compare_with_progress(
     })
 }
 
-/// Every k-gram of a fingerprint lies inside its document, as it does when
-/// the document was fingerprinted with the comparison's scheme: a caller
-/// that mixed schemes is told so here, not by a slice index far away.
-fn check_fingerprints(units: &[Unit], k: usize) {
+/// Units are numbered in 32 bits, and every k-gram of a fingerprint lies
+/// inside its document, as it does when the document was fingerprinted
+/// with the comparison's scheme: a caller that mixed schemes is told so
+/// here, not by a slice index far away.
+fn check_units(units: &[Unit], k: usize) -> Result<(), CompareError> {
+    if u32::try_from(units.len()).is_err() {
+        return Err(CompareError::TooManyUnits(units.len()));
+    }
     for unit in units {
         for document in &unit.documents {
             let len = document.normalized.len();
@@ -401,6 +442,7 @@ fn check_fingerprints(units: &[Unit], k: usize) {
             );
         }
     }
+    Ok(())
 }
 
 /// What scoring a batch's candidates reads.

@@ -155,7 +155,7 @@ impl FingerprintIndex {
             index.run_units.extend_from_slice(&run_units);
             index.run_unit_starts.push(index.run_units.len() as u32);
         }
-        index.place_postings(&entries, &kept_runs, unit_postings);
+        index.place_postings(units, &entries, &kept_runs, unit_postings);
         drop(entries);
         index.invert_runs();
         stats.shared_hashes = index.hashes.len();
@@ -173,10 +173,12 @@ impl FingerprintIndex {
     /// postings by hash id, document and position.
     fn place_postings(
         &mut self,
+        units: &[Unit],
         entries: &[Entry],
         kept_runs: &[std::ops::Range<usize>],
         mut starts: Vec<u32>,
     ) {
+        let places = Places::new(units);
         for u in 1..starts.len() {
             starts[u] += starts[u - 1];
         }
@@ -185,10 +187,10 @@ impl FingerprintIndex {
         self.posting_hashes = vec![0; total];
         self.postings = vec![Posting { doc: 0, pos: 0 }; total];
         for (h, run) in kept_runs.iter().enumerate() {
-            for &(_, u, posting) in &entries[run.clone()] {
+            for &(_, u, place) in &entries[run.clone()] {
                 let slot = &mut next[u as usize];
                 self.posting_hashes[*slot as usize] = h as u32;
-                self.postings[*slot as usize] = posting;
+                self.postings[*slot as usize] = places.posting(u, place);
                 *slot += 1;
             }
         }
@@ -408,8 +410,63 @@ impl FingerprintIndex {
     }
 }
 
-/// One fingerprint of the batch: its hash, unit and posting.
-type Entry = (u64, u32, Posting);
+/// One fingerprint of the batch: its hash, its unit, and its place among
+/// the unit's fingerprints (its documents' lists one after another), 16
+/// bytes where the posting itself would take 24 with padding. The lists
+/// are in position order, so entries sort by place as by posting.
+type Entry = (u64, u32, u32);
+
+/// Where each document's fingerprints start among its unit's
+/// ([`Entry`]'s places), to turn a place back into a posting.
+struct Places<'a> {
+    units: &'a [Unit],
+    /// The places before each document of a unit with more than one,
+    /// those of all such units one after another; `unit_firsts[u]` is
+    /// where unit `u`'s start.
+    doc_firsts: Vec<u32>,
+    unit_firsts: Vec<u32>,
+}
+
+impl<'a> Places<'a> {
+    fn new(units: &'a [Unit]) -> Self {
+        let mut doc_firsts = Vec::new();
+        let mut unit_firsts = Vec::with_capacity(units.len());
+        for unit in units {
+            unit_firsts.push(doc_firsts.len() as u32);
+            if unit.documents.len() > 1 {
+                let mut first = 0;
+                for doc in &unit.documents {
+                    doc_firsts.push(first);
+                    first += doc.fingerprints.len() as u32;
+                }
+            }
+        }
+        Self {
+            units,
+            doc_firsts,
+            unit_firsts,
+        }
+    }
+
+    /// The posting of the fingerprint at `place` in unit `unit`.
+    fn posting(&self, unit: u32, place: u32) -> Posting {
+        let documents = &self.units[unit as usize].documents;
+        let (doc, first) = if documents.len() == 1 {
+            (0, 0)
+        } else {
+            let from = self.unit_firsts[unit as usize] as usize;
+            let firsts = &self.doc_firsts[from..from + documents.len()];
+            // The last document starting at or before `place` (empty
+            // documents start where the next one does).
+            let doc = firsts.partition_point(|&first| first <= place) - 1;
+            (doc, firsts[doc])
+        };
+        Posting {
+            doc: doc as u32,
+            pos: documents[doc].fingerprints[(place - first) as usize].pos,
+        }
+    }
+}
 
 /// Fingerprints per bucket of [`sorted_entries`], on average, in small
 /// batches: a bucket is sorted within the cache.
@@ -469,19 +526,14 @@ fn sorted_entries(units: &[Unit], base: &BaseCode) -> (Vec<Entry>, usize) {
         starts[b] += starts[b - 1];
     }
     let total = starts[buckets];
-    let mut entries: Vec<Entry> = vec![(0, 0, Posting { doc: 0, pos: 0 }); total];
+    let mut entries: Vec<Entry> = vec![(0, 0, 0); total];
     let mut next = starts[..buckets].to_vec();
     for (u, unit) in units.iter().enumerate() {
-        for (d, doc) in unit.documents.iter().enumerate() {
-            for f in doc.fingerprints.iter().filter(|f| kept(f.hash)) {
-                let slot = &mut next[bucket(f.hash)];
-                let posting = Posting {
-                    doc: d as u32,
-                    pos: f.pos,
-                };
-                entries[*slot] = (f.hash, u as u32, posting);
-                *slot += 1;
-            }
+        let fingerprints = unit.documents.iter().flat_map(|d| &d.fingerprints);
+        for (place, f) in fingerprints.enumerate().filter(|(_, f)| kept(f.hash)) {
+            let slot = &mut next[bucket(f.hash)];
+            entries[*slot] = (f.hash, u as u32, place as u32);
+            *slot += 1;
         }
     }
     let mut slices = Vec::with_capacity(buckets);
@@ -739,9 +791,11 @@ mod tests {
             }
         }
 
-        /// Bucketed, the fingerprints come out as a plain sort of them all
-        /// (base code left out) puts them: with hashes crowded into the
-        /// lowest bucket, spread over all of them, or found in the base.
+        /// Bucketed, the fingerprints come out as a plain sort of their
+        /// postings (base code left out) puts them, and their places lead
+        /// back to those postings: with hashes crowded into the lowest
+        /// bucket, spread over all of them, or found in the base, in units
+        /// of one document or several.
         #[test]
         fn bucketed_entries_are_sorted_as_one_sort_sorts_them(
             units in proptest::collection::vec(
@@ -770,10 +824,18 @@ mod tests {
                             _ => base_hashes[value as usize % base_hashes.len()],
                         })
                         .collect();
-                    unit(&format!("u{i}"), &hashes)
+                    // Some units of several documents, some of them empty.
+                    let mut documents: Vec<Document> = hashes
+                        .chunks(37 * (i + 1))
+                        .map(|chunk| unit("", chunk).documents.remove(0))
+                        .collect();
+                    if i % 2 == 1 {
+                        documents.insert(documents.len() / 2, Document::default());
+                    }
+                    Unit::new(format!("u{i}"), documents)
                 })
                 .collect();
-            let mut plain: Vec<Entry> = Vec::new();
+            let mut plain: Vec<(u64, u32, Posting)> = Vec::new();
             for (u, unit) in units.iter().enumerate() {
                 for (d, doc) in unit.documents.iter().enumerate() {
                     for f in &doc.fingerprints {
@@ -786,7 +848,12 @@ mod tests {
             plain.sort_unstable();
             let (entries, in_base) = sorted_entries(&units, &base);
             proptest::prop_assert_eq!(in_base, all - plain.len());
-            proptest::prop_assert_eq!(entries, plain);
+            let places = Places::new(&units);
+            let postings: Vec<(u64, u32, Posting)> = entries
+                .iter()
+                .map(|&(hash, u, place)| (hash, u, places.posting(u, place)))
+                .collect();
+            proptest::prop_assert_eq!(postings, plain);
         }
 
         /// The merge of two units' postings finds exactly the hashes both

@@ -20,6 +20,8 @@ pub struct Document {
     /// scheme given to the comparison: read them with
     /// [`fingerprints`](Self::fingerprints).
     pub(crate) fingerprints: Vec<Fingerprint>,
+    /// How many there were, also once released.
+    fingerprint_count: usize,
     /// Line starts of the original text, when lines should be reported.
     pub lines: Option<LineIndex>,
 }
@@ -34,6 +36,7 @@ impl Document {
         Self {
             name: name.into(),
             normalized,
+            fingerprint_count: fingerprints.len(),
             fingerprints,
             lines: None,
         }
@@ -54,9 +57,20 @@ impl Document {
         Self::new(name, normalized, fingerprints)
     }
 
-    /// The selected fingerprints, in position order.
+    /// The selected fingerprints, in position order; none once
+    /// [`crate::compare_with_progress`] has released them.
     pub fn fingerprints(&self) -> &[Fingerprint] {
         &self.fingerprints
+    }
+
+    /// How many fingerprints were selected, released or not.
+    pub fn fingerprint_count(&self) -> usize {
+        self.fingerprint_count
+    }
+
+    /// Lets the fingerprints go; their count stays.
+    pub(crate) fn release_fingerprints(&mut self) {
+        self.fingerprints = Vec::new();
     }
 
     /// Adds the line starts of the original text.

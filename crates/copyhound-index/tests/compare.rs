@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Scheme, Winnowing};
 use copyhound_index::{
     BaseCode, CompareOptions, Comparison, Document, Fragment, MaxOccurrences, Passage, Role, Unit,
-    compare, merge_passages,
+    compare, compare_with_progress, merge_passages,
 };
 use copyhound_source::LineIndex;
 use proptest::prelude::*;
@@ -298,6 +298,18 @@ proptest! {
         }).collect::<Vec<_>>().iter());
         let result = compare(&units, &base_code, &CompareOptions::new(scheme.clone())).unwrap();
         check_invariants(&units, &base, &result, &scheme);
+        // Letting the fingerprints go on the way changes nothing of the
+        // result, and their counts stay.
+        let mut released = units.clone();
+        let again = compare_with_progress(&mut released, &base_code, &CompareOptions::new(scheme.clone()), &()).unwrap();
+        prop_assert_eq!(&again.pairs, &result.pairs);
+        for pair in &result.pairs {
+            prop_assert_eq!(again.fragments(&released, pair.a, pair.b), result.fragments(&units, pair.a, pair.b));
+        }
+        for (kept, gone) in units.iter().flat_map(|u| &u.documents).zip(released.iter().flat_map(|u| &u.documents)) {
+            prop_assert!(gone.fingerprints().is_empty());
+            prop_assert_eq!(gone.fingerprint_count(), kept.fingerprints().len());
+        }
     }
 
     /// Identical units are fully covered, however their documents repeat

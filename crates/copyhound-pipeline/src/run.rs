@@ -107,7 +107,7 @@ pub fn run(
             options.elsewhere = Arc::new(pulled.elsewhere);
         }
         let mut comparison = compare_with_progress(
-            &batch.units,
+            &mut batch.units,
             &batch.base,
             &options,
             &CompareProgress(progress),

@@ -142,7 +142,7 @@ impl Report {
                             .map(|d| DocumentReport {
                                 path: d.name.clone(),
                                 symbols: d.normalized.len(),
-                                fingerprints: d.fingerprints().len(),
+                                fingerprints: d.fingerprint_count(),
                             })
                             .collect(),
                     }
