@@ -251,19 +251,20 @@ impl<'a> Scanner<'a> {
     }
 
     fn union_type(&mut self) -> Option<()> {
-        self.eat("|")?;
-        self.intersection_type()?;
-        while self.eat("|")? {
-            self.intersection_type()?;
-        }
-        Some(())
+        self.joined("|", Self::intersection_type)
     }
 
     fn intersection_type(&mut self) -> Option<()> {
-        self.eat("&")?;
-        self.operator_type()?;
-        while self.eat("&")? {
-            self.operator_type()?;
+        self.joined("&", Self::operator_type)
+    }
+
+    /// Operands read by `operand` joined by `operator`, which may also
+    /// lead (`| A | B`).
+    fn joined(&mut self, operator: &str, operand: fn(&mut Self) -> Option<()>) -> Option<()> {
+        self.eat(operator)?;
+        operand(self)?;
+        while self.eat(operator)? {
+            operand(self)?;
         }
         Some(())
     }
