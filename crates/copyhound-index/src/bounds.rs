@@ -37,8 +37,10 @@
 //! template's overlapping charges count once. Fingerprints
 //! the index left out as too common (`-m`) are not counted but a fragment
 //! can run through them, so their charges are added to every pair of their
-//! unit. Hash collisions (two k-grams, one 64-bit hash) are assumed away,
-//! as throughout.
+//! unit. Hashes only old units hold are not indexed and charge nothing: a
+//! pair that may be listed has a new unit, and the hash each occurrence
+//! above stands for is one both units of the pair hold. Hash collisions
+//! (two k-grams, one 64-bit hash) are assumed away, as throughout.
 //!
 //! Shares are fixed-point, in 2^-20 of a unit's compared weight, rounded
 //! up, so that summed and halved they never fall below the similarity the
@@ -376,8 +378,8 @@ mod tests {
         /// Every pair's similarity is at most the bound its shared hashes'
         /// shares (and its units' left-out prints) give, with base code,
         /// several documents per unit, rarity weights, a max-occurrences
-        /// limit, a score gap, old units and plain or robust winnowing at
-        /// any k and w.
+        /// limit, a score gap, old units (whose hashes no new unit holds
+        /// are not indexed) and plain or robust winnowing at any k and w.
         #[test]
         fn shares_bound_every_pairs_similarity(
             pools in prop::collection::vec(prop::collection::vec(0u32..8, 60), 3),

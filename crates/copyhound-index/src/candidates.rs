@@ -16,22 +16,24 @@
 //! *The work budget.* A group is charged what counting walks in it: from
 //! each unit it is walked from, one step per later unit of the group. All
 //! units are walked from in a batch without old units, so a group in `n`
-//! units costs `n·(n−1)/2`, and a few idioms common to most of a large batch
-//! would make counting quadratic. Old units are not walked from unless a
-//! new unit comes after them: with an archive's or `--old`'s units after
-//! the batch, a group of `m` new and `o` old units costs the pairs that may
-//! be paired, `m·(m−1)/2 + m·o`, never its `o·(o−1)/2` old pairs. Counting
-//! has a budget proportional to the index ([`WORK_PER_POSTING`]), a
-//! constant factor of the work of building it, which reads every unit
-//! alike; not one proportional to the postings walked from, which would
-//! shrink with the batch while the groups' charges grow with the archive
-//! (300 new units against 100,000 archived ones). When the budget cannot
-//! pay for every group, the most common groups — the least telling of
-//! copying, and the lightest under rarity weights — are not counted. Their shares are not forgotten: each
+//! units costs `n·(n−1)/2`, and a few idioms common to most of a large
+//! batch would make counting quadratic. Old units are not walked from
+//! unless a new unit comes after them: with an archive's or `--old`'s units
+//! after the batch, a group of `m` new and `o` old units costs the pairs
+//! that may be paired, `m·(m−1)/2 + m·o`, never its `o·(o−1)/2` old pairs.
+//! Counting has a budget proportional to the postings of shared hashes,
+//! those only old units hold and the index leaves out included
+//! ([`WORK_PER_POSTING`]): a constant factor of the work of building the
+//! index, which sorts every unit's fingerprints alike. Not one proportional
+//! to the postings walked from: that would shrink with the batch while the
+//! groups' charges grow with the archive (300 new units against 100,000
+//! archived ones). When the budget cannot pay for every group, the most
+//! common groups — the least telling of copying, and the lightest under
+//! rarity weights — are not counted. Their shares are not forgotten: each
 //! unit's uncounted shares (its *slack*) are added to the bound of its
 //! pairs, and a pair that shares only uncounted groups, never found, is at
-//! most as similar as the two largest slacks allow; the comparison says
-//! so. Small batches and families of copies never reach the budget.
+//! most as similar as the two largest slacks allow; the comparison says so.
+//! Small batches and families of copies never reach the budget.
 //!
 //! *The kept candidates.* Each rayon thread keeps the pairs of highest
 //! rank in a [`Best`] buffer of at most twice the cap. The rank is the
@@ -251,7 +253,9 @@ pub(crate) fn candidate_pairs(
     order: NameOrder<'_>,
     (cap, selection): (usize, Selection<'_>),
 ) -> Candidates {
-    let budget = MIN_WORK.max(WORK_PER_POSTING * index.stats().postings as u64);
+    let stats = index.stats();
+    let postings = stats.postings + stats.old_only_postings;
+    let budget = MIN_WORK.max(WORK_PER_POSTING * postings as u64);
     candidates_within(
         (index, firsts),
         bounds,
