@@ -268,7 +268,7 @@ fn archived_unit(
         files.push(ArchivedFile {
             name: file.file.name,
             path: stored_path,
-            form: document.normalized,
+            form: document.into_normalized(),
             cells: loaded
                 .cells
                 .iter()
