@@ -262,7 +262,7 @@ impl UnitSide<'_> {
     /// `group`.
     fn charge(&self, group: u32, doc: u32, pos: u32) -> Charge {
         let d = doc as usize;
-        let len = self.unit.documents[d].normalized.len();
+        let len = self.unit.documents[d].len();
         let w = self
             .guarantee
             .unwrap_or_else(|| widest_gap(&self.unit.documents[d]));
@@ -331,7 +331,7 @@ impl UnitSide<'_> {
 /// start to the first and from the last to its end included: the window a
 /// selection without a guarantee is ranked as if it had.
 fn widest_gap(doc: &Document) -> usize {
-    let len = doc.normalized.len();
+    let len = doc.len();
     let mut previous = 0;
     let mut widest = 1;
     for f in &doc.fingerprints {
@@ -416,7 +416,7 @@ mod tests {
                 .collect();
             let base = if with_base {
                 let template = document("t", symbols(&template, &pools, &mut noise));
-                BaseCode::new(&scheme, [&template.normalized])
+                BaseCode::new(&scheme, [&template.into_normalized()])
             } else {
                 BaseCode::none()
             };

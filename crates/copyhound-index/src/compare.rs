@@ -429,7 +429,7 @@ fn check_units(units: &[Unit], k: usize) -> Result<(), CompareError> {
     }
     for unit in units {
         for document in &unit.documents {
-            let len = document.normalized.len();
+            let len = document.len();
             let outside = document
                 .fingerprints
                 .iter()

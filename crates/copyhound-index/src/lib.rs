@@ -79,6 +79,7 @@ mod prepare;
 mod rarity;
 mod score;
 mod shares;
+mod spans;
 mod twins;
 mod unit;
 

@@ -142,7 +142,7 @@ pub(crate) fn prepare(units: &[Unit], base: &BaseCode, hasher: &KGramHasher) -> 
                     .compared_lines
                     .zip(prepared.compared_lines)
                     .map(|(a, b)| a + b);
-                if document.normalized.len() < hasher.k() {
+                if document.len() < hasher.k() {
                     summary.short_documents += 1;
                 }
             }
@@ -162,7 +162,7 @@ fn prepare_document(
     base: &BaseCode,
     hasher: &KGramHasher,
 ) -> (PreparedDocument, Option<(Vec<u32>, usize)>) {
-    let symbols = &document.normalized.symbols;
+    let symbols = &document.symbols;
     let mask = base.mask(hasher, symbols);
     let is_compared = |i: usize| mask.as_ref().is_none_or(|m| !m.contains(i));
     let long_enough = symbols.len() >= hasher.k();
@@ -172,8 +172,14 @@ fn prepare_document(
         0
     };
     let mut symbol_lines = None;
-    let spans = &document.normalized.spans;
-    let lines_ascend = spans.windows(2).all(|w| w[0].start <= w[1].start);
+    let mut starts = document.spans().map(|span| span.start);
+    let lines_ascend = starts.next().is_none_or(|first| {
+        starts
+            .try_fold(first, |previous, start| {
+                (previous <= start).then_some(start)
+            })
+            .is_some()
+    });
     let compared_lines = document.lines.as_ref().map(|lines| {
         if !long_enough {
             return 0;
@@ -187,7 +193,7 @@ fn prepare_document(
         // Consecutive symbols share lines: a line is marked once per run
         // of compared symbols on it, not once per symbol.
         let mut last_marked = None;
-        let starts = spans.iter().map(|span| span.start);
+        let starts = document.spans().map(|span| span.start);
         for (i, line) in lines.lines_of(starts).enumerate() {
             if previous_line.is_some_and(|previous| previous != line) {
                 number += 1;

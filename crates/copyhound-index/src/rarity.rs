@@ -139,7 +139,7 @@ pub(crate) fn unit_weights(
                 .documents
                 .iter()
                 .map(|doc| {
-                    symbol_weights(doc.normalized.len(), &doc.fingerprints, k, |hash| {
+                    symbol_weights(doc.len(), &doc.fingerprints, k, |hash| {
                         hash_weights.of(hash)
                     })
                 })
@@ -149,7 +149,7 @@ pub(crate) fn unit_weights(
                 .iter()
                 .zip(&prepared.documents)
                 .zip(&documents)
-                .filter(|((doc, _), _)| doc.normalized.len() >= k)
+                .filter(|((doc, _), _)| doc.len() >= k)
                 .map(|((_, prep), weights)| {
                     weights
                         .iter()
@@ -354,7 +354,7 @@ mod tests {
             let counts = unit_counts(&units);
             for (unit, unit_weights) in units.iter().zip(&weights) {
                 for (d, doc) in unit.documents.iter().enumerate() {
-                    let plain = symbol_weights(doc.normalized.len(), &doc.fingerprints, k, |hash| weight(counts[&hash], units.len()));
+                    let plain = symbol_weights(doc.len(), &doc.fingerprints, k, |hash| weight(counts[&hash], units.len()));
                     for (x, y) in &ranges {
                         let (x, y) = (x.index(plain.len() + 1), y.index(plain.len() + 1));
                         let (start, end) = (x.min(y), x.max(y));

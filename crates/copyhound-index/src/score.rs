@@ -266,8 +266,11 @@ mod tests {
             let lines = document.lines.as_ref().unwrap();
             let seen =
                 per_doc[range.doc as usize].get_or_insert_with(|| BitSet::new(lines.line_count()));
-            let spans = &document.normalized.spans[range.start as usize..range.end as usize];
-            for line in lines.lines_of(spans.iter().map(|span| span.start)) {
+            let spans = document
+                .spans()
+                .skip(range.start as usize)
+                .take(range.len() as usize);
+            for line in lines.lines_of(spans.map(|span| span.start)) {
                 seen.insert(line as usize);
             }
         }

@@ -58,7 +58,7 @@ fn content_key(unit: &Unit) -> u64 {
     let mut hasher = std::hash::DefaultHasher::new();
     unit.documents.len().hash(&mut hasher);
     for document in &unit.documents {
-        document.normalized.len().hash(&mut hasher);
+        document.len().hash(&mut hasher);
         document.fingerprints.len().hash(&mut hasher);
         let mixed = document
             .fingerprints
@@ -74,7 +74,8 @@ fn content_key(unit: &Unit) -> u64 {
 fn same_content((x, x_prep): (&Unit, &PreparedUnit), (y, y_prep): (&Unit, &PreparedUnit)) -> bool {
     x.documents.len() == y.documents.len()
         && x.documents.iter().zip(&y.documents).all(|(dx, dy)| {
-            dx.normalized == dy.normalized
+            dx.symbols == dy.symbols
+                && dx.spans == dy.spans
                 && dx.fingerprints == dy.fingerprints
                 && dx.lines == dy.lines
         })

@@ -3,19 +3,23 @@
 
 use std::ops::Range;
 
-use copyhound_fingerprint::{Fingerprint, NormalizedDocument, Scheme};
+use copyhound_fingerprint::{Fingerprint, NormalizedDocument, Scheme, Span, Symbol};
 
 use copyhound_source::LineRange;
 
 use crate::LineIndex;
+use crate::spans::PackedSpans;
 
 /// One normalised file of a unit with its fingerprints.
 #[derive(Clone, Debug, Default)]
 pub struct Document {
     /// The name shown to users (a path relative to the unit, usually).
     pub name: String,
-    /// The symbols and their byte spans.
-    pub normalized: NormalizedDocument,
+    /// The normalised symbols, in document order.
+    pub symbols: Vec<Symbol>,
+    /// Where each symbol came from, packed: in a large batch they
+    /// would be a large part of its memory, and only reports read them.
+    pub(crate) spans: PackedSpans,
     /// The selected fingerprints, in position order, taken with the
     /// scheme given to the comparison: read them with
     /// [`fingerprints`](Self::fingerprints).
@@ -35,7 +39,8 @@ impl Document {
     ) -> Self {
         Self {
             name: name.into(),
-            normalized,
+            spans: PackedSpans::new(&normalized.spans),
+            symbols: normalized.symbols,
             fingerprint_count: fingerprints.len(),
             fingerprints,
             lines: None,
@@ -63,6 +68,29 @@ impl Document {
         &self.fingerprints
     }
 
+    /// Number of symbols.
+    pub fn len(&self) -> usize {
+        self.symbols.len()
+    }
+
+    /// Whether there are no symbols.
+    pub fn is_empty(&self) -> bool {
+        self.symbols.is_empty()
+    }
+
+    /// Where each symbol came from, in order.
+    pub fn spans(&self) -> impl ExactSizeIterator<Item = Span> + '_ {
+        self.spans.iter()
+    }
+
+    /// The symbols and their spans, unpacked.
+    pub fn into_normalized(self) -> NormalizedDocument {
+        NormalizedDocument {
+            spans: self.spans.iter().collect(),
+            symbols: self.symbols,
+        }
+    }
+
     /// How many fingerprints were selected, released or not.
     pub fn fingerprint_count(&self) -> usize {
         self.fingerprint_count
@@ -85,7 +113,7 @@ impl Document {
     /// # Panics
     /// If the range is empty or out of bounds.
     pub fn byte_range(&self, symbols: Range<u32>) -> Range<usize> {
-        self.normalized.byte_range(
+        self.spans.byte_range(
             symbols.start as usize,
             (symbols.end - symbols.start) as usize,
         )
@@ -149,6 +177,6 @@ impl Unit {
 
     /// Total number of symbols over the documents.
     pub fn symbol_count(&self) -> usize {
-        self.documents.iter().map(|d| d.normalized.len()).sum()
+        self.documents.iter().map(Document::len).sum()
     }
 }

@@ -96,8 +96,8 @@ fn check_invariants(units: &[Unit], base: &[Vec<u32>], result: &Comparison, sche
                 f.len() as usize >= k,
                 "a fragment holds at least one k-gram"
             );
-            let sa = &ua.documents[f.a.doc as usize].normalized.symbols;
-            let sb = &ub.documents[f.b.doc as usize].normalized.symbols;
+            let sa = &ua.documents[f.a.doc as usize].symbols;
+            let sb = &ub.documents[f.b.doc as usize].symbols;
             assert!(f.a.end as usize <= sa.len() && f.b.end as usize <= sb.len());
             assert_eq!(
                 &sa[f.a.start as usize..f.a.end as usize],

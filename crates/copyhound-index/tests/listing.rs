@@ -231,7 +231,7 @@ proptest! {
         let scheme = Scheme::new(KGramHasher::new(k, seed), Winnowing::robust(w));
         let units = pooled_units(&parts, seed, &scheme);
         let base = if with_base {
-            BaseCode::new(&scheme, [&document(&random(30, 6, seed), &scheme).normalized])
+            BaseCode::new(&scheme, [&document(&random(30, 6, seed), &scheme).into_normalized()])
         } else {
             BaseCode::none()
         };

@@ -116,7 +116,7 @@ proptest! {
                 let documents: Vec<PrintedDocument> = unit
                     .documents
                     .iter()
-                    .map(|d| PrintedDocument { len: d.normalized.len(), fingerprints: d.fingerprints() })
+                    .map(|d| PrintedDocument { len: d.len(), fingerprints: d.fingerprints() })
                     .collect();
                 UnitShares::of(&documents, &rules, |h| holders[&h] + elsewhere.count(h) as usize)
             })
@@ -193,7 +193,7 @@ fn shares_follow_rarity_weights() {
             .map(|unit| {
                 let d = &unit.documents[0];
                 let documents = [PrintedDocument {
-                    len: d.normalized.len(),
+                    len: d.len(),
                     fingerprints: d.fingerprints(),
                 }];
                 UnitShares::of(&documents, &rules, |h| holders[&h])

@@ -628,7 +628,7 @@ fn fingerprint(
                 .base
                 .entry(family)
                 .or_default()
-                .push(document.normalized),
+                .push(document.into_normalized()),
         }
     }
     fingerprinted

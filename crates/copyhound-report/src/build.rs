@@ -141,7 +141,7 @@ impl Report {
                             .iter()
                             .map(|d| DocumentReport {
                                 path: d.name.clone(),
-                                symbols: d.normalized.len(),
+                                symbols: d.len(),
                                 fingerprints: d.fingerprint_count(),
                             })
                             .collect(),

@@ -19,7 +19,7 @@ pub(crate) struct Side<'a> {
 impl Side<'_> {
     pub(super) fn doc(&self, d: u32) -> DocView<'_> {
         DocView {
-            symbols: &self.unit.documents[d as usize].normalized.symbols,
+            symbols: &self.unit.documents[d as usize].symbols,
             base: self.prepared.documents[d as usize].base.as_ref(),
         }
     }

@@ -142,7 +142,7 @@ pub(crate) fn find_fragments<'s>(
         .documents
         .iter()
         .chain(&b.unit.documents)
-        .map(|d| d.normalized.len())
+        .map(crate::Document::len)
         .max()
         .unwrap_or(0);
     let packing = Packing::new(a.unit.documents.len(), b.unit.documents.len(), longest);

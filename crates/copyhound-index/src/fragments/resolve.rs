@@ -25,7 +25,7 @@ impl Occupancy {
         self.starts.push(0);
         let mut end = 0;
         for document in &unit.documents {
-            end += document.normalized.len().div_ceil(64);
+            end += document.len().div_ceil(64);
             self.starts.push(end);
         }
         self.words.clear();

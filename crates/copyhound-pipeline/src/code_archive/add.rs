@@ -267,7 +267,7 @@ fn archived_unit(
         files.push(ArchivedFile {
             name: file.file.name,
             path: stored_path,
-            form: document.normalized,
+            form: document.into_normalized(),
             text: Some(loaded.text),
             cells: loaded
                 .cells

@@ -4,11 +4,13 @@
 //! checked — the pair list has its rows, opening a pair (`#pair=1`) shows
 //! the passage listed and both fragments highlighted in its colour on both
 //! sides with the gap between them, and a page holding fewer pairs than
-//! were found says so.
+//! were found says so. A script added to the page clicks in one side and
+//! checks that the other side brings the match into view.
 //!
 //! Skips with a message when `chromium` is not installed, unless
 //! `COPYHOUND_REQUIRE_CHROMIUM=1` is set (CI), where that is a failure.
 
+use std::fmt::Write as _;
 use std::path::Path;
 
 use crate::support::{browser, copyhound, rendered_dom, temp_dir, write};
@@ -136,5 +138,106 @@ fn fragments_of_no_passage_are_grey(browser: &Path, url: &str, profile: &Path) {
     assert!(
         side_a.contains("<mark class=\"stray\" data-fragment=\"0\""),
         "the fragments are marked as unreported:\n{side_a}"
+    );
+}
+
+/// Clicks in the pair view, done by a script added to the page: the
+/// result is written into `<pre id="test-result">` for the DOM dump.
+const CLICK_SCRIPT: &str = r##"<script>
+const until = (ready) => new Promise((resolve) => {
+  const poll = () => (ready() ? resolve() : setTimeout(poll, 20));
+  poll();
+});
+const click = (node) => node.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+// A fragment over several lines is one <mark> per line: each named once.
+const flashed = () => [...new Set([...document.querySelectorAll("#pair .flash")]
+  .map((n) => `${n.closest(".code").id}:${n.dataset.fragment ?? "gap"}`))].sort().join(" ");
+const inView = (code, selector) => {
+  const box = code.getBoundingClientRect();
+  const target = code.querySelector(selector).getBoundingClientRect();
+  return target.top >= box.top && target.bottom <= box.bottom;
+};
+(async () => {
+  await until(() => document.querySelector('#side-a mark[data-fragment="1"]'));
+  const [a, b] = [document.getElementById("side-a"), document.getElementById("side-b")];
+  const result = {};
+  b.scrollTop = 0;
+  a.scrollTop = 40;
+  result.hiddenBefore = !inView(b, 'mark[data-fragment="1"]');
+  click(a.querySelector('mark[data-fragment="1"]'));
+  result.fragment = { shownInB: inView(b, 'mark[data-fragment="1"]'), aScroll: a.scrollTop, flashed: flashed() };
+  b.scrollTop = 0;
+  click(a.querySelector(".gap"));
+  result.gap = { shownInB: inView(b, '.gap[data-passage="0"]'), aScroll: a.scrollTop, flashed: flashed() };
+  const pre = document.createElement("pre");
+  pre.id = "test-result";
+  pre.textContent = JSON.stringify(result);
+  document.body.append(pre);
+})();
+</script>
+"##;
+
+/// `count` lines of a side's own text, sharing nothing with the other's.
+fn own_lines(who: &str, unit: &str, count: usize) -> String {
+    (1..=count).fold(String::new(), |mut text, n| {
+        writeln!(text, "{who} noted {n} {unit} on day {n} of the survey.").unwrap();
+        text
+    })
+}
+
+#[test]
+fn a_click_in_one_side_brings_its_match_into_view_on_the_other() {
+    let Some(browser) = browser() else {
+        return;
+    };
+    let dir = temp_dir();
+    let submissions = dir.path().join("submissions");
+    // The copy sits far down in bob.txt: side B must scroll to show it.
+    // Side A is long too, so that a scroll of it would show.
+    write(
+        &submissions,
+        "ada.txt",
+        format!("{ESSAY}{}", own_lines("Ada", "swallows", 150)),
+    );
+    let copied = format!("{}{COPIED}", own_lines("Bob", "herons", 150));
+    write(&submissions, "bob.txt", copied);
+    let report = dir.path().join("report.html");
+    copyhound()
+        .args(["compare", "-q"])
+        .arg(&submissions)
+        .arg("--report")
+        .arg(&report)
+        .assert()
+        .success();
+    let page = std::fs::read_to_string(&report).unwrap();
+    let end = page.rfind("</body>").unwrap();
+    std::fs::write(
+        &report,
+        format!("{}{CLICK_SCRIPT}{}", &page[..end], &page[end..]),
+    )
+    .unwrap();
+    let url = format!("file://{}#pair=1", report.display());
+    let dom = rendered_dom(&browser, &url, &dir.path().join("chromium-profile"));
+    let start = dom
+        .find("<pre id=\"test-result\">")
+        .unwrap_or_else(|| panic!("the click script wrote no result:\n{dom}"))
+        + "<pre id=\"test-result\">".len();
+    let json = dom[start..start + dom[start..].find("</pre>").unwrap()].replace("&quot;", "\"");
+    let result: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(result["hiddenBefore"], true, "{result}");
+    // A fragment: its match on B comes into view, side A stays where it
+    // was, and the fragment is outlined on both sides.
+    let fragment = &result["fragment"];
+    assert_eq!(fragment["shownInB"], true, "{result}");
+    assert_eq!(fragment["aScroll"], 40, "{result}");
+    assert_eq!(fragment["flashed"], "side-a:1 side-b:1", "{result}");
+    // A gap: its passage comes into view on B, and every fragment and gap
+    // of the passage is outlined.
+    let gap = &result["gap"];
+    assert_eq!(gap["shownInB"], true, "{result}");
+    assert_eq!(gap["aScroll"], 40, "{result}");
+    assert_eq!(
+        gap["flashed"], "side-a:0 side-a:1 side-a:gap side-b:0 side-b:1 side-b:gap",
+        "{result}"
     );
 }
