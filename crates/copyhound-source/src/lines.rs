@@ -140,10 +140,10 @@ mod tests {
         #[test]
         fn an_offset_is_on_the_line_numbered_by_the_newlines_before_it(text in "[a\n\r]{0,300}") {
             let lines = LineIndex::new(text.as_bytes());
-            let newlines = text.bytes().filter(|&b| b == b'\n').count();
+            let newlines = text.matches('\n').count();
             prop_assert_eq!(lines.line_count(), newlines + 1);
             for offset in 0..=text.len() {
-                let before = text.as_bytes()[..offset].iter().filter(|&&b| b == b'\n').count();
+                let before = text[..offset].matches('\n').count();
                 prop_assert_eq!(lines.line_of(offset as u32) as usize, before);
             }
         }
