@@ -13,12 +13,21 @@
 //! their shares summed: 5,000 identical files cost 12.5 million bumps, not
 //! that many for each of their hashes.
 //!
-//! *The work budget.* A group in `n` units costs `n·(n−1)/2` bumps, so a
-//! few idioms common to most of a large batch would make counting
-//! quadratic. Counting has a budget proportional to the index
-//! ([`WORK_PER_POSTING`]): when it cannot pay for every group, the most
-//! common groups — the least telling of copying, and the lightest under
-//! rarity weights — are not counted. Their shares are not forgotten: each
+//! *The work budget.* A group is charged what counting walks in it: from
+//! each unit it is walked from, one step per later unit of the group. All
+//! units are walked from in a batch without old units, so a group in `n`
+//! units costs `n·(n−1)/2`, and a few idioms common to most of a large batch
+//! would make counting quadratic. Old units are not walked from unless a
+//! new unit comes after them: with an archive's or `--old`'s units after
+//! the batch, a group of `m` new and `o` old units costs the pairs that may
+//! be paired, `m·(m−1)/2 + m·o`, never its `o·(o−1)/2` old pairs. Counting
+//! has a budget proportional to the index ([`WORK_PER_POSTING`]), a
+//! constant factor of the work of building it, which reads every unit
+//! alike; not one proportional to the postings walked from, which would
+//! shrink with the batch while the groups' charges grow with the archive
+//! (300 new units against 100,000 archived ones). When the budget cannot
+//! pay for every group, the most common groups — the least telling of
+//! copying, and the lightest under rarity weights — are not counted. Their shares are not forgotten: each
 //! unit's uncounted shares (its *slack*) are added to the bound of its
 //! pairs, and a pair that shares only uncounted groups, never found, is at
 //! most as similar as the two largest slacks allow; the comparison says
@@ -111,10 +120,20 @@ impl PairingRules {
         self.old[u as usize]
     }
 
-    /// Whether some unit after `a` is not old: otherwise an old `a` has
-    /// no later unit it may be paired with.
-    fn new_after(&self, a: u32) -> bool {
-        self.last_new.is_some_and(|last| last > a)
+    /// Whether counting walks from unit `a`: it is new, or an old unit with
+    /// a new one after it; an old unit after every new one has no later
+    /// unit it may be paired with.
+    fn walks_from(&self, a: u32) -> bool {
+        self.last_new.is_some_and(|last| a <= last)
+    }
+
+    /// The steps counting walks in a group held by `units` (ascending):
+    /// from each unit it walks from — a prefix of them — one per later
+    /// unit.
+    fn walked_steps(&self, units: &[u32]) -> u64 {
+        let n = units.len() as u64;
+        let from = units.partition_point(|&u| self.walks_from(u)) as u64;
+        from * n.saturating_sub(1) - from * from.saturating_sub(1) / 2
     }
 
     /// Whether units `a` and `b` may be paired.
@@ -250,7 +269,7 @@ fn candidates_within(
     (cap, selection): (usize, Selection<'_>),
     budget: u64,
 ) -> Candidates {
-    let pairing = Pairing::new((index, firsts), bounds, budget);
+    let pairing = Pairing::new((index, firsts), bounds, rules, budget);
     let unit_count = index.unit_count();
     // One worker per thread, made when the thread first counts: a fold
     // would make one per piece rayon splits the units into, each with its
@@ -305,9 +324,10 @@ impl<'b> Pairing<'b> {
     fn new(
         (index, firsts): (&FingerprintIndex, &[u32]),
         bounds: &'b HashBounds,
+        rules: &PairingRules,
         budget: u64,
     ) -> Self {
-        let limit = limit_within(index, firsts, budget);
+        let limit = limit_within(index, firsts, rules, budget);
         let unit_count = index.unit_count() as u32;
         // A unit's groups left uncounted are its slack.
         let slack: Vec<u32> = (0..unit_count)
@@ -423,26 +443,33 @@ fn list_key(units: &[u32]) -> u64 {
 }
 
 /// The largest number of units a counted group may be in, such that
-/// counting every group up to it costs at most `budget` bumps
-/// (`usize::MAX` when that pays for every group, never below 2).
-fn limit_within(index: &FingerprintIndex, firsts: &[u32], budget: u64) -> usize {
-    // Groups by number of units, cheapest first.
-    let mut groups_by_units: Vec<u64> = Vec::new();
+/// counting every group up to it under `rules` walks at most `budget`
+/// steps (`usize::MAX` when that pays for every group, never below 2).
+fn limit_within(
+    index: &FingerprintIndex,
+    firsts: &[u32],
+    rules: &PairingRules,
+    budget: u64,
+) -> usize {
+    // Per number of units, cheapest first: whether a group is in that many
+    // units, and what walking all of them costs.
+    let mut by_units: Vec<(bool, u64)> = Vec::new();
     for (h, &first) in firsts.iter().enumerate() {
         if first != h as u32 {
             continue;
         }
-        let n = index.units_of(first).len();
-        if groups_by_units.len() <= n {
-            groups_by_units.resize(n + 1, 0);
+        let units = index.units_of(first);
+        if by_units.len() <= units.len() {
+            by_units.resize(units.len() + 1, (false, 0));
         }
-        groups_by_units[n] += 1;
+        let (held, cost) = &mut by_units[units.len()];
+        *held = true;
+        *cost = cost.saturating_add(rules.walked_steps(units));
     }
     let mut spent: u64 = 0;
     let mut counted = 2;
-    for (n, &count) in groups_by_units.iter().enumerate().filter(|(_, c)| **c > 0) {
-        let units = n as u64;
-        spent = spent.saturating_add(count.saturating_mul(units * units.saturating_sub(1) / 2));
+    for (n, &(_, cost)) in by_units.iter().enumerate().filter(|(_, g)| g.0) {
+        spent = spent.saturating_add(cost);
         if spent > budget {
             return counted;
         }
@@ -484,10 +511,10 @@ impl Worker {
         // An archive's units are old and many, and most of their hashes
         // are held by old units only: pairs of two old units, never
         // allowed, are not counted at all.
-        let old = rules.is_old(a);
-        if old && !rules.new_after(a) {
+        if !rules.walks_from(a) {
             return;
         }
+        let old = rules.is_old(a);
         let shares = &pairing.bounds.slots[index.hash_slots(a)];
         for (&h, &in_a) in index.hashes_of(a).iter().zip(shares) {
             let run = index.run_range(h);
@@ -657,12 +684,52 @@ mod tests {
             unit("e", &[1]),
             unit("f", &[1]),
         ];
-        let index = FingerprintIndex::build(&units, &BaseCode::none(), usize::MAX);
+        assert_eq!(limits(&units, &[20, 19, 4, 0]), [usize::MAX, 3, 2, 2]);
+    }
+
+    /// The limits of counted groups that `budgets` give over `units`.
+    fn limits(units: &[Unit], budgets: &[u64]) -> Vec<usize> {
+        let index = FingerprintIndex::build(units, &BaseCode::none(), usize::MAX);
         let firsts = group_firsts(&index);
-        assert_eq!(limit_within(&index, &firsts, 20), usize::MAX);
-        assert_eq!(limit_within(&index, &firsts, 19), 3);
-        assert_eq!(limit_within(&index, &firsts, 4), 2);
-        assert_eq!(limit_within(&index, &firsts, 0), 2);
+        let rules = PairingRules::new(units);
+        budgets
+            .iter()
+            .map(|&budget| limit_within(&index, &firsts, &rules, budget))
+            .collect()
+    }
+
+    #[test]
+    fn the_work_budget_charges_only_the_pairs_counting_walks() {
+        // The units of the test above, c to f old and after the new ones:
+        // hash 1 costs a's 5 steps and b's 4, not 15; hash 2 a's 2 and b's
+        // 1; hashes 3, 9 and 10 one; hash 4, in two old units, nothing.
+        let old = |name, hashes| unit(name, hashes).with_role(Role::Old);
+        let units = [
+            unit("a", &[1, 2, 3, 9, 10]),
+            unit("b", &[1, 2, 3, 9, 10]),
+            old("c", &[1, 2, 4]),
+            old("d", &[1, 4]),
+            old("e", &[1]),
+            old("f", &[1]),
+        ];
+        assert_eq!(limits(&units, &[13, 12, 3]), [usize::MAX, 3, 2]);
+    }
+
+    #[test]
+    fn an_old_unit_before_a_new_one_is_walked_from() {
+        let units = [
+            unit("a", &[1]).with_role(Role::Old),
+            unit("b", &[1]),
+            unit("c", &[1]).with_role(Role::Old),
+            unit("d", &[1]).with_role(Role::Old),
+        ];
+        let rules = PairingRules::new(&units);
+        // From a to b, c and d (only b is paired), from b to c and d.
+        assert_eq!(rules.walked_steps(&[0, 1, 2, 3]), 5);
+        assert_eq!(rules.walked_steps(&[0, 2, 3]), 2);
+        assert_eq!(rules.walked_steps(&[2, 3]), 0);
+        let new = PairingRules::new(&units[1..2]);
+        assert_eq!(new.walked_steps(&[0]), 0);
     }
 
     #[test]
@@ -759,6 +826,43 @@ mod tests {
             let found = pairs(&units, 1000);
             let got: Vec<(u32, u32, u32)> = found.pairs.iter().map(|c| (c.a, c.b, c.rank)).collect();
             proptest::prop_assert_eq!(got, expected);
+        }
+
+        /// With old units after the new ones, as an archive's and
+        /// `--old`'s are, a budget of the pairs of each group that are not
+        /// two old units, and no less, counts every group.
+        #[test]
+        fn the_budget_pays_for_the_pairs_that_may_be_paired(
+            hashes in proptest::collection::vec(proptest::collection::vec(0u64..12, 0..8), 0..12),
+            new_units in 0usize..12,
+        ) {
+            use std::collections::BTreeSet;
+            let units: Vec<Unit> = hashes
+                .iter()
+                .enumerate()
+                .map(|(i, h)| {
+                    let unit = unit(&format!("u{i:02}"), h);
+                    if i < new_units { unit } else { unit.with_role(Role::Old) }
+                })
+                .collect();
+            let groups: BTreeSet<Vec<usize>> = hashes
+                .iter()
+                .flatten()
+                .map(|hash| (0..hashes.len()).filter(|&u| hashes[u].contains(hash)).collect())
+                .collect();
+            let pairs_not_both_old: u64 = groups
+                .iter()
+                .map(|group: &Vec<usize>| {
+                    let old = group.iter().filter(|&&u| u >= new_units).count() as u64;
+                    let n = group.len() as u64;
+                    n * n.saturating_sub(1) / 2 - old * old.saturating_sub(1) / 2
+                })
+                .sum();
+            let found = limits(&units, &[pairs_not_both_old, pairs_not_both_old.saturating_sub(1)]);
+            proptest::prop_assert_eq!(found[0], usize::MAX);
+            if pairs_not_both_old > 0 {
+                proptest::prop_assert_ne!(found[1], usize::MAX);
+            }
         }
     }
 }
