@@ -34,6 +34,23 @@ impl LineIndex {
         }
     }
 
+    /// The index of a text whose lines after the first start at `later`
+    /// (ascending byte offsets, as [`later_starts`](Self::later_starts)
+    /// gives them): what is kept of a text that is not kept itself.
+    pub fn from_later_starts(later: impl IntoIterator<Item = u32>) -> Self {
+        let mut starts = vec![0];
+        starts.extend(later);
+        Self {
+            starts,
+            cells: CellLines::default(),
+        }
+    }
+
+    /// Where each line after the first starts (the first starts at 0).
+    pub fn later_starts(&self) -> &[u32] {
+        &self.starts[1..]
+    }
+
     /// The same index, for the text of a notebook whose cells start at
     /// `cells`.
     #[must_use]
@@ -140,6 +157,15 @@ mod tests {
                 let searched: Vec<u32> = order.iter().map(|&o| lines.line_of(o)).collect();
                 prop_assert_eq!(stepped, searched);
             }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn an_index_made_from_its_later_starts_is_the_same(text in "[a\r\n]{0,60}") {
+            let lines = LineIndex::new(text.as_bytes());
+            let kept = LineIndex::from_later_starts(lines.later_starts().iter().copied());
+            prop_assert_eq!(kept, lines);
         }
     }
 

@@ -1,6 +1,6 @@
 //! The bytes of the archive's values (FORMAT.md, "Code archive"): varints
 //! and length-prefixed strings; hashes as ascending gaps; files (symbols,
-//! spans, texts) deflated.
+//! spans, line starts) deflated, and their texts deflated apart.
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -86,9 +86,10 @@ pub(super) fn decode_hashes(bytes: &[u8], into: &mut Vec<u64>) -> Option<()> {
 
 /// Files, deflated: their count, then per file its name, its path, its
 /// symbols and spans ([`put_form`]), its notebook cells (count, then each
-/// cell's number and offset), and a byte 1 and its text when kept (0
-/// otherwise).
-pub(super) fn encode_files(files: &[ArchivedFile], keep_texts: bool) -> Vec<u8> {
+/// cell's number and offset) and its line starts after the first (count,
+/// then each as the gap from the one before). Texts are stored apart
+/// ([`encode_texts`]).
+pub(super) fn encode_files(files: &[ArchivedFile]) -> Vec<u8> {
     let mut plain = Vec::new();
     put_varint(&mut plain, files.len() as u64);
     for file in files {
@@ -100,7 +101,23 @@ pub(super) fn encode_files(files: &[ArchivedFile], keep_texts: bool) -> Vec<u8> 
             put_varint(&mut plain, u64::from(number));
             put_varint(&mut plain, offset);
         }
-        match file.text.as_ref().filter(|_| keep_texts) {
+        put_varint(&mut plain, file.line_starts.len() as u64);
+        let mut previous = 0;
+        for &start in &file.line_starts {
+            put_varint(&mut plain, u64::from(start - previous));
+            previous = start;
+        }
+    }
+    deflate(&plain)
+}
+
+/// The texts of `files`, deflated: their count, then per file a byte 1
+/// and its text, or 0 when it has none.
+pub(super) fn encode_texts(files: &[ArchivedFile]) -> Vec<u8> {
+    let mut plain = Vec::new();
+    put_varint(&mut plain, files.len() as u64);
+    for file in files {
+        match &file.text {
             Some(text) => {
                 plain.push(1);
                 put_str(&mut plain, text);
@@ -108,11 +125,21 @@ pub(super) fn encode_files(files: &[ArchivedFile], keep_texts: bool) -> Vec<u8> 
             None => plain.push(0),
         }
     }
+    deflate(&plain)
+}
+
+fn deflate(plain: &[u8]) -> Vec<u8> {
     let mut encoder = DeflateEncoder::new(Vec::new(), Compression::default());
     encoder
-        .write_all(&plain)
+        .write_all(plain)
         .expect("writing to memory cannot fail");
     encoder.finish().expect("writing to memory cannot fail")
+}
+
+fn inflate(bytes: &[u8]) -> Option<Vec<u8>> {
+    let mut plain = Vec::new();
+    DeflateDecoder::new(bytes).read_to_end(&mut plain).ok()?;
+    Some(plain)
 }
 
 /// A document's symbols and spans: the symbol count, the distinct symbols
@@ -203,10 +230,10 @@ pub(super) fn file_count(bytes: &[u8]) -> Option<u64> {
     get_varint(&head[..len], &mut 0)
 }
 
-/// The files of [`encode_files`]; `None` if the bytes are not files.
+/// The files of [`encode_files`], without texts; `None` if the bytes are
+/// not files.
 pub(super) fn decode_files(bytes: &[u8]) -> Option<Vec<ArchivedFile>> {
-    let mut plain = Vec::new();
-    DeflateDecoder::new(bytes).read_to_end(&mut plain).ok()?;
+    let plain = inflate(bytes)?;
     let mut pos = 0;
     let count = get_varint(&plain, &mut pos)?;
     let mut files = Vec::new();
@@ -220,20 +247,42 @@ pub(super) fn decode_files(bytes: &[u8]) -> Option<Vec<ArchivedFile>> {
             let number = u32::try_from(get_varint(&plain, &mut pos)?).ok()?;
             cells.push((number, get_varint(&plain, &mut pos)?));
         }
-        let kept = *plain.get(pos)?;
-        pos += 1;
-        let text = match kept {
-            0 => None,
-            1 => Some(get_str(&plain, &mut pos)?),
-            _ => return None,
-        };
+        let line_count = usize::try_from(get_varint(&plain, &mut pos)?)
+            .ok()
+            .filter(|&c| c <= plain.len() - pos)?;
+        let mut line_starts = Vec::with_capacity(line_count);
+        let mut start = 0u32;
+        for _ in 0..line_count {
+            start = start.checked_add(u32::try_from(get_varint(&plain, &mut pos)?).ok()?)?;
+            line_starts.push(start);
+        }
         files.push(ArchivedFile {
             name,
             path,
             form,
-            text,
             cells,
+            line_starts,
+            text: None,
         });
     }
     (pos == plain.len()).then_some(files)
+}
+
+/// The texts of [`encode_texts`], file by file; `None` if the bytes are
+/// not texts.
+pub(super) fn decode_texts(bytes: &[u8]) -> Option<Vec<Option<String>>> {
+    let plain = inflate(bytes)?;
+    let mut pos = 0;
+    let count = get_varint(&plain, &mut pos)?;
+    let mut texts = Vec::new();
+    for _ in 0..count {
+        let kept = *plain.get(pos)?;
+        pos += 1;
+        texts.push(match kept {
+            0 => None,
+            1 => Some(get_str(&plain, &mut pos)?),
+            _ => return None,
+        });
+    }
+    (pos == plain.len()).then_some(texts)
 }

@@ -10,8 +10,8 @@ use redb::{
     Database as Redb, ReadTransaction, ReadableDatabase, ReadableTable, ReadableTableMetadata,
 };
 
-use super::codec::{decode_files, decode_hashes, decode_record, file_count};
-use super::{ARCHIVE_FILE, Archive, FILES, FORMAT, NAMES, PRINTS, UNITS};
+use super::codec::{decode_files, decode_hashes, decode_record, decode_texts, file_count};
+use super::{ARCHIVE_FILE, Archive, FILES, FORMAT, NAMES, PRINTS, TEXTS, UNITS};
 use crate::{DbError, Result};
 
 /// Counts and sizes of an archive.
@@ -32,7 +32,8 @@ pub struct ArchiveStats {
     pub file_bytes: u64,
     /// Bytes of the stored fingerprint hashes.
     pub print_bytes: u64,
-    /// Bytes of the stored files (symbols, spans, texts; deflated).
+    /// Bytes of the stored files (symbols, spans, line starts, texts;
+    /// deflated).
     pub stored_file_bytes: u64,
 }
 
@@ -71,6 +72,11 @@ impl Archive {
             stats.files += file_count(bytes)
                 .ok_or_else(|| self.corrupt(format!("the files of unit {}", id.value())))?;
         }
+        let texts = txn.open_table(TEXTS).map_err(|e| self.error(e))?;
+        for entry in texts.iter().map_err(|e| self.error(e))? {
+            let (_, value) = entry.map_err(|e| self.error(e))?;
+            stats.stored_file_bytes += value.value().len() as u64;
+        }
         Ok(stats)
     }
 }
@@ -90,9 +96,10 @@ pub struct ArchiveCheck {
 }
 
 /// Checks the archive in `dir`: redb's own page checksums, then every
-/// unit's record, hashes and files decoded, and the tables against each
-/// other (a name for every unit and a unit for every name, hashes and
-/// files for every unit and none for another, ids below the next one).
+/// unit's record, hashes, files and texts decoded, and the tables against
+/// each other (a name for every unit and a unit for every name, hashes and
+/// files for every unit, texts for every file of every unit when texts
+/// are kept, and none for another unit, ids below the next one).
 /// An error means there is no archive there; damage is listed in the
 /// report.
 pub fn check_archive(dir: &Path) -> Result<ArchiveCheck> {
@@ -184,21 +191,25 @@ impl Archive {
                 )));
             }
         }
-        let files = txn.open_table(FILES).map_err(|e| self.error(e))?;
-        for entry in files.iter().map_err(|e| self.error(e))? {
-            let (id, _) = entry.map_err(|e| self.error(e))?;
-            if !families.contains_key(&id.value()) {
-                report.problems.push(self.problem(format!(
-                    "files stored for unit {}, which has no record",
-                    id.value()
-                )));
+        for (table, what) in [(FILES, "files"), (TEXTS, "texts")] {
+            let stored = txn.open_table(table).map_err(|e| self.error(e))?;
+            for entry in stored.iter().map_err(|e| self.error(e))? {
+                let (id, _) = entry.map_err(|e| self.error(e))?;
+                if !families.contains_key(&id.value()) {
+                    report.problems.push(self.problem(format!(
+                        "{what} stored for unit {}, which has no record",
+                        id.value()
+                    )));
+                }
             }
         }
         Ok(())
     }
 
     /// Checks the unit `id` called `name` of `family`: its name leads to
-    /// it, its hashes and files decode; counts it and its files.
+    /// it, its hashes and files decode, and so do the texts of its files
+    /// when texts are kept (one for each file; none kept otherwise);
+    /// counts it and its files.
     fn check_unit(
         &self,
         txn: &ReadTransaction,
@@ -228,14 +239,37 @@ impl Archive {
             .get(id)
             .map_err(|e| self.error(e))?
             .map(|value| decode_files(value.value()));
-        match decoded {
-            Some(Some(files)) => {
-                report.units += 1;
-                report.files += files.len() as u64;
+        let files = match decoded {
+            Some(Some(files)) => files.len(),
+            Some(None) => {
+                report.problems.push(unit("its files do not decode"));
+                return Ok(());
             }
-            Some(None) => report.problems.push(unit("its files do not decode")),
-            None => report.problems.push(unit("it has no files")),
+            None => {
+                report.problems.push(unit("it has no files"));
+                return Ok(());
+            }
+        };
+        let texts = txn.open_table(TEXTS).map_err(|e| self.error(e))?;
+        let texts = texts
+            .get(id)
+            .map_err(|e| self.error(e))?
+            .map(|value| decode_texts(value.value()));
+        match (texts, self.keep_texts) {
+            (Some(Some(texts)), true)
+                if texts.len() == files && texts.iter().all(Option::is_some) => {}
+            (Some(Some(_)), true) => report
+                .problems
+                .push(unit("its texts are not one for each file")),
+            (Some(None), _) => report.problems.push(unit("its texts do not decode")),
+            (None, true) => report.problems.push(unit("it has no texts")),
+            (Some(Some(_)), false) => report
+                .problems
+                .push(unit("it has texts, but the archive keeps none")),
+            (None, false) => {}
         }
+        report.units += 1;
+        report.files += files as u64;
         Ok(())
     }
 

@@ -7,9 +7,11 @@
 //! each unit's distinct fingerprint hashes in full (64 bits, so that
 //! counting the units that hold a hash is exact), by family, and its files
 //! as the comparison reads them: each file's normalised symbols with their
-//! spans, and its text (compressed; or only its path, to be read again),
-//! so that a unit that can pair with a new one is compared without being
-//! normalised again. What the settings are (front-end, selection) is the
+//! spans and its line starts, so that a unit that can pair with a new one
+//! is compared without being normalised again, and apart from them its
+//! text (compressed; or only its path, to be read again), which only an
+//! output that shows one of its passages reads. What the settings are
+//! (front-end, selection) is the
 //! caller's: the archive keeps them as text. One redb file,
 //! `archive.redb`; every change is one transaction. FORMAT.md documents
 //! the bytes.
@@ -25,7 +27,8 @@ use redb::{Database as Redb, ReadableDatabase, ReadableTable, TableDefinition};
 
 use crate::{DbError, Result};
 use codec::{
-    decode_files, decode_hashes, decode_record, encode_files, encode_hashes, encode_record,
+    decode_files, decode_hashes, decode_record, decode_texts, encode_files, encode_hashes,
+    encode_record, encode_texts,
 };
 pub use inspect::{ArchiveCheck, ArchiveStats, check_archive};
 
@@ -33,8 +36,9 @@ pub use inspect::{ArchiveCheck, ArchiveStats, check_archive};
 pub const ARCHIVE_FILE: &str = "archive.redb";
 
 /// The format version this build reads and writes (1 kept files' bytes
-/// and no normalised symbols).
-const FORMAT: u32 = 2;
+/// and no normalised symbols; 2 kept texts with the symbols and no line
+/// starts).
+const FORMAT: u32 = 3;
 
 const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
 /// Unit name → id.
@@ -43,9 +47,11 @@ const NAMES: TableDefinition<&str, u64> = TableDefinition::new("names");
 const UNITS: TableDefinition<u64, &[u8]> = TableDefinition::new("units");
 /// (family, id) → the unit's distinct fingerprint hashes.
 const PRINTS: TableDefinition<(&str, u64), &[u8]> = TableDefinition::new("prints");
-/// Id → the unit's files: names, paths, normalised symbols and spans, and
-/// (kept texts) their texts.
+/// Id → the unit's files: names, paths, normalised symbols and spans,
+/// line starts.
 const FILES: TableDefinition<u64, &[u8]> = TableDefinition::new("files");
+/// Id → the texts of the unit's files (kept texts only).
+const TEXTS: TableDefinition<u64, &[u8]> = TableDefinition::new("texts");
 
 /// One file of an archived unit.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,12 +63,16 @@ pub struct ArchivedFile {
     /// Its symbols as the archive's front-end normalised them, with their
     /// spans in [`text`](Self::text).
     pub form: NormalizedDocument,
-    /// The text it was read as (what spans index into), when the archive
-    /// keeps texts.
-    pub text: Option<String>,
     /// Where each cell of a notebook starts in the text: its number and
     /// byte offset (none for other files).
     pub cells: Vec<(u32, u64)>,
+    /// Where each line of the text after the first starts (byte offsets,
+    /// ascending), so that lines are known without the text.
+    pub line_starts: Vec<u32>,
+    /// The text it was read as (what spans index into): given to
+    /// [`Archive::put`], kept when the archive keeps texts, and read back
+    /// apart, by [`Archive::text`] (a unit read back has none).
+    pub text: Option<String>,
 }
 
 /// A unit as the archive keeps it.
@@ -130,6 +140,8 @@ impl Archive {
             txn.open_table(PRINTS)
                 .map_err(|e| DbError::catalog(&file, e))?;
             txn.open_table(FILES)
+                .map_err(|e| DbError::catalog(&file, e))?;
+            txn.open_table(TEXTS)
                 .map_err(|e| DbError::catalog(&file, e))?;
         }
         txn.commit().map_err(|e| DbError::catalog(&file, e))?;
@@ -211,6 +223,7 @@ impl Archive {
             let mut records = txn.open_table(UNITS).map_err(|e| self.error(e))?;
             let mut prints = txn.open_table(PRINTS).map_err(|e| self.error(e))?;
             let mut files = txn.open_table(FILES).map_err(|e| self.error(e))?;
+            let mut texts = txn.open_table(TEXTS).map_err(|e| self.error(e))?;
             let next = meta
                 .get("next_id")
                 .map_err(|e| self.error(e))?
@@ -233,6 +246,7 @@ impl Archive {
                         .remove((record.family.as_str(), old))
                         .map_err(|e| self.error(e))?;
                     files.remove(old).map_err(|e| self.error(e))?;
+                    texts.remove(old).map_err(|e| self.error(e))?;
                 }
                 let id = next_id;
                 next_id += 1;
@@ -249,8 +263,13 @@ impl Archive {
                     )
                     .map_err(|e| self.error(e))?;
                 files
-                    .insert(id, encode_files(&unit.files, self.keep_texts).as_slice())
+                    .insert(id, encode_files(&unit.files).as_slice())
                     .map_err(|e| self.error(e))?;
+                if self.keep_texts {
+                    texts
+                        .insert(id, encode_texts(&unit.files).as_slice())
+                        .map_err(|e| self.error(e))?;
+                }
             }
             meta.insert("next_id", &next_id.to_le_bytes()[..])
                 .map_err(|e| self.error(e))?;
@@ -289,7 +308,7 @@ impl Archive {
         Ok(())
     }
 
-    /// The units `ids`, whole.
+    /// The units `ids`, whole but for their texts ([`text`](Self::text)).
     pub fn units(&self, ids: &[UnitId]) -> Result<Vec<ArchivedUnit>> {
         let txn = self.db.begin_read().map_err(|e| self.error(e))?;
         let records = txn.open_table(UNITS).map_err(|e| self.error(e))?;
@@ -316,6 +335,23 @@ impl Archive {
                 Ok(unit)
             })
             .collect()
+    }
+
+    /// The text of file `file` (its place in its unit) of the unit `id`;
+    /// `None` when the archive keeps no texts or the unit has no such
+    /// file.
+    pub fn text(&self, id: UnitId, file: usize) -> Result<Option<String>> {
+        if !self.keep_texts {
+            return Ok(None);
+        }
+        let txn = self.db.begin_read().map_err(|e| self.error(e))?;
+        let texts = txn.open_table(TEXTS).map_err(|e| self.error(e))?;
+        let Some(stored) = texts.get(id).map_err(|e| self.error(e))? else {
+            return Ok(None);
+        };
+        let mut texts = decode_texts(stored.value())
+            .ok_or_else(|| self.corrupt(format!("the texts of unit {id}")))?;
+        Ok(texts.get_mut(file).and_then(Option::take))
     }
 
     /// The file, for messages.

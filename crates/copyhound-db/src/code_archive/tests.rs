@@ -22,10 +22,22 @@ fn unit(name: &str, family: &str, hashes: &[u64], text: &str) -> ArchivedUnit {
             name: format!("{name}.java"),
             path: PathBuf::from(format!("/submissions/{name}.java")),
             form: words(text),
-            text: Some(text.into()),
             cells: Vec::new(),
+            line_starts: text
+                .match_indices('\n')
+                .map(|(at, _)| at as u32 + 1)
+                .collect(),
+            text: Some(text.into()),
         }],
     }
+}
+
+/// `unit` as it is read back: its texts apart.
+fn without_texts(mut unit: ArchivedUnit) -> ArchivedUnit {
+    for file in &mut unit.files {
+        file.text = None;
+    }
+    unit
 }
 
 fn prints(archive: &Archive, family: &str) -> Vec<(UnitId, Vec<u64>)> {
@@ -40,7 +52,7 @@ fn prints(archive: &Archive, family: &str) -> Vec<(UnitId, Vec<u64>)> {
 fn units_come_back_as_stored_and_a_name_is_replaced() {
     let dir = tempfile::tempdir().unwrap();
     let archive = Archive::create(dir.path(), "k=10\n", true).unwrap();
-    let alice = unit("alice", "java", &[3, 90, u64::MAX], "class A {}");
+    let alice = unit("alice", "java", &[3, 90, u64::MAX], "class A {\n}\n");
     let bob = unit("bob", "python", &[7], "print(1)");
     archive.put(&[alice.clone(), bob.clone()]).unwrap();
     drop(archive);
@@ -49,13 +61,31 @@ fn units_come_back_as_stored_and_a_name_is_replaced() {
     assert_eq!(archive.settings().unwrap(), "k=10\n");
     assert!(archive.keeps_texts());
     assert_eq!(prints(&archive, "java"), vec![(0, vec![3, 90, u64::MAX])]);
-    assert_eq!(archive.units(&[0, 1]).unwrap(), vec![alice, bob]);
+    assert_eq!(
+        archive.units(&[0, 1]).unwrap(),
+        vec![without_texts(alice), without_texts(bob)]
+    );
+    assert_eq!(
+        archive.units(&[0]).unwrap()[0].files[0].line_starts,
+        [10, 12]
+    );
+    assert_eq!(
+        archive.text(0, 0).unwrap().as_deref(),
+        Some("class A {\n}\n")
+    );
+    assert_eq!(archive.text(1, 0).unwrap().as_deref(), Some("print(1)"));
+    assert_eq!(archive.text(1, 1).unwrap(), None);
     assert_eq!(archive.content_of("bob").unwrap(), Some(8));
 
     let changed = unit("alice", "java", &[4], "class A { int x; }");
     archive.put(std::slice::from_ref(&changed)).unwrap();
     assert_eq!(prints(&archive, "java"), vec![(2, vec![4])]);
-    assert_eq!(archive.units(&[2]).unwrap(), vec![changed]);
+    assert_eq!(archive.units(&[2]).unwrap(), vec![without_texts(changed)]);
+    assert_eq!(archive.text(0, 0).unwrap(), None);
+    assert_eq!(
+        archive.text(2, 0).unwrap().as_deref(),
+        Some("class A { int x; }")
+    );
     let families = archive.families().unwrap();
     assert_eq!(families.get("java"), Some(&1));
     assert_eq!(families.get("python"), Some(&1));
@@ -69,7 +99,7 @@ fn without_texts_only_the_paths_are_kept() {
         .put(&[unit("carol", "c", &[1, 2], "int main;")])
         .unwrap();
     let files = &archive.units(&[0]).unwrap()[0].files;
-    assert_eq!(files[0].text, None);
+    assert_eq!(archive.text(0, 0).unwrap(), None);
     assert_eq!(files[0].path, PathBuf::from("/submissions/carol.java"));
     assert_eq!(files[0].form, words("int main;"));
 }
@@ -96,7 +126,7 @@ fn an_archive_of_another_format_is_refused_by_version() {
     let txn = archive.db.begin_write().unwrap();
     txn.open_table(META)
         .unwrap()
-        .insert("format", &1u32.to_le_bytes()[..])
+        .insert("format", &2u32.to_le_bytes()[..])
         .unwrap();
     txn.commit().unwrap();
     drop(archive);
@@ -105,14 +135,18 @@ fn an_archive_of_another_format_is_refused_by_version() {
         matches!(
             error,
             DbError::UnsupportedVersion {
-                found: 1,
-                supported: 2,
+                found: 2,
+                supported: 3,
                 ..
             }
         ),
         "{error}"
     );
-    assert!(error.to_string().contains("version 1"), "{error}");
+    let message = error.to_string();
+    assert!(
+        message.contains("archive.redb: format version 2"),
+        "{message}"
+    );
 }
 
 #[test]
@@ -160,6 +194,9 @@ fn check_reads_every_unit_and_names_a_damaged_one() {
             .unwrap()
             .insert(("java", 9), &[0u8][..])
             .unwrap();
+        let mut texts = txn.open_table(TEXTS).unwrap();
+        texts.insert(0, &b"not deflated texts"[..]).unwrap();
+        texts.insert(7, &b""[..]).unwrap();
     }
     txn.commit().unwrap();
     drop(archive);
@@ -168,17 +205,42 @@ fn check_reads_every_unit_and_names_a_damaged_one() {
     assert_eq!(
         report.problems,
         [
+            format!("{file}: corrupt: unit alice (id 0): its texts do not decode"),
             format!("{file}: corrupt: unit bob (id 1): its files do not decode"),
             format!("{file}: corrupt: hashes stored for unit 9 (java), which has no such record"),
+            format!("{file}: corrupt: texts stored for unit 7, which has no record"),
         ]
     );
     assert_eq!(report.units, 1);
 }
 
+#[test]
+fn check_names_a_unit_without_its_texts() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::create(dir.path(), "", true).unwrap();
+    let mut alice = unit("alice", "java", &[3], "class A {}");
+    alice.files.push(alice.files[0].clone());
+    archive.put(&[alice]).unwrap();
+    let txn = archive.db.begin_write().unwrap();
+    txn.open_table(TEXTS)
+        .unwrap()
+        .insert(0, codec::encode_texts(&[]).as_slice())
+        .unwrap();
+    txn.commit().unwrap();
+    drop(archive);
+    let file = dir.path().join(ARCHIVE_FILE).display().to_string();
+    assert_eq!(
+        check_archive(dir.path()).unwrap().problems,
+        [format!(
+            "{file}: corrupt: unit alice (id 0): its texts are not one for each file"
+        )]
+    );
+}
+
 proptest::proptest! {
     /// Files come back as they were stored: symbols of any size, spans
-    /// that overlap or go backwards, texts kept or not; and cut bytes are
-    /// refused, never a panic.
+    /// that overlap or go backwards, line starts, and apart from them
+    /// texts or none; and cut bytes are refused, never a panic.
     #[test]
     fn files_round_trip(
         files in proptest::collection::vec(
@@ -189,7 +251,6 @@ proptest::proptest! {
             ),
             0..4,
         ),
-        keep_texts in proptest::prelude::any::<bool>(),
         cut in proptest::prelude::any::<proptest::sample::Index>(),
     ) {
         let files: Vec<ArchivedFile> = files
@@ -200,13 +261,16 @@ proptest::proptest! {
                 for (symbol, start, len) in symbols {
                     form.push(symbol % 7 * 600_000_000, start..start + len);
                 }
-                ArchivedFile { name: format!("f{i}.py"), path: PathBuf::from(format!("/s/f{i}.py")), form, text, cells }
+                let line_starts = text.iter().flat_map(|t| t.match_indices(' ')).map(|(at, _)| at as u32 * 9000 + 1).collect();
+                ArchivedFile { name: format!("f{i}.py"), path: PathBuf::from(format!("/s/f{i}.py")), form, cells, line_starts, text }
             })
             .collect();
-        let bytes = codec::encode_files(&files, keep_texts);
+        let bytes = codec::encode_files(&files);
+        let texts: Vec<Option<String>> = files.iter().map(|f| f.text.clone()).collect();
+        proptest::prop_assert_eq!(codec::decode_texts(&codec::encode_texts(&files)), Some(texts));
         let expected: Vec<ArchivedFile> = files
             .into_iter()
-            .map(|f| ArchivedFile { text: f.text.filter(|_| keep_texts), ..f })
+            .map(|f| ArchivedFile { text: None, ..f })
             .collect();
         proptest::prop_assert_eq!(codec::file_count(&bytes), Some(expected.len() as u64));
         proptest::prop_assert_eq!(codec::decode_files(&bytes), Some(expected));

@@ -258,6 +258,7 @@ fn archived_unit(
             });
             continue;
         };
+        let line_starts = loaded.line_index().later_starts().to_vec();
         let document = Document::fingerprinted(file.file.name.clone(), loaded.doc, &scheme);
         hashes.extend(document.fingerprints().iter().map(|f| f.hash));
         content.write(file.file.name.as_bytes());
@@ -268,12 +269,13 @@ fn archived_unit(
             name: file.file.name,
             path: stored_path,
             form: document.into_normalized(),
-            text: Some(loaded.text),
             cells: loaded
                 .cells
                 .iter()
                 .map(|cell| (cell.number, cell.offset as u64))
                 .collect(),
+            line_starts,
+            text: Some(loaded.text),
         });
     }
     hashes.sort_unstable();

@@ -1,15 +1,14 @@
 //! What a batch compared against archives takes from them, one family at
 //! a time: the archived units that share a fingerprint hash with a unit of
-//! the batch (only they can pair with one), made from the symbols and
-//! texts the archive keeps (or their files normalised again with the
-//! batch's front-end, when it keeps no texts), and how many of the other
+//! the batch (only they can pair with one), made from the symbols, spans
+//! and line starts the archive keeps (or their files normalised again with
+//! the batch's front-end, when it keeps no texts), and how many of the other
 //! archived units hold each hash of those units, so that rarity weights
 //! and the occurrence limit count the whole archive.
 //!
-//! Texts are not held: a pulled unit keeps its line index, and an output
-//! fetches the text of the few archived units it shows again
-//! ([`Archives::text`]). Units are read a chunk at a time, so only one
-//! chunk's texts are ever in memory.
+//! Texts are not read: the archive keeps them apart, and an output fetches
+//! the text of the few archived units it shows ([`Archives::text`]).
+//! Units are read a chunk at a time.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -119,9 +118,10 @@ impl Archives {
                     .par_chunks(DECODE_PIECE)
                     .map(|piece| {
                         let mut stored = archive.units(piece)?;
+                        let kept = archive.keeps_texts();
                         let read: Vec<Result<Reread, Problem>> = stored
                             .iter_mut()
-                            .map(|unit| read_again(unit, family, front_end, scheme))
+                            .map(|unit| read_again(unit, kept, family, front_end, scheme))
                             .collect();
                         Ok(stored.into_iter().zip(read))
                     })
@@ -169,9 +169,10 @@ impl Archives {
     }
 
     /// The text of document `document` of the archived unit `kept_at`,
-    /// which its spans index into: as the archive keeps it, or, when it
-    /// keeps no texts, its file read again with `front_end`. `None` when
-    /// neither can be read any more.
+    /// which its spans index into: as the archive keeps it (apart from its
+    /// symbols: only an output that shows it reads it), or, when it keeps
+    /// no texts, its file read again with `front_end`. `None` when neither
+    /// can be read any more.
     pub(crate) fn text(
         &self,
         (place, id): KeptAt,
@@ -179,12 +180,11 @@ impl Archives {
         front_end: &FrontEnd,
     ) -> Option<String> {
         let (_, archive) = self.open.get(place)?;
-        let mut unit = archive.units(&[id]).ok()?.pop()?;
-        let file = unit.files.get_mut(document)?;
-        if let Some(text) = file.text.take() {
-            return Some(text);
+        if archive.keeps_texts() {
+            return archive.text(id, document).ok().flatten();
         }
-        load_again(&file.path, front_end)
+        let unit = archive.units(&[id]).ok()?.pop()?;
+        load_again(&unit.files.get(document)?.path, front_end)
             .ok()
             .map(|loaded| loaded.text)
     }
@@ -254,11 +254,13 @@ struct Reread {
     problem: Option<Problem>,
 }
 
-/// `unit` as an old unit, fingerprinted: from the symbols and texts the
-/// archive keeps, or, when it keeps no texts, its files read and
-/// normalised again.
+/// `unit` as an old unit, fingerprinted: from the symbols, spans and line
+/// starts the archive keeps when it keeps texts (`texts_kept`), or its
+/// files read and normalised again when it keeps none (so that spans and
+/// the text read again agree).
 fn read_again(
     unit: &mut ArchivedUnit,
+    texts_kept: bool,
     family: Family,
     front_end: &FrontEnd,
     scheme: &Scheme,
@@ -270,7 +272,7 @@ fn read_again(
     };
     let mut documents = Vec::with_capacity(unit.files.len());
     for file in &mut unit.files {
-        let (form, lines) = if let Some(text) = file.text.take() {
+        let (form, lines) = if texts_kept {
             let cells: Vec<CellStart> = file
                 .cells
                 .iter()
@@ -279,7 +281,8 @@ fn read_again(
                     offset: usize::try_from(offset).unwrap_or(usize::MAX),
                 })
                 .collect();
-            let lines = LineIndex::new(text.as_bytes()).with_cells(&cells);
+            let lines = LineIndex::from_later_starts(std::mem::take(&mut file.line_starts))
+                .with_cells(&cells);
             (std::mem::take(&mut file.form), lines)
         } else {
             let loaded = load_again(&file.path, front_end).map_err(problem)?;

@@ -4,6 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
+use predicates::prelude::*;
+
 use crate::db::db;
 use crate::support::{copyhound, examples, temp_dir};
 
@@ -142,4 +144,44 @@ fn options_conflicting_with_the_archive_and_text_database_commands_are_refused()
     db(&["rotate"], &archive)
         .code(2)
         .stderr(predicates::str::contains("a code archive"));
+}
+
+/// The passages of a pair with an archived unit are those a plain compare
+/// of both gives, on the same lines, once its files are gone: its lines
+/// come from the line starts the archive keeps, and the HTML page shows
+/// its text from the texts kept apart, with no warning about it.
+#[test]
+fn passages_of_an_archived_unit_do_not_need_its_files() {
+    let dir = temp_dir();
+    let old = students(&dir.path().join("old"), &["anna"]);
+    let new = students(&dir.path().join("new"), &["chloe"]);
+    let archive = dir.path().join("archive");
+    db(&["init", "--code"], &archive).success();
+    db(&["add", old.to_str().unwrap(), "--unit", "dir"], &archive).success();
+    let passages = |args: &[&std::ffi::OsStr]| {
+        let output = copyhound()
+            .arg("compare")
+            .args(args)
+            .args(["--unit", "dir", "--json", "-", "-q"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{stderr}");
+        assert!(!stderr.contains("(archived)"), "{stderr}");
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        report["pairs"][0]["passages"].clone()
+    };
+    let plain = passages(&[new.as_os_str(), old.as_os_str()]);
+    assert!(!plain.as_array().unwrap().is_empty(), "{plain}");
+    std::fs::remove_dir_all(&old).unwrap();
+    let against = [new.as_os_str(), "--against".as_ref(), archive.as_os_str()];
+    assert_eq!(passages(&against), plain);
+    copyhound()
+        .arg("compare")
+        .args(against)
+        .args(["--unit", "dir", "-q", "--report"])
+        .arg(dir.path().join("page.html"))
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("(archived)").not());
 }
