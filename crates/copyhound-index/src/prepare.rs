@@ -190,6 +190,9 @@ fn prepare_document(
         let mut numbered: Vec<u32> = Vec::with_capacity(symbols.len());
         let mut number = 0;
         let mut previous_line = None;
+        // Consecutive symbols share lines: a line is marked once per run
+        // of compared symbols on it, not once per symbol.
+        let mut last_marked = None;
         let starts = document.spans().map(|span| span.start);
         for (i, line) in lines.lines_of(starts).enumerate() {
             if previous_line.is_some_and(|previous| previous != line) {
@@ -197,8 +200,9 @@ fn prepare_document(
             }
             numbered.push(if lines_ascend { number } else { line });
             previous_line = Some(line);
-            if is_compared(i) {
+            if last_marked != Some(line) && is_compared(i) {
                 seen.insert(line as usize);
+                last_marked = Some(line);
             }
         }
         let numbers = if lines_ascend {

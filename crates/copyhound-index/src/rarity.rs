@@ -169,25 +169,24 @@ pub(crate) fn unit_weights(
 
 /// Each of a document's `len` symbols weighs as much as the most common
 /// of its `fingerprints` covering it, or fully when none does.
+///
+/// `weight_of` gives at most [`FULL`], so every symbol starts at
+/// [`FULL`] and takes the least of it and its covering weights: one
+/// minimum per covered symbol, with no test for "not covered yet".
 pub(crate) fn symbol_weights(
     len: usize,
     fingerprints: &[Fingerprint],
     k: usize,
     weight_of: impl Fn(u64) -> u16,
 ) -> Vec<u16> {
-    let mut weights = vec![0; len];
+    let mut weights = vec![FULL; len];
     for f in fingerprints {
         let w = weight_of(f.hash);
+        debug_assert!(w <= FULL, "a weight above FULL: {w}");
         let start = (f.pos as usize).min(weights.len());
         let end = (start + k).min(weights.len());
         for slot in &mut weights[start..end] {
-            // 0 marks a symbol no fingerprint has covered yet.
-            *slot = if *slot == 0 { w } else { (*slot).min(w) };
-        }
-    }
-    for slot in &mut weights {
-        if *slot == 0 {
-            *slot = FULL;
+            *slot = (*slot).min(w);
         }
     }
     weights
@@ -411,6 +410,29 @@ mod tests {
                     prop_assert_eq!(weights.of(hash), FULL);
                 }
             }
+        }
+
+        #[test]
+        fn a_symbol_weighs_the_least_weight_covering_it(
+            len in 0usize..60,
+            k in 1usize..8,
+            covering in prop::collection::vec((0u32..70, FLOOR..=FULL), 0..20),
+        ) {
+            let fingerprints: Vec<Fingerprint> = covering
+                .iter()
+                .map(|&(pos, w)| Fingerprint { hash: u64::from(w), pos })
+                .collect();
+            let weights = symbol_weights(len, &fingerprints, k, |hash| hash as u16);
+            for (i, &got) in weights.iter().enumerate() {
+                let least = covering
+                    .iter()
+                    .filter(|&&(pos, _)| (pos as usize..pos as usize + k).contains(&i))
+                    .map(|&(_, w)| w)
+                    .min()
+                    .unwrap_or(FULL);
+                prop_assert_eq!(got, least, "symbol {}", i);
+            }
+            prop_assert_eq!(weights.len(), len);
         }
 
         #[test]

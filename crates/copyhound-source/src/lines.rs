@@ -21,13 +21,10 @@ pub struct LineIndex {
 impl LineIndex {
     /// The line starts of `text`.
     pub fn new(text: &[u8]) -> Self {
+        // `memchr` skips the bytes between newlines many at a time, where
+        // a filter looks at each one.
         let mut starts = vec![0];
-        starts.extend(
-            text.iter()
-                .enumerate()
-                .filter(|&(_, &b)| b == b'\n')
-                .map(|(at, _)| at as u32 + 1),
-        );
+        starts.extend(memchr::memchr_iter(b'\n', text).map(|at| at as u32 + 1));
         Self {
             starts,
             cells: CellLines::default(),
@@ -87,24 +84,34 @@ impl LineIndex {
     /// forward from the previous one, not searched for anew; an offset
     /// below the previous one is searched for.
     pub fn lines_of(&self, offsets: impl IntoIterator<Item = u32>) -> impl Iterator<Item = u32> {
-        let mut previous: Option<(u32, usize)> = None;
+        // The line found last, the offset it was found for, and where the
+        // line after it starts (past every offset when there is none): an
+        // offset on the same line, nearly every one, costs two comparisons.
+        let mut line = 0;
+        let mut last = 0;
+        let mut next = self.start_after(0);
         offsets.into_iter().map(move |offset| {
-            let line = match previous {
-                Some((last, mut line)) if offset >= last => {
-                    while self
-                        .starts
-                        .get(line + 1)
-                        .is_some_and(|&next| next <= offset)
-                    {
-                        line += 1;
-                    }
-                    line
+            if offset < last {
+                line = self.line_of(offset) as usize;
+                next = self.start_after(line);
+            } else {
+                while u64::from(offset) >= next {
+                    line += 1;
+                    next = self.start_after(line);
                 }
-                _ => self.line_of(offset) as usize,
-            };
-            previous = Some((offset, line));
+            }
+            last = offset;
             line as u32
         })
+    }
+
+    /// Where the line after line `line` starts, or a value above every
+    /// offset when `line` is the last.
+    #[inline]
+    fn start_after(&self, line: usize) -> u64 {
+        self.starts
+            .get(line + 1)
+            .map_or(u64::MAX, |&start| u64::from(start))
     }
 
     /// The 1-based number of the line holding byte `offset`.
@@ -147,6 +154,17 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
+        #[test]
+        fn an_offset_is_on_the_line_numbered_by_the_newlines_before_it(text in "[a\n\r]{0,300}") {
+            let lines = LineIndex::new(text.as_bytes());
+            let newlines = text.matches('\n').count();
+            prop_assert_eq!(lines.line_count(), newlines + 1);
+            for offset in 0..=text.len() {
+                let before = text[..offset].matches('\n').count();
+                prop_assert_eq!(lines.line_of(offset as u32) as usize, before);
+            }
+        }
+
         #[test]
         fn lines_of_agrees_with_line_of(text in "[a\n]{0,60}", offsets in prop::collection::vec(0u32..64, 0..20)) {
             let lines = LineIndex::new(text.as_bytes());
