@@ -283,14 +283,7 @@ impl UnitSide<'_> {
     /// The weight of the union of each group's `charges` (sorted here), by
     /// group.
     fn union_weights(&self, charges: &mut [Charge]) -> Vec<(u32, u64)> {
-        // One 128-bit number per charge orders as the tuple does, in one
-        // comparison without branches.
-        charges.sort_unstable_by_key(|&(group, doc, start, end)| {
-            u128::from(group) << 96
-                | u128::from(doc) << 64
-                | u128::from(start) << 32
-                | u128::from(end)
-        });
+        charges.sort_unstable();
         let mut out: Vec<(u32, u64)> = Vec::new();
         for group in charges.chunk_by(|x, y| x.0 == y.0) {
             let mut weight = 0;

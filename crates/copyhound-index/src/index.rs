@@ -543,13 +543,11 @@ fn sorted_entries(units: &[Unit], base: &BaseCode) -> (Vec<Entry>, usize) {
         slices.push(slice);
         rest = tail;
     }
-    // 128-bit keys order as the entries do, in one comparison without branches.
-    let key = |&(h, u, p): &Entry| u128::from(h) << 64 | u128::from(u) << 32 | u128::from(p);
     slices.par_iter_mut().for_each(|slice| {
         if slice.len() > LARGE_BUCKET {
-            slice.par_sort_unstable_by_key(key);
+            slice.par_sort_unstable();
         } else {
-            slice.sort_unstable_by_key(key);
+            slice.sort_unstable();
         }
     });
     (entries, all - total)

@@ -26,28 +26,18 @@ pub fn normalize_chars(text: &str) -> NormalizedDocument {
     while at < bytes.len() {
         // An ASCII byte not followed by a non-ASCII one (which could be a
         // combining mark) is a cluster of its own, exactly as `Clusters`
-        // would cut it: every byte of a run of ASCII but the last before
-        // non-ASCII text. Most of a Latin text goes through this loop alone.
-        let run_end = bytes[at..]
-            .iter()
-            .position(|byte| !byte.is_ascii())
-            .map_or(bytes.len(), |run| at + run);
-        let alone_end = if run_end > at && run_end < bytes.len() {
-            run_end - 1
-        } else {
-            run_end
-        };
-        for (offset, &byte) in (at..alone_end).zip(&bytes[at..alone_end]) {
-            push_ascii(&mut doc, byte, offset..offset + 1);
+        // would cut it: most of a Latin text goes through this loop alone.
+        let byte = bytes[at];
+        if byte < 0x80 && bytes.get(at + 1).is_none_or(|&next| next < 0x80) {
+            push_ascii(&mut doc, byte, at..at + 1);
+            at += 1;
+            continue;
         }
-        at = alone_end;
-        if at < bytes.len() {
-            let cluster = Clusters::starting_at(text, at)
-                .next()
-                .expect("a cluster starts at every char boundary before the end");
-            at = cluster.range().end;
-            push_cluster(&mut doc, &mut folds, &cluster);
-        }
+        let cluster = Clusters::starting_at(text, at)
+            .next()
+            .expect("a cluster starts at every char boundary before the end");
+        at = cluster.range().end;
+        push_cluster(&mut doc, &mut folds, &cluster);
     }
     doc
 }
