@@ -17,6 +17,7 @@ use std::sync::Mutex;
 use copyhound_index::Role;
 use copyhound_normalize::{LoadError, LoadedDocument};
 use copyhound_report::Problem;
+use copyhound_source::LineIndex;
 
 use crate::plan::unit_folder;
 use crate::progress::{Progress, Stage, Warning};
@@ -26,6 +27,41 @@ use crate::{Family, FrontEnd, Inputs, PipelineError, PlannedFile};
 pub(crate) struct LoadedFile {
     pub file: PlannedFile,
     pub loaded: Result<LoadedDocument, LoadError>,
+    /// The line starts of its text, when [`Texts::LinesOnly`] let the
+    /// text go.
+    pub lines: Option<LineIndex>,
+    /// The same for the text of its notebook's markdown cells.
+    markdown_lines: Option<LineIndex>,
+}
+
+/// What a batch keeps of its files' texts once they are loaded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Texts {
+    /// The texts: an archive stores them.
+    Kept,
+    /// Only their line starts, each text let go as soon as its file is
+    /// loaded: a comparison needs no more, and a large batch's texts, all
+    /// held until the last file is loaded, were a quarter of its memory.
+    LinesOnly,
+}
+
+impl Texts {
+    /// Lets the texts of `loaded` (and of its markdown cells) go if
+    /// so chosen: their line starts, or `None` where kept.
+    fn shed(self, loaded: &mut LoadedDocument) -> (Option<LineIndex>, Option<LineIndex>) {
+        fn lines_only(loaded: &mut LoadedDocument) -> LineIndex {
+            let lines = loaded.line_index();
+            loaded.text = String::new();
+            lines
+        }
+        match self {
+            Self::Kept => (None, None),
+            Self::LinesOnly => (
+                Some(lines_only(loaded)),
+                loaded.markdown.as_deref_mut().map(lines_only),
+            ),
+        }
+    }
 }
 
 /// A unit whose files were loaded.
@@ -134,10 +170,12 @@ pub(crate) struct LoadedBatch {
     pub problems: Vec<Problem>,
 }
 
-/// Plans `inputs` and loads each file with `front_end`.
+/// Plans `inputs` and loads each file with `front_end`, keeping what
+/// `texts` says of their texts.
 pub(crate) fn load_batch(
     inputs: &Inputs,
     front_end: &FrontEnd,
+    texts: Texts,
     progress: &dyn Progress,
 ) -> Result<LoadedBatch, PipelineError> {
     progress.start(Stage::Load, 0);
@@ -148,7 +186,10 @@ pub(crate) fn load_batch(
             progress.found();
             let file = file.clone();
             scope.spawn(move |_| {
-                let result = front_end.load_planned(&file);
+                let result = front_end.load_planned(&file).map(|mut loaded| {
+                    let lines = texts.shed(&mut loaded);
+                    (loaded, lines)
+                });
                 progress.advance(1);
                 loaded
                     .lock()
@@ -159,7 +200,7 @@ pub(crate) fn load_batch(
     })?;
     // Loads come back in the order they ended; a file listed twice was
     // loaded twice.
-    let mut by_path: HashMap<PathBuf, Vec<Result<LoadedDocument, LoadError>>> = HashMap::new();
+    let mut by_path: HashMap<PathBuf, Vec<Result<Shed, LoadError>>> = HashMap::new();
     for (path, result) in loaded.into_inner().expect("no loader panics") {
         by_path.entry(path).or_default().push(result);
     }
@@ -173,7 +214,16 @@ pub(crate) fn load_batch(
             content: None,
             ..file
         };
-        LoadedFile { file, loaded }
+        let (loaded, (lines, markdown_lines)) = match loaded {
+            Ok((loaded, lines)) => (Ok(loaded), lines),
+            Err(error) => (Err(error), (None, None)),
+        };
+        LoadedFile {
+            file,
+            loaded,
+            lines,
+            markdown_lines,
+        }
     };
     let mut units = Vec::with_capacity(plan.units.len());
     for unit in plan.units {
@@ -197,6 +247,10 @@ pub(crate) fn load_batch(
     })
 }
 
+/// A loaded document, and the line starts of its text and of its markdown
+/// cells' when [`Texts::shed`] let them go.
+type Shed = (LoadedDocument, (Option<LineIndex>, Option<LineIndex>));
+
 /// The markdown documents of `files`, taken out of them, each as a file of
 /// the same name.
 fn take_markdown(files: &mut [LoadedFile]) -> impl Iterator<Item = LoadedFile> + '_ {
@@ -205,6 +259,8 @@ fn take_markdown(files: &mut [LoadedFile]) -> impl Iterator<Item = LoadedFile> +
         Some(LoadedFile {
             file: file.file.clone(),
             loaded: Ok(*markdown),
+            lines: file.markdown_lines.take(),
+            markdown_lines: None,
         })
     })
 }

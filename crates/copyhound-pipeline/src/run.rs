@@ -12,12 +12,13 @@ use copyhound_report::{
     BelowMinimum, PairDetails, Parameters, Problem, ProblemKind, Report, ReportInput, Tool,
     UnitOrigin,
 };
+use copyhound_source::LineIndex;
 use rayon::prelude::*;
 
 use crate::archive::ArchiveLimits;
 use crate::code_archive::against::{Archives, KeptAt};
 use crate::families::{FamilyCount, comparable_families, describe, family_counts};
-use crate::load::{LoadedBatch, LoadedFile, LoadedUnit, load_batch};
+use crate::load::{LoadedBatch, LoadedFile, LoadedUnit, Texts, load_batch};
 use crate::plan::unit_folder;
 use crate::progress::{CompareProgress, Progress, Stage, Warning};
 use crate::settings::FamilySettings;
@@ -41,7 +42,7 @@ pub fn run(
         return Err(PipelineError::BaseWithArchive);
     }
     let archives = Archives::open(&inputs.against)?;
-    let mut batch = load_batch(inputs, &settings.front_end, progress)?;
+    let mut batch = load_batch(inputs, &settings.front_end, Texts::LinesOnly, progress)?;
     let mut counts = family_counts(batch.units.iter().map(|unit| (unit.role, unit.family)));
     for (family, archived) in archives.family_counts()? {
         if let Some(count) = counts.get_mut(&family) {
@@ -422,6 +423,8 @@ struct KeptFile {
     name: String,
     family: Family,
     loaded: LoadedDocument,
+    /// The line starts of its text, when loading let the text go.
+    lines: Option<LineIndex>,
 }
 
 /// A unit of the batch: its documents come once they are fingerprinted.
@@ -444,6 +447,7 @@ struct KeptBatch {
 struct ReadFile {
     file: PlannedFile,
     loaded: LoadedDocument,
+    lines: Option<LineIndex>,
     family: Family,
 }
 
@@ -455,6 +459,7 @@ impl ReadFile {
                 family: Family::of(loaded.kind),
                 file: file.file,
                 loaded,
+                lines: file.lines,
             }),
             Err(error) => {
                 problems.push(problem(
@@ -554,6 +559,7 @@ impl KeptFile {
             name: read.file.name,
             family: read.family,
             loaded: read.loaded,
+            lines: read.lines,
         }
     }
 }
@@ -601,7 +607,7 @@ fn fingerprint(
         .into_par_iter()
         .map(|file| {
             let scheme = &settings_of[&file.family].scheme;
-            let lines = file.loaded.line_index();
+            let lines = file.lines.unwrap_or_else(|| file.loaded.line_index());
             let document =
                 Document::fingerprinted(file.name, file.loaded.doc, scheme).with_lines(lines);
             progress.advance(1);

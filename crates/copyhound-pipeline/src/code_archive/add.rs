@@ -13,7 +13,7 @@ use rayon::prelude::*;
 
 use super::OpenArchive;
 use crate::archive::{ArchiveLimits, read_entry};
-use crate::load::{LoadedUnit, load_batch};
+use crate::load::{LoadedUnit, Texts, load_batch};
 use crate::progress::{Progress, Stage};
 use crate::{CompareSettings, Family, FrontEndChoice, Inputs, PipelineError};
 
@@ -131,7 +131,7 @@ pub fn add_to_archive(
     progress: &dyn Progress,
 ) -> Result<AddOutcome, PipelineError> {
     let OpenArchive { archive, settings } = OpenArchive::open(dir, limits)?;
-    let batch = load_batch(inputs, &settings.front_end, progress)?;
+    let batch = load_batch(inputs, &settings.front_end, Texts::Kept, progress)?;
     let mut outcome = AddOutcome {
         problems: batch.problems,
         ..AddOutcome::default()
