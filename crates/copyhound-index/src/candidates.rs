@@ -567,21 +567,8 @@ impl Worker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::BaseCode;
     use crate::best::BAND_BITS;
-    use crate::{BaseCode, Document};
-    use copyhound_fingerprint::{Fingerprint, NormalizedDocument};
-
-    fn unit(name: &str, hashes: &[u64]) -> Unit {
-        let fingerprints = hashes
-            .iter()
-            .enumerate()
-            .map(|(i, &h)| Fingerprint::new(h, i))
-            .collect();
-        Unit::new(
-            name,
-            vec![Document::new(name, NormalizedDocument::new(), fingerprints)],
-        )
-    }
 
     /// A share of 1 for every unit in every group, no slack.
     fn unit_shares(index: &FingerprintIndex, firsts: &[u32]) -> HashBounds {
@@ -624,10 +611,10 @@ mod tests {
     #[test]
     fn pairs_are_ranked_by_summed_shares() {
         let units = [
-            unit("a", &[1, 2, 3]),
-            unit("b", &[1, 2, 3, 4]),
-            unit("c", &[4, 5]),
-            unit("d", &[6]),
+            Unit::of_hashes("a", &[1, 2, 3]),
+            Unit::of_hashes("b", &[1, 2, 3, 4]),
+            Unit::of_hashes("c", &[4, 5]),
+            Unit::of_hashes("d", &[6]),
         ];
         let found = pairs(&units, 10);
         // Hashes 1, 2 and 3 are one group (held by a and b alike): one
@@ -642,9 +629,9 @@ mod tests {
     #[test]
     fn the_cap_keeps_the_pairs_of_highest_rank_and_notes_the_rest() {
         let units = [
-            unit("a", &[1, 2, 3]),
-            unit("b", &[1, 2, 3, 4]),
-            unit("c", &[4, 5]),
+            Unit::of_hashes("a", &[1, 2, 3]),
+            Unit::of_hashes("b", &[1, 2, 3, 4]),
+            Unit::of_hashes("c", &[4, 5]),
         ];
         // (a, b) and (b, c) share one group each: the tie goes by name.
         let found = pairs(&units, 1);
@@ -661,9 +648,9 @@ mod tests {
     #[test]
     fn hashes_held_by_the_same_units_are_one_group() {
         let units = [
-            unit("a", &[1, 2, 3, 7]),
-            unit("b", &[1, 2, 3, 8]),
-            unit("c", &[7, 8, 2]),
+            Unit::of_hashes("a", &[1, 2, 3, 7]),
+            Unit::of_hashes("b", &[1, 2, 3, 8]),
+            Unit::of_hashes("c", &[7, 8, 2]),
         ];
         let index = FingerprintIndex::build(&units, &BaseCode::none(), usize::MAX);
         let firsts = group_firsts(&index);
@@ -681,12 +668,12 @@ mod tests {
         // Hash 1 is in all six units (15 bumps), hash 2 in three (3 bumps),
         // hashes 3 and 4 in two (1 bump each); 9 and 10 repeat 3's units.
         let units = [
-            unit("a", &[1, 2, 3, 9, 10]),
-            unit("b", &[1, 2, 3, 9, 10]),
-            unit("c", &[1, 2, 4]),
-            unit("d", &[1, 4]),
-            unit("e", &[1]),
-            unit("f", &[1]),
+            Unit::of_hashes("a", &[1, 2, 3, 9, 10]),
+            Unit::of_hashes("b", &[1, 2, 3, 9, 10]),
+            Unit::of_hashes("c", &[1, 2, 4]),
+            Unit::of_hashes("d", &[1, 4]),
+            Unit::of_hashes("e", &[1]),
+            Unit::of_hashes("f", &[1]),
         ];
         assert_eq!(limits(&units, &[20, 19, 4, 0]), [usize::MAX, 3, 2, 2]);
     }
@@ -707,10 +694,10 @@ mod tests {
         // The units of the test above, c to f old and after the new ones:
         // hash 1 costs a's 5 steps and b's 4, not 15; hash 2 a's 2 and b's
         // 1; hashes 3, 9 and 10 one; hash 4, in two old units, nothing.
-        let old = |name, hashes| unit(name, hashes).with_role(Role::Old);
+        let old = |name, hashes| Unit::of_hashes(name, hashes).with_role(Role::Old);
         let units = [
-            unit("a", &[1, 2, 3, 9, 10]),
-            unit("b", &[1, 2, 3, 9, 10]),
+            Unit::of_hashes("a", &[1, 2, 3, 9, 10]),
+            Unit::of_hashes("b", &[1, 2, 3, 9, 10]),
             old("c", &[1, 2, 4]),
             old("d", &[1, 4]),
             old("e", &[1]),
@@ -722,10 +709,10 @@ mod tests {
     #[test]
     fn an_old_unit_before_a_new_one_is_walked_from() {
         let units = [
-            unit("a", &[1]).with_role(Role::Old),
-            unit("b", &[1]),
-            unit("c", &[1]).with_role(Role::Old),
-            unit("d", &[1]).with_role(Role::Old),
+            Unit::of_hashes("a", &[1]).with_role(Role::Old),
+            Unit::of_hashes("b", &[1]),
+            Unit::of_hashes("c", &[1]).with_role(Role::Old),
+            Unit::of_hashes("d", &[1]).with_role(Role::Old),
         ];
         let rules = PairingRules::new(&units);
         // From a to b, c and d (only b is paired), from b to c and d.
@@ -741,9 +728,9 @@ mod tests {
         // Hash 1 is in every unit (3 bumps), 2, 3 and 4 in two units each
         // (1 bump each): a budget of 3 leaves hash 1 out.
         let units = [
-            unit("a", &[1, 2, 3]),
-            unit("b", &[1, 2, 4]),
-            unit("c", &[1, 3, 4]),
+            Unit::of_hashes("a", &[1, 2, 3]),
+            Unit::of_hashes("b", &[1, 2, 4]),
+            Unit::of_hashes("c", &[1, 3, 4]),
         ];
         let index = FingerprintIndex::build(&units, &BaseCode::none(), usize::MAX);
         let firsts = group_firsts(&index);
@@ -776,10 +763,10 @@ mod tests {
     #[test]
     fn old_and_grouped_units_are_not_paired_among_themselves() {
         let units = [
-            unit("old1", &[1]).with_role(Role::Old),
-            unit("old2", &[1]).with_role(Role::Old),
-            unit("t1", &[1]).with_group("team"),
-            unit("t2", &[1]).with_group("team"),
+            Unit::of_hashes("old1", &[1]).with_role(Role::Old),
+            Unit::of_hashes("old2", &[1]).with_role(Role::Old),
+            Unit::of_hashes("t1", &[1]).with_group("team"),
+            Unit::of_hashes("t2", &[1]).with_group("team"),
         ];
         let found = pairs(&units, 100);
         let got: Vec<(u32, u32)> = found.pairs.iter().map(|c| (c.a, c.b)).collect();
@@ -804,7 +791,7 @@ mod tests {
                 .zip(&hashes)
                 .zip(&old)
                 .map(|((n, h), &old)| {
-                    let unit = unit(n, h);
+                    let unit = Unit::of_hashes(n, h);
                     if old { unit.with_role(Role::Old) } else { unit }
                 })
                 .collect();
@@ -845,7 +832,7 @@ mod tests {
                 .iter()
                 .enumerate()
                 .map(|(i, h)| {
-                    let unit = unit(&format!("u{i:02}"), h);
+                    let unit = Unit::of_hashes(&format!("u{i:02}"), h);
                     if i < new_units { unit } else { unit.with_role(Role::Old) }
                 })
                 .collect();

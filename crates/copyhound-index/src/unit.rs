@@ -179,4 +179,20 @@ impl Unit {
     pub fn symbol_count(&self) -> usize {
         self.documents.iter().map(Document::len).sum()
     }
+    /// A unit of one document, no symbols, fingerprinted with `hashes`
+    /// at positions 0, 1, 2…: what the index and counting tests need.
+    #[cfg(test)]
+    pub(crate) fn of_hashes(name: &str, hashes: &[u64]) -> Self {
+        let fingerprints = hashes
+            .iter()
+            .enumerate()
+            .map(|(i, &h)| copyhound_fingerprint::Fingerprint::new(h, i))
+            .collect();
+        let document = Document::new(
+            name,
+            copyhound_fingerprint::NormalizedDocument::new(),
+            fingerprints,
+        );
+        Self::new(name, vec![document])
+    }
 }

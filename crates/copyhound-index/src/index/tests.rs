@@ -3,27 +3,15 @@
 
 use super::*;
 use crate::Document;
-use copyhound_fingerprint::{Fingerprint, NormalizedDocument};
+use copyhound_fingerprint::NormalizedDocument;
 use proptest::prelude::any;
-
-fn unit(name: &str, hashes: &[u64]) -> Unit {
-    let fingerprints = hashes
-        .iter()
-        .enumerate()
-        .map(|(i, &h)| Fingerprint::new(h, i))
-        .collect();
-    Unit::new(
-        name,
-        vec![Document::new(name, NormalizedDocument::new(), fingerprints)],
-    )
-}
 
 #[test]
 fn only_hashes_shared_by_few_enough_units_are_kept() {
     let units = [
-        unit("a", &[1, 2, 3, 3]),
-        unit("b", &[3, 2, 9]),
-        unit("c", &[2, 7]),
+        Unit::of_hashes("a", &[1, 2, 3, 3]),
+        Unit::of_hashes("b", &[3, 2, 9]),
+        Unit::of_hashes("c", &[2, 7]),
     ];
     let index = FingerprintIndex::build(&units, &BaseCode::none(), 2);
     // 2 is in three units (dropped), 1, 7, 9 in one (dropped), 3 in two.
@@ -42,9 +30,9 @@ fn only_hashes_shared_by_few_enough_units_are_kept() {
 #[test]
 fn hashes_only_old_units_hold_are_left_out() {
     let units = [
-        unit("new", &[1, 2]),
-        unit("old1", &[1, 2, 3, 3]).with_role(crate::Role::Old),
-        unit("old2", &[3, 2]).with_role(crate::Role::Old),
+        Unit::of_hashes("new", &[1, 2]),
+        Unit::of_hashes("old1", &[1, 2, 3, 3]).with_role(crate::Role::Old),
+        Unit::of_hashes("old2", &[3, 2]).with_role(crate::Role::Old),
     ];
     let index = FingerprintIndex::build(&units, &BaseCode::none(), usize::MAX);
     // 3 is in the two old units only: its three postings are left out.
@@ -73,7 +61,7 @@ proptest::proptest! {
         // Two units holding every hash make the ids of a and b a sparse
         // subset of all ids, as in a real batch.
         let every: Vec<u64> = (0..3000).collect();
-        let units = [unit("a", &a), unit("b", &b), unit("c", &every), unit("d", &every)];
+        let units = [Unit::of_hashes("a", &a), Unit::of_hashes("b", &b), Unit::of_hashes("c", &every), Unit::of_hashes("d", &every)];
         let index = FingerprintIndex::build(&units, &BaseCode::none(), usize::MAX);
         let mut table = PostingTable::default();
         for u in 0..2 {
@@ -122,7 +110,7 @@ proptest::proptest! {
                 // Some units of several documents, some of them empty.
                 let mut documents: Vec<Document> = hashes
                     .chunks(37 * (i + 1))
-                    .map(|chunk| unit("", chunk).documents.remove(0))
+                    .map(|chunk| Unit::of_hashes("", chunk).documents.remove(0))
                     .collect();
                 if i % 2 == 1 {
                     documents.insert(documents.len() / 2, Document::default());
@@ -160,7 +148,7 @@ proptest::proptest! {
         let units: Vec<Unit> = hashes
             .iter()
             .enumerate()
-            .map(|(i, h)| unit(&format!("u{i}"), h))
+            .map(|(i, h)| Unit::of_hashes(&format!("u{i}"), h))
             .collect();
         let index = FingerprintIndex::build(&units, &BaseCode::none(), usize::MAX);
         for a in 0..units.len() as u32 {
