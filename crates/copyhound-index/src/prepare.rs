@@ -23,7 +23,8 @@ pub(crate) struct PreparedDocument {
     /// two lines share a number: a pair's covered lines are counted from
     /// them without looking a symbol's offset up.
     pub(crate) symbol_lines: Option<SymbolLines>,
-    /// Whether the symbols' offsets ascend. Lines are then numbered among
+    /// Whether the symbols' offsets ascend (read only with `symbol_lines`,
+    /// false without them). Lines are then numbered among
     /// those that hold a symbol, so a run of symbols touches exactly the
     /// lines numbered from its first symbol's to its last one's, and a
     /// pair's covered lines are read off at the ends of its fragments;
@@ -172,44 +173,48 @@ fn prepare_document(
         0
     };
     let mut symbol_lines = None;
-    let mut starts = document.spans().map(|span| span.start);
-    let lines_ascend = starts.next().is_none_or(|first| {
-        starts
-            .try_fold(first, |previous, start| {
-                (previous <= start).then_some(start)
-            })
-            .is_some()
-    });
+    let mut lines_ascend = false;
     let compared_lines = document.lines.as_ref().map(|lines| {
         if !long_enough {
             return 0;
         }
         let mut seen = BitSet::new(lines.line_count());
-        // Lines holding symbols are numbered from 0 as the line changes
-        // when the offsets ascend; else each by its own index.
+        // One pass over the packed spans: each symbol's line, whether the
+        // offsets ascend, and the compared lines. A line is marked once
+        // per run of compared symbols on it, not once per symbol.
         let mut numbered: Vec<u32> = Vec::with_capacity(symbols.len());
-        let mut number = 0;
-        let mut previous_line = None;
-        // Consecutive symbols share lines: a line is marked once per run
-        // of compared symbols on it, not once per symbol.
+        let mut ascending = true;
+        let mut previous_start = 0;
         let mut last_marked = None;
-        let starts = document.spans().map(|span| span.start);
+        let starts = document.spans().map(|span| {
+            ascending &= previous_start <= span.start;
+            previous_start = span.start;
+            span.start
+        });
         for (i, line) in lines.lines_of(starts).enumerate() {
-            if previous_line.is_some_and(|previous| previous != line) {
-                number += 1;
-            }
-            numbered.push(if lines_ascend { number } else { line });
-            previous_line = Some(line);
+            numbered.push(line);
             if last_marked != Some(line) && is_compared(i) {
                 seen.insert(line as usize);
                 last_marked = Some(line);
             }
         }
-        let numbers = if lines_ascend {
+        // Lines holding symbols are numbered from 0 as the line changes
+        // when the offsets ascend; else each keeps its own index.
+        let numbers = if ascending {
+            let mut number = 0;
+            let mut previous_line = None;
+            for line in &mut numbered {
+                if previous_line.is_some_and(|previous| previous != *line) {
+                    number += 1;
+                }
+                previous_line = Some(*line);
+                *line = number;
+            }
             numbered.last().map_or(0, |&last| last as usize + 1)
         } else {
             lines.line_count()
         };
+        lines_ascend = ascending;
         symbol_lines = Some((numbered, numbers));
         seen.count()
     });

@@ -179,6 +179,7 @@ impl Unit {
     pub fn symbol_count(&self) -> usize {
         self.documents.iter().map(Document::len).sum()
     }
+
     /// A unit of one document, no symbols, fingerprinted with `hashes`
     /// at positions 0, 1, 2…: what the index and counting tests need.
     #[cfg(test)]

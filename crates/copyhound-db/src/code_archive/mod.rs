@@ -11,10 +11,9 @@
 //! is compared without being normalised again, and apart from them its
 //! text (compressed; or only its path, to be read again), which only an
 //! output that shows one of its passages reads. What the settings are
-//! (front-end, selection) is the
-//! caller's: the archive keeps them as text. One redb file,
-//! `archive.redb`; every change is one transaction. FORMAT.md documents
-//! the bytes.
+//! (front-end, selection) is the caller's: the archive keeps them as text.
+//! One redb file, `archive.redb`; every change is one transaction.
+//! FORMAT.md documents the bytes.
 
 mod codec;
 mod inspect;

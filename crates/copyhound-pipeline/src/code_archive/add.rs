@@ -7,7 +7,6 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use copyhound_db::code_archive::{ArchivedFile, ArchivedUnit};
-use copyhound_index::Document;
 use copyhound_report::{Problem, ProblemKind};
 use rayon::prelude::*;
 
@@ -225,6 +224,7 @@ fn archived_unit(
     let scheme = settings.for_family(family).scheme;
     let mut content = ContentHash::default();
     let mut hashes = Vec::new();
+    let mut fingerprints = Vec::new();
     let mut files = Vec::new();
     for file in unit.files {
         let path = file.file.path.display().to_string();
@@ -259,8 +259,12 @@ fn archived_unit(
             continue;
         };
         let line_starts = loaded.line_index().later_starts().to_vec();
-        let document = Document::fingerprinted(file.file.name.clone(), loaded.doc, &scheme);
-        hashes.extend(document.fingerprints().iter().map(|f| f.hash));
+        // Fingerprinted straight from the loaded symbols: the archive keeps
+        // the plain form, so packing spans into a `Document` only to unpack
+        // them would be wasted work.
+        fingerprints.clear();
+        scheme.fingerprint(&loaded.doc.symbols, &mut fingerprints);
+        hashes.extend(fingerprints.iter().map(|f| f.hash));
         content.write(file.file.name.as_bytes());
         content.write_u64(bytes.len() as u64);
         content.write(&bytes);
@@ -268,7 +272,7 @@ fn archived_unit(
         files.push(ArchivedFile {
             name: file.file.name,
             path: stored_path,
-            form: document.into_normalized(),
+            form: loaded.doc,
             cells: loaded
                 .cells
                 .iter()
