@@ -427,7 +427,8 @@ fn check_units(units: &[Unit], k: usize) -> Result<(), CompareError> {
     if u32::try_from(units.len()).is_err() {
         return Err(CompareError::TooManyUnits(units.len()));
     }
-    for unit in units {
+    // Every fingerprint of the batch is read: on every thread.
+    units.par_iter().for_each(|unit| {
         for document in &unit.documents {
             let len = document.len();
             let outside = document
@@ -441,7 +442,7 @@ fn check_units(units: &[Unit], k: usize) -> Result<(), CompareError> {
                 unit.name,
             );
         }
-    }
+    });
     Ok(())
 }
 

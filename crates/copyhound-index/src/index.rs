@@ -538,15 +538,38 @@ fn sorted_entries(units: &[Unit], base: &BaseCode) -> (Vec<Entry>, usize) {
     }
     let total = starts[buckets];
     let mut entries: Vec<Entry> = vec![(0, 0, 0); total];
-    let mut next = starts[..buckets].to_vec();
-    for (u, unit) in units.iter().enumerate() {
-        let fingerprints = unit.documents.iter().flat_map(|d| &d.fingerprints);
-        for (place, f) in fingerprints.enumerate().filter(|(_, f)| kept(f.hash)) {
-            let slot = &mut next[bucket(f.hash)];
-            entries[*slot] = (f.hash, u as u32, place as u32);
-            *slot += 1;
-        }
+    // Scattered by ranges of buckets, one per thread: a range of buckets
+    // is one stretch of `entries`, so the threads write apart. Each reads
+    // every fingerprint (in order, cheap) and places those of its range;
+    // the scattered writes, the dear part, are shared out.
+    let ranges = rayon::current_num_threads().clamp(1, buckets);
+    let mut stretches = Vec::with_capacity(ranges);
+    let mut rest = entries.as_mut_slice();
+    for r in 0..ranges {
+        let buckets_of = r * buckets / ranges..(r + 1) * buckets / ranges;
+        let len = starts[buckets_of.end] - starts[buckets_of.start];
+        let (stretch, tail) = rest.split_at_mut(len);
+        stretches.push((buckets_of, stretch));
+        rest = tail;
     }
+    stretches.into_par_iter().for_each(|(buckets_of, stretch)| {
+        let first = starts[buckets_of.start];
+        let mut next: Vec<usize> = starts[buckets_of.clone()]
+            .iter()
+            .map(|start| start - first)
+            .collect();
+        for (u, unit) in units.iter().enumerate() {
+            let fingerprints = unit.documents.iter().flat_map(|d| &d.fingerprints);
+            for (place, f) in fingerprints.enumerate().filter(|(_, f)| kept(f.hash)) {
+                let b = bucket(f.hash);
+                if buckets_of.contains(&b) {
+                    let slot = &mut next[b - buckets_of.start];
+                    stretch[*slot] = (f.hash, u as u32, place as u32);
+                    *slot += 1;
+                }
+            }
+        }
+    });
     let mut slices = Vec::with_capacity(buckets);
     let mut rest = entries.as_mut_slice();
     for w in starts.windows(2) {
