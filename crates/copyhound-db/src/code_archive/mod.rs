@@ -94,6 +94,55 @@ pub struct ArchivedUnit {
 /// The identity of an archived unit, for [`Archive::units`].
 pub type UnitId = u64;
 
+/// Units of a [`PrintChunk`]: enough to spread their decoding over
+/// threads, few enough that the chunk's bytes stay small.
+pub const PRINT_CHUNK: usize = 4096;
+
+/// The stored hashes of up to [`PRINT_CHUNK`] units, as the archive keeps
+/// them (ascending gaps): read in one go, decoded one unit at a time by
+/// [`hashes`](Self::hashes).
+#[derive(Debug)]
+pub struct PrintChunk {
+    file: PathBuf,
+    ids: Vec<UnitId>,
+    /// Where each unit's bytes end in `bytes`.
+    ends: Vec<usize>,
+    bytes: Vec<u8>,
+}
+
+impl PrintChunk {
+    /// How many units it holds.
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// The id of its `i`-th unit.
+    pub fn id(&self, i: usize) -> UnitId {
+        self.ids[i]
+    }
+
+    /// The distinct hashes of its `i`-th unit, ascending, into `into`
+    /// (cleared first); an error naming the unit when its bytes are not
+    /// hashes.
+    pub fn hashes(&self, i: usize, into: &mut Vec<u64>) -> Result<()> {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        decode_hashes(&self.bytes[start..self.ends[i]], into).ok_or_else(|| {
+            DbError::corrupt(&self.file, format!("the hashes of unit {}", self.ids[i]))
+        })
+    }
+
+    fn clear(&mut self) {
+        self.ids.clear();
+        self.ends.clear();
+        self.bytes.clear();
+    }
+}
+
 /// An open archive.
 #[derive(Debug)]
 pub struct Archive {
@@ -291,18 +340,69 @@ impl Archive {
     /// Calls `each` with the id and the distinct hashes of every unit of
     /// `family`, in id order.
     pub fn for_each_print(&self, family: &str, mut each: impl FnMut(UnitId, &[u64])) -> Result<()> {
+        let mut hashes = Vec::new();
+        self.for_each_print_chunk(
+            family,
+            |_| false,
+            |chunk| {
+                for i in 0..chunk.len() {
+                    chunk.hashes(i, &mut hashes)?;
+                    each(chunk.id(i), &hashes);
+                }
+                Ok(())
+            },
+        )
+    }
+
+    /// Calls `each` with the stored hashes of the units of `family` but
+    /// those `skip` names, in id order, a [`PrintChunk`] of up to
+    /// [`PRINT_CHUNK`] units at a time, still encoded: the caller decodes
+    /// them, on as many threads as it likes, and a skipped unit costs no
+    /// decoding. Stops at the first error `each` returns.
+    pub fn for_each_print_chunk(
+        &self,
+        family: &str,
+        skip: impl Fn(UnitId) -> bool,
+        each: impl FnMut(&PrintChunk) -> Result<()>,
+    ) -> Result<()> {
+        self.print_chunks(family, skip, PRINT_CHUNK, each)
+    }
+
+    /// [`Self::for_each_print_chunk`] in chunks of up to `size` units.
+    fn print_chunks(
+        &self,
+        family: &str,
+        skip: impl Fn(UnitId) -> bool,
+        size: usize,
+        mut each: impl FnMut(&PrintChunk) -> Result<()>,
+    ) -> Result<()> {
         let txn = self.db.begin_read().map_err(|e| self.error(e))?;
         let prints = txn.open_table(PRINTS).map_err(|e| self.error(e))?;
-        let mut hashes = Vec::new();
+        let mut chunk = PrintChunk {
+            file: self.file.clone(),
+            ids: Vec::new(),
+            ends: Vec::new(),
+            bytes: Vec::new(),
+        };
         for entry in prints
             .range((family, 0)..=(family, u64::MAX))
             .map_err(|e| self.error(e))?
         {
             let (key, value) = entry.map_err(|e| self.error(e))?;
             let id = key.value().1;
-            decode_hashes(value.value(), &mut hashes)
-                .ok_or_else(|| self.corrupt(format!("the hashes of unit {id}")))?;
-            each(id, &hashes);
+            if skip(id) {
+                continue;
+            }
+            chunk.ids.push(id);
+            chunk.bytes.extend_from_slice(value.value());
+            chunk.ends.push(chunk.bytes.len());
+            if chunk.len() == size {
+                each(&chunk)?;
+                chunk.clear();
+            }
+        }
+        if !chunk.is_empty() {
+            each(&chunk)?;
         }
         Ok(())
     }

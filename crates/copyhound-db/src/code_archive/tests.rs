@@ -282,3 +282,61 @@ proptest::proptest! {
         proptest::prop_assert_eq!(codec::decode_files(&encoder.finish().unwrap()), None);
     }
 }
+
+#[test]
+fn print_chunks_give_every_unit_not_skipped_in_order_and_name_a_damaged_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::create(dir.path(), "", true).unwrap();
+    let units: Vec<ArchivedUnit> = (0..7u64)
+        .map(|i| {
+            unit(
+                &format!("u{i}"),
+                "java",
+                &[i, 100 + i, u64::MAX - i],
+                "class A {}",
+            )
+        })
+        .chain([unit("py", "python", &[5], "print(1)")])
+        .collect();
+    archive.put(&units).unwrap();
+    let all = prints(&archive, "java");
+    assert_eq!(all.len(), 7);
+    for size in [1, 2, 3, 7, 100] {
+        let mut seen = Vec::new();
+        let mut sizes = Vec::new();
+        let mut hashes = Vec::new();
+        archive
+            .print_chunks(
+                "java",
+                |id| id % 3 == 1,
+                size,
+                |chunk| {
+                    sizes.push(chunk.len());
+                    for i in 0..chunk.len() {
+                        chunk.hashes(i, &mut hashes)?;
+                        seen.push((chunk.id(i), hashes.clone()));
+                    }
+                    Ok(())
+                },
+            )
+            .unwrap();
+        let expected: Vec<_> = all.iter().filter(|(id, _)| id % 3 != 1).cloned().collect();
+        assert_eq!(seen, expected, "chunks of {size}");
+        assert!(sizes.iter().all(|&n| (1..=size).contains(&n)), "{sizes:?}");
+    }
+
+    let txn = archive.db.begin_write().unwrap();
+    txn.open_table(PRINTS)
+        .unwrap()
+        .insert(("java", 4), &[9u8][..])
+        .unwrap();
+    txn.commit().unwrap();
+    let error = archive
+        .for_each_print_chunk("java", |id| id == 4, |_| Ok(()))
+        .and_then(|()| archive.for_each_print("java", |_, _| {}))
+        .unwrap_err();
+    assert!(
+        error.to_string().contains("the hashes of unit 4"),
+        "{error}"
+    );
+}

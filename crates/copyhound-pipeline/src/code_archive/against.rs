@@ -6,14 +6,18 @@
 //! archived units hold each hash of those units, so that rarity weights
 //! and the occurrence limit count the whole archive.
 //!
-//! Texts are not read: the archive keeps them apart, and an output fetches
-//! the text of the few archived units it shows ([`Archives::text`]).
-//! Units are read a chunk at a time.
+//! The stored hashes are decoded twice at most: once for every unit, to
+//! find which hashes of the batch it holds (and so the occurrence limit
+//! and the units that can pair), on every thread; and once for the units
+//! left out, to count them. Texts are not read: the archive keeps them
+//! apart, and an output fetches the text of the few archived units it
+//! shows ([`Archives::text`]). Units are read a chunk at a time.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use copyhound_db::code_archive::{Archive, ArchivedUnit, UnitId};
+use copyhound_db::DbError;
+use copyhound_db::code_archive::{Archive, ArchivedUnit, PrintChunk, UnitId};
 use copyhound_fingerprint::Scheme;
 use copyhound_index::{Document, MaxOccurrences, Role, Unit, UnitsElsewhere};
 use copyhound_normalize::{LoadedDocument, load_bytes};
@@ -90,10 +94,11 @@ impl Archives {
         max_occurrences: MaxOccurrences,
     ) -> Result<Pulled, PipelineError> {
         let mut batch_hashes: Vec<u64> = units.iter().flat_map(unit_hashes).collect();
-        batch_hashes.sort_unstable();
+        batch_hashes.par_sort_unstable();
         batch_hashes.dedup();
-        let pairing = self.pairing(family, units, &batch_hashes, max_occurrences)?;
-        let shares = |hashes: &[u64]| hashes.iter().any(|h| pairing.binary_search(h).is_ok());
+        let lookup = HashLookup::new(&batch_hashes);
+        let held = self.batch_hashes_held(family, &lookup)?;
+        let pairing = pairing_hashes(units, &lookup, &held, max_occurrences);
         let mut pulled = Pulled {
             units: Vec::new(),
             roots: Vec::new(),
@@ -104,12 +109,7 @@ impl Archives {
         let mut chosen: Vec<Vec<UnitId>> = Vec::with_capacity(self.open.len());
         let mut wanted = batch_hashes.clone();
         for (place, (root, archive)) in self.open.iter().enumerate() {
-            let mut ids = Vec::new();
-            archive.for_each_print(family.name(), |id, hashes| {
-                if shares(hashes) {
-                    ids.push(id);
-                }
-            })?;
+            let ids = held[place].pairing(&pairing);
             let mut kept = Vec::with_capacity(ids.len());
             for chunk in ids.chunks(PULL_CHUNK) {
                 // Decoding (inflating) a unit costs as much as making it
@@ -146,21 +146,25 @@ impl Archives {
             }
             chosen.push(kept);
         }
-        wanted.sort_unstable();
+        wanted.par_sort_unstable();
         wanted.dedup();
+        // The hashes of the units left out (few: they share no pairing
+        // hash with the batch), counted for rarity and the limit; the
+        // units pulled are not even decoded.
         let mut counts = vec![0u32; wanted.len()];
         let mut others = 0;
         for ((_, archive), kept) in self.open.iter().zip(&chosen) {
-            archive.for_each_print(family.name(), |id, hashes| {
-                if kept.binary_search(&id).is_ok() {
-                    return;
-                }
-                others += 1;
-                for hash in hashes {
-                    if let Ok(i) = wanted.binary_search(hash) {
-                        counts[i] += 1;
-                    }
-                }
+            let skip = |id| kept.binary_search(&id).is_ok();
+            archive.for_each_print_chunk(family.name(), skip, |chunk| {
+                let found = decode_in_parallel(chunk, |hashes| {
+                    hashes
+                        .iter()
+                        .filter_map(|hash| wanted.binary_search(hash).ok())
+                        .collect::<Vec<usize>>()
+                })?;
+                others += chunk.len();
+                found.iter().flatten().for_each(|&i| counts[i] += 1);
+                Ok(())
             })?;
         }
         let counts = wanted.into_iter().zip(counts).filter(|&(_, c)| c > 0);
@@ -191,43 +195,164 @@ impl Archives {
 }
 
 impl Archives {
-    /// The hashes of `batch_hashes` (those of `units`, ascending) that can
-    /// pair units: all of them, unless `max_occurrences` drops those that
-    /// more units of the batch and the archives hold than it allows. Only
-    /// an archived unit holding one of these can pair with a unit of the
-    /// batch in a comparison of both.
-    fn pairing(
+    /// For each archive, which hashes of the batch (places in `lookup`)
+    /// each of its units of `family` holds: one pass over the stored
+    /// hashes, decoded on every thread.
+    fn batch_hashes_held(
         &self,
         family: Family,
-        units: &[Unit],
-        batch_hashes: &[u64],
-        max_occurrences: MaxOccurrences,
-    ) -> Result<Vec<u64>, PipelineError> {
-        if max_occurrences == MaxOccurrences::Unlimited {
-            return Ok(batch_hashes.to_vec());
-        }
-        let slot = |hash: &u64| batch_hashes.binary_search(hash).ok();
-        let mut holders = vec![0usize; batch_hashes.len()];
-        for unit in units {
-            let mut own: Vec<u64> = unit_hashes(unit).collect();
-            own.sort_unstable();
-            own.dedup();
-            own.iter().filter_map(slot).for_each(|i| holders[i] += 1);
-        }
-        let mut archived = 0;
-        for (_, archive) in &self.open {
-            archive.for_each_print(family.name(), |_, hashes| {
-                archived += 1;
-                hashes.iter().filter_map(slot).for_each(|i| holders[i] += 1);
-            })?;
-        }
-        let limit = max_occurrences.limit(units.len() + archived);
-        Ok(batch_hashes
+        lookup: &HashLookup<'_>,
+    ) -> Result<Vec<HeldHashes>, PipelineError> {
+        self.open
             .iter()
-            .zip(&holders)
-            .filter(|&(_, &count)| count <= limit)
-            .map(|(&hash, _)| hash)
-            .collect())
+            .map(|(_, archive)| {
+                let mut held = HeldHashes::default();
+                archive.for_each_print_chunk(
+                    family.name(),
+                    |_| false,
+                    |chunk| {
+                        let found = decode_in_parallel(chunk, |hashes| {
+                            hashes
+                                .iter()
+                                .filter_map(|&hash| lookup.position(hash))
+                                .map(|place| place as u32)
+                                .collect::<Vec<u32>>()
+                        })?;
+                        held.units += chunk.len();
+                        for (i, places) in found.into_iter().enumerate() {
+                            if !places.is_empty() {
+                                held.ids.push(chunk.id(i));
+                                held.places.extend(places);
+                                held.ends.push(held.places.len());
+                            }
+                        }
+                        Ok(())
+                    },
+                )?;
+                Ok(held)
+            })
+            .collect()
+    }
+}
+
+/// `each` applied to the hashes of every unit of `chunk`, on every thread.
+fn decode_in_parallel<T: Send>(
+    chunk: &PrintChunk,
+    each: impl Fn(&[u64]) -> T + Sync,
+) -> Result<Vec<T>, DbError> {
+    (0..chunk.len())
+        .into_par_iter()
+        .map_init(Vec::new, |hashes, i| {
+            chunk.hashes(i, hashes)?;
+            Ok(each(hashes))
+        })
+        .collect()
+}
+
+/// The units of one archive that hold hashes of the batch, and which.
+#[derive(Debug, Default)]
+struct HeldHashes {
+    /// How many units of the family the archive has, holding any or not.
+    units: usize,
+    /// The units holding any, in id order.
+    ids: Vec<UnitId>,
+    /// Where each unit's places end in `places`.
+    ends: Vec<usize>,
+    /// The places (in the batch's hashes) of the hashes each holds.
+    places: Vec<u32>,
+}
+
+impl HeldHashes {
+    /// The places each unit holds, with its id.
+    fn each(&self) -> impl Iterator<Item = (UnitId, &[u32])> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        self.ids
+            .iter()
+            .zip(starts.zip(&self.ends))
+            .map(|(&id, (start, &end))| (id, &self.places[start..end]))
+    }
+
+    /// The units holding a hash `pairing` marks, in id order: only they
+    /// can pair with a unit of the batch.
+    fn pairing(&self, pairing: &[bool]) -> Vec<UnitId> {
+        self.each()
+            .filter(|(_, places)| places.iter().any(|&p| pairing[p as usize]))
+            .map(|(id, _)| id)
+            .collect()
+    }
+}
+
+/// Which hashes of the batch (by place in `lookup`) can pair units: all
+/// of them, unless `max_occurrences` drops those that more units of the
+/// batch and the archives hold than it allows.
+fn pairing_hashes(
+    units: &[Unit],
+    lookup: &HashLookup<'_>,
+    held: &[HeldHashes],
+    max_occurrences: MaxOccurrences,
+) -> Vec<bool> {
+    if max_occurrences == MaxOccurrences::Unlimited {
+        return vec![true; lookup.len()];
+    }
+    let mut holders = vec![0usize; lookup.len()];
+    for unit in units {
+        let mut own: Vec<usize> = unit_hashes(unit)
+            .filter_map(|hash| lookup.position(hash))
+            .collect();
+        own.sort_unstable();
+        own.dedup();
+        for i in own {
+            holders[i] += 1;
+        }
+    }
+    for held in held {
+        held.places.iter().for_each(|&i| holders[i as usize] += 1);
+    }
+    let archived: usize = held.iter().map(|h| h.units).sum();
+    let limit = max_occurrences.limit(units.len() + archived);
+    holders.into_iter().map(|count| count <= limit).collect()
+}
+
+/// The place of a hash among ascending distinct hashes, found through a
+/// table of where each run of equal top bits starts (about one hash per
+/// run): a stored hash is looked up in a step or two rather than by a
+/// binary search of the whole batch.
+struct HashLookup<'a> {
+    hashes: &'a [u64],
+    /// Where the hashes of each value of the top bits start.
+    starts: Vec<u32>,
+    shift: u32,
+}
+
+impl<'a> HashLookup<'a> {
+    fn new(hashes: &'a [u64]) -> Self {
+        let bits = hashes.len().max(2).next_power_of_two().ilog2();
+        let shift = 64 - bits;
+        let mut starts = vec![0u32; (1 << bits) + 1];
+        for &hash in hashes {
+            starts[(hash >> shift) as usize + 1] += 1;
+        }
+        for b in 1..starts.len() {
+            starts[b] += starts[b - 1];
+        }
+        Self {
+            hashes,
+            starts,
+            shift,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.hashes.len()
+    }
+
+    fn position(&self, hash: u64) -> Option<usize> {
+        let run = (hash >> self.shift) as usize;
+        let (start, end) = (self.starts[run] as usize, self.starts[run + 1] as usize);
+        self.hashes[start..end]
+            .iter()
+            .position(|&h| h == hash)
+            .map(|i| start + i)
     }
 }
 
@@ -315,4 +440,50 @@ fn read_again(
         unit: Unit::new(unit.name.clone(), documents).with_role(Role::Old),
         problem,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Hashes spread over the whole range and hashes crowded into a
+        /// few runs of equal top bits are found where a binary search
+        /// finds them, and absent ones are not found.
+        #[test]
+        fn a_lookup_finds_what_a_binary_search_finds(
+            spread in prop::collection::vec(any::<u64>(), 0..300),
+            crowded in prop::collection::vec(0u64..1_000, 0..300),
+            probes in prop::collection::vec(any::<u64>(), 0..100),
+        ) {
+            let mut hashes: Vec<u64> = spread.iter().chain(&crowded).copied().collect();
+            hashes.sort_unstable();
+            hashes.dedup();
+            let lookup = HashLookup::new(&hashes);
+            prop_assert_eq!(lookup.len(), hashes.len());
+            for &hash in hashes.iter().chain(&probes).chain(&[0, 999, u64::MAX]) {
+                prop_assert_eq!(lookup.position(hash), hashes.binary_search(&hash).ok());
+            }
+        }
+    }
+
+    #[test]
+    fn only_units_holding_a_pairing_hash_pair() {
+        let held = HeldHashes {
+            units: 5,
+            ids: vec![2, 3, 7],
+            ends: vec![2, 2, 3],
+            places: vec![0, 1, 2],
+        };
+        // Unit 3's list is empty: held hashes are listed only for units
+        // holding any, but an empty one must still pair with nothing.
+        assert_eq!(
+            held.each().collect::<Vec<_>>(),
+            [(2, &[0, 1][..]), (3, &[][..]), (7, &[2][..])]
+        );
+        assert_eq!(held.pairing(&[false, true, false]), [2]);
+        assert_eq!(held.pairing(&[false, false, true]), [7]);
+        assert_eq!(held.pairing(&[true, true, true]), [2, 7]);
+    }
 }
