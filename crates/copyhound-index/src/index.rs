@@ -194,17 +194,52 @@ impl FingerprintIndex {
             starts[u] += starts[u - 1];
         }
         let total = starts.last().copied().unwrap_or(0) as usize;
-        let mut next: Vec<u32> = starts[..starts.len() - 1].to_vec();
         self.posting_hashes = vec![0; total];
         self.postings = vec![Posting { doc: 0, pos: 0 }; total];
-        for (h, run) in kept_runs.iter().enumerate() {
-            for &(_, u, place) in &entries[run.clone()] {
-                let slot = &mut next[u as usize];
-                self.posting_hashes[*slot as usize] = h as u32;
-                self.postings[*slot as usize] = places.posting(u, place);
-                *slot += 1;
-            }
+        // Placed by ranges of units of about equal postings, one per
+        // thread: a range's postings are one stretch of each array, so
+        // threads write apart. Each reads every kept entry in order and
+        // places those of its units; the scattered writes and the lookups
+        // of each posting's fingerprint, the dear part, are shared out.
+        let unit_count = starts.len() - 1;
+        let ranges = rayon::current_num_threads().clamp(1, unit_count.max(1));
+        let mut bounds: Vec<usize> = (0..ranges)
+            .map(|r| starts.partition_point(|&s| (s as usize) < r * total / ranges))
+            .map(|u| u.min(unit_count))
+            .collect();
+        bounds.push(unit_count);
+        bounds[0] = 0;
+        let mut stretches = Vec::with_capacity(ranges);
+        let (mut hashes_rest, mut postings_rest) = (
+            self.posting_hashes.as_mut_slice(),
+            self.postings.as_mut_slice(),
+        );
+        for w in bounds.windows(2) {
+            let len = (starts[w[1]] - starts[w[0]]) as usize;
+            let (hashes, hashes_tail) = hashes_rest.split_at_mut(len);
+            let (postings, postings_tail) = postings_rest.split_at_mut(len);
+            stretches.push((w[0] as u32..w[1] as u32, hashes, postings));
+            (hashes_rest, postings_rest) = (hashes_tail, postings_tail);
         }
+        stretches
+            .into_par_iter()
+            .for_each(|(units_of, hashes, postings)| {
+                let first = starts[units_of.start as usize];
+                let mut next: Vec<u32> = starts[units_of.start as usize..units_of.end as usize]
+                    .iter()
+                    .map(|start| start - first)
+                    .collect();
+                for (h, run) in kept_runs.iter().enumerate() {
+                    for &(_, u, place) in &entries[run.clone()] {
+                        if units_of.contains(&u) {
+                            let slot = &mut next[(u - units_of.start) as usize];
+                            hashes[*slot as usize] = h as u32;
+                            postings[*slot as usize] = places.posting(u, place);
+                            *slot += 1;
+                        }
+                    }
+                }
+            });
         self.unit_posting_starts = starts;
     }
 
