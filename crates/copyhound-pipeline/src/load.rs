@@ -18,8 +18,9 @@ use copyhound_index::Role;
 use copyhound_normalize::{LoadError, LoadedDocument};
 use copyhound_report::Problem;
 use copyhound_source::LineIndex;
+use rayon::prelude::*;
 
-use crate::plan::unit_folder;
+use crate::plan::{PlannedUnit, unit_folder};
 use crate::progress::{Progress, Stage, Warning};
 use crate::{Family, FrontEnd, Inputs, PipelineError, PlannedFile};
 
@@ -141,15 +142,17 @@ impl LoadedUnit {
     }
 }
 
+/// The names of the units that are not markdown units: those a markdown
+/// unit's name may clash with.
+fn unit_names<'a>(names: impl Iterator<Item = &'a str>) -> HashSet<String> {
+    names.map(str::to_string).collect()
+}
+
 /// Numbers the markdown units named like another unit (`a.ipynb
-/// (markdown)` is a file name one may give): the other keeps its name, the
+/// (markdown)` is a file name one may give; `taken` holds the names of
+/// all units that are not markdown): the other keeps its name, the
 /// markdown becomes `a.ipynb (markdown)#2`, so no two units share a name.
-fn number_markdown_clashes(units: &mut [LoadedUnit]) {
-    let taken: HashSet<String> = units
-        .iter()
-        .filter(|unit| !unit.markdown)
-        .map(|unit| unit.name.clone())
-        .collect();
+fn number_markdown_clashes(units: &mut [LoadedUnit], taken: &HashSet<String>) {
     for unit in units
         .iter_mut()
         .filter(|unit| unit.markdown && taken.contains(&unit.name))
@@ -209,31 +212,18 @@ pub(crate) fn load_batch(
             .get_mut(&file.path)
             .and_then(Vec::pop)
             .expect("every listed file is loaded");
-        // The bytes of a file of an archive are not needed once loaded.
-        let file = PlannedFile {
-            content: None,
-            ..file
-        };
-        let (loaded, (lines, markdown_lines)) = match loaded {
-            Ok((loaded, lines)) => (Ok(loaded), lines),
-            Err(error) => (Err(error), (None, None)),
-        };
-        LoadedFile {
-            file,
-            loaded,
-            lines,
-            markdown_lines,
-        }
+        loaded_file(file, loaded)
     };
+    let taken = unit_names(plan.units.iter().map(|unit| unit.name.as_str()));
     let mut units = Vec::with_capacity(plan.units.len());
-    for unit in plan.units {
-        let files = unit.files.into_iter().map(&mut take).collect();
-        let mut unit = LoadedUnit::new(unit.name, unit.root, unit.role, files);
-        let markdown = unit.split_markdown();
-        units.push(unit);
-        units.extend(markdown);
+    for mut unit in plan.units {
+        let files = std::mem::take(&mut unit.files)
+            .into_iter()
+            .map(&mut take)
+            .collect();
+        units.extend(LoadedUnit::with_markdown(unit, files));
     }
-    number_markdown_clashes(&mut units);
+    number_markdown_clashes(&mut units, &taken);
     let mut base: Vec<LoadedFile> = plan.base.into_iter().map(take).collect();
     let base_markdown: Vec<LoadedFile> = take_markdown(&mut base).collect();
     base.extend(base_markdown);
@@ -245,6 +235,83 @@ pub(crate) fn load_batch(
         base,
         problems: plan.problems,
     })
+}
+
+/// The planned file `file` with what loading it gave.
+fn loaded_file(file: PlannedFile, loaded: Result<Shed, LoadError>) -> LoadedFile {
+    // The bytes of a file of an archive are not needed once loaded.
+    let file = PlannedFile {
+        content: None,
+        ..file
+    };
+    let (loaded, (lines, markdown_lines)) = match loaded {
+        Ok((loaded, lines)) => (Ok(loaded), lines),
+        Err(error) => (Err(error), (None, None)),
+    };
+    LoadedFile {
+        file,
+        loaded,
+        lines,
+        markdown_lines,
+    }
+}
+
+impl LoadedUnit {
+    /// The planned unit `unit` with its loaded `files`, then the unit of
+    /// its notebooks' markdown cells, if any.
+    fn with_markdown(unit: PlannedUnit, files: Vec<LoadedFile>) -> impl Iterator<Item = Self> {
+        let mut unit = LoadedUnit::new(unit.name, unit.root, unit.role, files);
+        let markdown = unit.split_markdown();
+        std::iter::once(unit).chain(markdown)
+    }
+}
+
+/// Plans `inputs`, then loads their units with `front_end` about `slice`
+/// at a time (texts kept as `texts` says), giving each slice to `each`
+/// before the next is loaded: memory holds one slice, not the batch, for
+/// callers that are done with a unit once they pass it on (`db add`).
+/// Units come in plan order, named as [`load_batch`] names them; base
+/// files are not loaded. Returns what the walk could not list or did not
+/// follow.
+pub(crate) fn load_in_slices(
+    inputs: &Inputs,
+    front_end: &FrontEnd,
+    texts: Texts,
+    slice: usize,
+    progress: &dyn Progress,
+    mut each: impl FnMut(Vec<LoadedUnit>) -> Result<(), PipelineError>,
+) -> Result<Vec<Problem>, PipelineError> {
+    progress.start(Stage::Load, 0);
+    let plan = inputs.plan(&|_: &PlannedFile| progress.found())?;
+    for warning in &plan.warnings {
+        progress.warn(Warning::Layout(warning));
+    }
+    let taken = unit_names(plan.units.iter().map(|unit| unit.name.as_str()));
+    let mut planned = plan.units.into_iter().peekable();
+    while planned.peek().is_some() {
+        let units: Vec<PlannedUnit> = planned.by_ref().take(slice.max(1)).collect();
+        let loaded: Vec<Vec<LoadedUnit>> = units
+            .into_par_iter()
+            .map(|mut unit| {
+                let files = std::mem::take(&mut unit.files)
+                    .into_iter()
+                    .map(|file| {
+                        let result = front_end.load_planned(&file).map(|mut loaded| {
+                            let lines = texts.shed(&mut loaded);
+                            (loaded, lines)
+                        });
+                        progress.advance(1);
+                        loaded_file(file, result)
+                    })
+                    .collect();
+                LoadedUnit::with_markdown(unit, files).collect()
+            })
+            .collect();
+        let mut units: Vec<LoadedUnit> = loaded.into_iter().flatten().collect();
+        number_markdown_clashes(&mut units, &taken);
+        each(units)?;
+    }
+    Ok(plan.problems)
 }
 
 /// A loaded document, and the line starts of its text and of its markdown
@@ -263,4 +330,82 @@ fn take_markdown(files: &mut [LoadedFile]) -> impl Iterator<Item = LoadedFile> +
             markdown_lines: None,
         })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::FrontEndChoice;
+
+    /// What a test compares of a loaded unit: its name, whether it is
+    /// markdown, its family and its files' names and whether they loaded.
+    fn shape(unit: &LoadedUnit) -> (String, bool, Option<Family>, Vec<(String, bool)>) {
+        let files = unit
+            .files
+            .iter()
+            .map(|f| (f.file.name.clone(), f.loaded.is_ok()))
+            .collect();
+        (unit.name.clone(), unit.markdown, unit.family, files)
+    }
+
+    #[test]
+    fn units_loaded_a_slice_at_a_time_are_those_of_the_whole_batch() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, contents: &[u8]| {
+            let path = dir.path().join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, contents).unwrap();
+        };
+        let notebook = r##"{"cells": [
+            {"cell_type": "markdown", "metadata": {}, "source": ["# Copied prose about rivers and valleys\n"]},
+            {"cell_type": "code", "metadata": {}, "outputs": [], "source": ["x = 1\n"]}],
+            "metadata": {"kernelspec": {"language": "python", "name": "python3"}},
+            "nbformat": 4, "nbformat_minor": 5}"##;
+        for i in 0..5 {
+            write(
+                &format!("p{i}.py"),
+                format!("def f{i}(a):\n    return a + {i}\n").as_bytes(),
+            );
+        }
+        write("a.ipynb", notebook.as_bytes());
+        write(
+            "a.ipynb (markdown)",
+            b"# Copied prose about rivers and valleys\n",
+        );
+        write("multi/one.c", b"int main(void) { return 0; }\n");
+        write("multi/two.c", b"int two(void) { return 2; }\n");
+        write("z.bin", &[0, 159, 146, 150, 0, 0, 1, 2, 0, 0]);
+        let inputs = Inputs {
+            new: vec![dir.path().to_path_buf()],
+            ..Inputs::default()
+        };
+        let front_end = FrontEnd::new(&FrontEndChoice {
+            notebook_markdown: true,
+            ..FrontEndChoice::default()
+        })
+        .unwrap();
+        let whole = load_batch(&inputs, &front_end, Texts::Kept, &()).unwrap();
+        let expected: Vec<_> = whole.units.iter().map(shape).collect();
+        assert!(
+            expected
+                .iter()
+                .any(|(name, markdown, ..)| *markdown && name == "a.ipynb (markdown)#2"),
+            "{expected:?}"
+        );
+        for slice in [1, 2, 3, 100] {
+            let mut units = Vec::new();
+            let mut sizes = Vec::new();
+            let problems = load_in_slices(&inputs, &front_end, Texts::Kept, slice, &(), |loaded| {
+                sizes.push(loaded.len());
+                units.extend(loaded.iter().map(shape));
+                Ok(())
+            })
+            .unwrap();
+            assert_eq!(units, expected, "slices of {slice}");
+            assert_eq!(problems, whole.problems, "slices of {slice}");
+            // A slice holds `slice` planned units, and the markdown unit
+            // of a notebook among them.
+            assert!(sizes.iter().all(|&n| n <= slice + 1), "{sizes:?}");
+        }
+    }
 }

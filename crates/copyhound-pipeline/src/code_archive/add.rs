@@ -12,12 +12,16 @@ use rayon::prelude::*;
 
 use super::OpenArchive;
 use crate::archive::{ArchiveLimits, read_entry};
-use crate::load::{LoadedUnit, Texts, load_batch};
-use crate::progress::{Progress, Stage};
+use crate::load::{LoadedUnit, Texts, load_in_slices};
+use crate::progress::Progress;
 use crate::{CompareSettings, Family, FrontEndChoice, Inputs, PipelineError};
 
 /// Units stored per transaction, by default.
 pub const UNITS_PER_TRANSACTION: usize = 256;
+
+/// Units loaded at once: enough to keep every thread busy, few enough
+/// that what they hold (texts, symbols) stays small.
+const UNITS_PER_SLICE: usize = 4096;
 
 /// A unit one transaction stored: its name, and whether it replaced an
 /// archived unit of that name (`update`) rather than being new.
@@ -130,22 +134,8 @@ pub fn add_to_archive(
     progress: &dyn Progress,
 ) -> Result<AddOutcome, PipelineError> {
     let OpenArchive { archive, settings } = OpenArchive::open(dir, limits)?;
-    let batch = load_batch(inputs, &settings.front_end, Texts::Kept, progress)?;
-    let mut outcome = AddOutcome {
-        problems: batch.problems,
-        ..AddOutcome::default()
-    };
-    progress.start(Stage::Hash, batch.units.len() as u64);
+    let mut outcome = AddOutcome::default();
     let limits = &inputs.filter.archives;
-    let made: Vec<(Option<ArchivedUnit>, Vec<Problem>)> = batch
-        .units
-        .into_par_iter()
-        .map(|unit| {
-            let made = archived_unit(unit, &settings, limits);
-            progress.advance(1);
-            made
-        })
-        .collect();
     let mut pending = Vec::new();
     let mut stored: Vec<Stored> = Vec::new();
     let mut commit = |pending: &mut Vec<ArchivedUnit>, stored: &mut Vec<Stored>| {
@@ -156,38 +146,57 @@ pub fn add_to_archive(
         stored.clear();
         Ok::<(), PipelineError>(())
     };
-    for (unit, problems) in made {
-        outcome.problems.extend(problems);
-        let Some(unit) = unit else {
-            continue;
-        };
-        let name = unit.name.clone();
-        let replaced = match archive.content_of(&unit.name)? {
-            None => false,
-            Some(content) if content == unit.content => {
-                outcome.unchanged.push(name);
-                continue;
+    // A slice of units at a time, each made and stored before the next is
+    // loaded: memory holds a slice and a transaction's units, however many
+    // units are added.
+    let walk_problems = load_in_slices(
+        inputs,
+        &settings.front_end,
+        Texts::Kept,
+        UNITS_PER_SLICE,
+        progress,
+        |units| {
+            let made: Vec<(Option<ArchivedUnit>, Vec<Problem>)> = units
+                .into_par_iter()
+                .map(|unit| archived_unit(unit, &settings, limits))
+                .collect();
+            for (unit, problems) in made {
+                outcome.problems.extend(problems);
+                let Some(unit) = unit else {
+                    continue;
+                };
+                let name = unit.name.clone();
+                let replaced = match archive.content_of(&unit.name)? {
+                    None => false,
+                    Some(content) if content == unit.content => {
+                        outcome.unchanged.push(name);
+                        continue;
+                    }
+                    Some(_) if storing.update => true,
+                    Some(_) => {
+                        outcome.changed.push(name);
+                        continue;
+                    }
+                };
+                if replaced {
+                    outcome.updated.push(name.clone());
+                } else {
+                    outcome.added.push(name.clone());
+                }
+                pending.push(unit);
+                stored.push((name, replaced));
+                if pending.len() >= storing.batch.max(1) {
+                    commit(&mut pending, &mut stored)?;
+                }
             }
-            Some(_) if storing.update => true,
-            Some(_) => {
-                outcome.changed.push(name);
-                continue;
-            }
-        };
-        if replaced {
-            outcome.updated.push(name.clone());
-        } else {
-            outcome.added.push(name.clone());
-        }
-        pending.push(unit);
-        stored.push((name, replaced));
-        if pending.len() >= storing.batch.max(1) {
-            commit(&mut pending, &mut stored)?;
-        }
-    }
+            Ok(())
+        },
+    )?;
     if !pending.is_empty() {
         commit(&mut pending, &mut stored)?;
     }
+    // The walk's problems first, as a comparison lists them.
+    outcome.problems.splice(0..0, walk_problems);
     Ok(outcome)
 }
 
