@@ -68,6 +68,7 @@ mod bitset;
 mod bounds;
 mod candidates;
 mod compare;
+mod directory;
 mod elsewhere;
 mod error;
 mod fragments;
@@ -88,6 +89,7 @@ pub use compare::{
     Comparison, LocatedPassage, Progress, Stage, compare, compare_with_progress,
     locate_shared_passages, shared_fragments,
 };
+pub use directory::HashDirectory;
 pub use elsewhere::UnitsElsewhere;
 pub use error::CompareError;
 pub use fragments::{Fragment, SymbolRange};

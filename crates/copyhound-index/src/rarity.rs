@@ -27,7 +27,7 @@ use rayon::prelude::*;
 
 use copyhound_fingerprint::Fingerprint;
 
-use crate::index::hash_bucket;
+use crate::HashDirectory;
 use crate::prepare::PreparedUnit;
 use crate::{Unit, UnitsElsewhere};
 
@@ -205,16 +205,9 @@ pub(crate) fn weight(df: usize, n: usize) -> u16 {
 /// only hashes in three units or more can, and on the labelled sets they
 /// are few, so most lookups find an empty bucket of the directory.
 struct HashWeights {
-    /// Hashes in at least three units, ascending, and their weights.
-    hashes: Vec<u64>,
+    /// Hashes in at least three units, and the weight of each.
+    hashes: HashDirectory,
     weights: Vec<u16>,
-    /// The hashes whose top bits are `b` are
-    /// `hashes[directory[b]..directory[b + 1]]`: a lookup searches about
-    /// four hashes instead of all of them. Winnowing keeps window minima,
-    /// so low buckets hold more; a bucket is still searched by halving.
-    directory: Vec<u32>,
-    /// 64 minus the bits of a bucket number (64: one bucket).
-    shift: u32,
 }
 
 /// Hashes per bucket of the [`HashWeights`] directory, on average.
@@ -257,30 +250,15 @@ impl HashWeights {
             .iter()
             .map(|&(_, count)| by_count[count as usize])
             .collect();
-        let bits = (hashes.len() / HASHES_PER_BUCKET).max(1).ilog2();
-        let shift = 64 - bits;
-        let mut directory = vec![0u32; (1 << bits) + 1];
-        for &hash in &hashes {
-            directory[hash_bucket(hash, shift) + 1] += 1;
-        }
-        for b in 1..directory.len() {
-            directory[b] += directory[b - 1];
-        }
         Self {
-            hashes,
+            hashes: HashDirectory::new(hashes, HASHES_PER_BUCKET),
             weights,
-            directory,
-            shift,
         }
     }
 
     /// The weight of a fingerprint with `hash`.
     fn of(&self, hash: u64) -> u16 {
-        let b = hash_bucket(hash, self.shift);
-        let (from, to) = (self.directory[b] as usize, self.directory[b + 1] as usize);
-        self.hashes[from..to]
-            .binary_search(&hash)
-            .map_or(FULL, |i| self.weights[from + i])
+        self.hashes.position(hash).map_or(FULL, |i| self.weights[i])
     }
 }
 

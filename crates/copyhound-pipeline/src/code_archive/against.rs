@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use copyhound_db::DbError;
 use copyhound_db::code_archive::{Archive, ArchivedUnit, PrintChunk, UnitId};
 use copyhound_fingerprint::Scheme;
-use copyhound_index::{Document, MaxOccurrences, Role, Unit, UnitsElsewhere};
+use copyhound_index::{Document, HashDirectory, MaxOccurrences, Role, Unit, UnitsElsewhere};
 use copyhound_normalize::{LoadedDocument, load_bytes};
 use copyhound_report::{Problem, ProblemKind};
 use copyhound_source::{CellStart, LineIndex};
@@ -96,7 +96,9 @@ impl Archives {
         let mut batch_hashes: Vec<u64> = units.iter().flat_map(unit_hashes).collect();
         batch_hashes.par_sort_unstable();
         batch_hashes.dedup();
-        let lookup = HashLookup::new(&batch_hashes);
+        // About one hash to a run: every stored hash of the archive is
+        // looked up, and most are not the batch's.
+        let lookup = HashDirectory::new(batch_hashes, 1);
         let held = self.batch_hashes_held(family, &lookup)?;
         let pairing = pairing_hashes(units, &lookup, &held, max_occurrences);
         let mut pulled = Pulled {
@@ -107,7 +109,7 @@ impl Archives {
             problems: Vec::new(),
         };
         let mut chosen: Vec<Vec<UnitId>> = Vec::with_capacity(self.open.len());
-        let mut wanted = batch_hashes.clone();
+        let mut wanted = lookup.hashes().to_vec();
         for (place, (root, archive)) in self.open.iter().enumerate() {
             let ids = held[place].pairing(&pairing);
             let mut kept = Vec::with_capacity(ids.len());
@@ -201,7 +203,7 @@ impl Archives {
     fn batch_hashes_held(
         &self,
         family: Family,
-        lookup: &HashLookup<'_>,
+        lookup: &HashDirectory,
     ) -> Result<Vec<HeldHashes>, PipelineError> {
         self.open
             .iter()
@@ -287,7 +289,7 @@ impl HeldHashes {
 /// batch and the archives hold than it allows.
 fn pairing_hashes(
     units: &[Unit],
-    lookup: &HashLookup<'_>,
+    lookup: &HashDirectory,
     held: &[HeldHashes],
     max_occurrences: MaxOccurrences,
 ) -> Vec<bool> {
@@ -311,49 +313,6 @@ fn pairing_hashes(
     let archived: usize = held.iter().map(|h| h.units).sum();
     let limit = max_occurrences.limit(units.len() + archived);
     holders.into_iter().map(|count| count <= limit).collect()
-}
-
-/// The place of a hash among ascending distinct hashes, found through a
-/// table of where each run of equal top bits starts (about one hash per
-/// run): a stored hash is looked up in a step or two rather than by a
-/// binary search of the whole batch.
-struct HashLookup<'a> {
-    hashes: &'a [u64],
-    /// Where the hashes of each value of the top bits start.
-    starts: Vec<u32>,
-    shift: u32,
-}
-
-impl<'a> HashLookup<'a> {
-    fn new(hashes: &'a [u64]) -> Self {
-        let bits = hashes.len().max(2).next_power_of_two().ilog2();
-        let shift = 64 - bits;
-        let mut starts = vec![0u32; (1 << bits) + 1];
-        for &hash in hashes {
-            starts[(hash >> shift) as usize + 1] += 1;
-        }
-        for b in 1..starts.len() {
-            starts[b] += starts[b - 1];
-        }
-        Self {
-            hashes,
-            starts,
-            shift,
-        }
-    }
-
-    fn len(&self) -> usize {
-        self.hashes.len()
-    }
-
-    fn position(&self, hash: u64) -> Option<usize> {
-        let run = (hash >> self.shift) as usize;
-        let (start, end) = (self.starts[run] as usize, self.starts[run + 1] as usize);
-        self.hashes[start..end]
-            .iter()
-            .position(|&h| h == hash)
-            .map(|i| start + i)
-    }
 }
 
 /// The fingerprint hashes of `unit`, repeated as often as they occur.
@@ -445,28 +404,6 @@ fn read_again(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use proptest::prelude::*;
-
-    proptest! {
-        /// Hashes spread over the whole range and hashes crowded into a
-        /// few runs of equal top bits are found where a binary search
-        /// finds them, and absent ones are not found.
-        #[test]
-        fn a_lookup_finds_what_a_binary_search_finds(
-            spread in prop::collection::vec(any::<u64>(), 0..300),
-            crowded in prop::collection::vec(0u64..1_000, 0..300),
-            probes in prop::collection::vec(any::<u64>(), 0..100),
-        ) {
-            let mut hashes: Vec<u64> = spread.iter().chain(&crowded).copied().collect();
-            hashes.sort_unstable();
-            hashes.dedup();
-            let lookup = HashLookup::new(&hashes);
-            prop_assert_eq!(lookup.len(), hashes.len());
-            for &hash in hashes.iter().chain(&probes).chain(&[0, 999, u64::MAX]) {
-                prop_assert_eq!(lookup.position(hash), hashes.binary_search(&hash).ok());
-            }
-        }
-    }
 
     #[test]
     fn only_units_holding_a_pairing_hash_pair() {
