@@ -7,7 +7,7 @@ use crate::index::hash_bucket;
 
 /// Ascending distinct hashes, and where the hashes of each value of their
 /// top bits start among them.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct HashDirectory {
     hashes: Vec<u64>,
     /// The hashes whose top bits are `b` are

@@ -203,27 +203,24 @@ impl FingerprintIndex {
         // of each posting's fingerprint, the dear part, are shared out.
         let unit_count = starts.len() - 1;
         let ranges = rayon::current_num_threads().clamp(1, unit_count.max(1));
+        // Range r starts at the first unit with r/ranges of the postings
+        // before it (unit 0 for the first); the last ends at the last unit.
         let mut bounds: Vec<usize> = (0..ranges)
             .map(|r| starts.partition_point(|&s| (s as usize) < r * total / ranges))
-            .map(|u| u.min(unit_count))
             .collect();
         bounds.push(unit_count);
-        bounds[0] = 0;
-        let mut stretches = Vec::with_capacity(ranges);
-        let (mut hashes_rest, mut postings_rest) = (
-            self.posting_hashes.as_mut_slice(),
-            self.postings.as_mut_slice(),
-        );
-        for w in bounds.windows(2) {
-            let len = (starts[w[1]] - starts[w[0]]) as usize;
-            let (hashes, hashes_tail) = hashes_rest.split_at_mut(len);
-            let (postings, postings_tail) = postings_rest.split_at_mut(len);
-            stretches.push((w[0] as u32..w[1] as u32, hashes, postings));
-            (hashes_rest, postings_rest) = (hashes_tail, postings_tail);
-        }
-        stretches
+        let unit_ranges: Vec<std::ops::Range<u32>> = bounds
+            .windows(2)
+            .map(|w| w[0] as u32..w[1] as u32)
+            .collect();
+        let ends = || bounds[1..].iter().map(|&u| starts[u] as usize);
+        let hashes = split_at_ends(&mut self.posting_hashes, ends());
+        let postings = split_at_ends(&mut self.postings, ends());
+        unit_ranges
             .into_par_iter()
-            .for_each(|(units_of, hashes, postings)| {
+            .zip(hashes)
+            .zip(postings)
+            .for_each(|((units_of, hashes), postings)| {
                 let first = starts[units_of.start as usize];
                 let mut next: Vec<u32> = starts[units_of.start as usize..units_of.end as usize]
                     .iter()
@@ -578,40 +575,34 @@ fn sorted_entries(units: &[Unit], base: &BaseCode) -> (Vec<Entry>, usize) {
     // every fingerprint (in order, cheap) and places those of its range;
     // the scattered writes, the dear part, are shared out.
     let ranges = rayon::current_num_threads().clamp(1, buckets);
-    let mut stretches = Vec::with_capacity(ranges);
-    let mut rest = entries.as_mut_slice();
-    for r in 0..ranges {
-        let buckets_of = r * buckets / ranges..(r + 1) * buckets / ranges;
-        let len = starts[buckets_of.end] - starts[buckets_of.start];
-        let (stretch, tail) = rest.split_at_mut(len);
-        stretches.push((buckets_of, stretch));
-        rest = tail;
-    }
-    stretches.into_par_iter().for_each(|(buckets_of, stretch)| {
-        let first = starts[buckets_of.start];
-        let mut next: Vec<usize> = starts[buckets_of.clone()]
-            .iter()
-            .map(|start| start - first)
-            .collect();
-        for (u, unit) in units.iter().enumerate() {
-            let fingerprints = unit.documents.iter().flat_map(|d| &d.fingerprints);
-            for (place, f) in fingerprints.enumerate().filter(|(_, f)| kept(f.hash)) {
-                let b = bucket(f.hash);
-                if buckets_of.contains(&b) {
-                    let slot = &mut next[b - buckets_of.start];
-                    stretch[*slot] = (f.hash, u as u32, place as u32);
-                    *slot += 1;
+    let bucket_ranges: Vec<std::ops::Range<usize>> = (0..ranges)
+        .map(|r| r * buckets / ranges..(r + 1) * buckets / ranges)
+        .collect();
+    let stretches = split_at_ends(&mut entries, bucket_ranges.iter().map(|b| starts[b.end]));
+    bucket_ranges
+        .into_par_iter()
+        .zip(stretches)
+        .for_each(|(buckets_of, stretch)| {
+            let first = starts[buckets_of.start];
+            let mut next: Vec<usize> = starts[buckets_of.clone()]
+                .iter()
+                .map(|start| start - first)
+                .collect();
+            for (u, unit) in units.iter().enumerate() {
+                let fingerprints = unit.documents.iter().flat_map(|d| &d.fingerprints);
+                for (place, f) in fingerprints.enumerate() {
+                    // The range first: each thread asks the base code only
+                    // of its own fingerprints.
+                    let b = bucket(f.hash);
+                    if buckets_of.contains(&b) && kept(f.hash) {
+                        let slot = &mut next[b - buckets_of.start];
+                        stretch[*slot] = (f.hash, u as u32, place as u32);
+                        *slot += 1;
+                    }
                 }
             }
-        }
-    });
-    let mut slices = Vec::with_capacity(buckets);
-    let mut rest = entries.as_mut_slice();
-    for w in starts.windows(2) {
-        let (slice, tail) = rest.split_at_mut(w[1] - w[0]);
-        slices.push(slice);
-        rest = tail;
-    }
+        });
+    let mut slices = split_at_ends(&mut entries, starts[1..].iter().copied());
     slices.par_iter_mut().for_each(|slice| {
         if slice.len() > LARGE_BUCKET {
             slice.par_sort_unstable();
@@ -620,6 +611,21 @@ fn sorted_entries(units: &[Unit], base: &BaseCode) -> (Vec<Entry>, usize) {
         }
     });
     (entries, all - total)
+}
+
+/// `slice` cut into consecutive pieces ending at `ends` (ascending
+/// offsets into it, the last its length): stretches that threads fill or
+/// sort apart.
+fn split_at_ends<T>(mut slice: &mut [T], ends: impl IntoIterator<Item = usize>) -> Vec<&mut [T]> {
+    let mut pieces = Vec::new();
+    let mut at = 0;
+    for end in ends {
+        let (piece, rest) = std::mem::take(&mut slice).split_at_mut(end - at);
+        pieces.push(piece);
+        slice = rest;
+        at = end;
+    }
+    pieces
 }
 
 /// The bucket of `hash` among `2^(64 - shift)` buckets: its top bits (0

@@ -142,10 +142,10 @@ impl LoadedUnit {
     }
 }
 
-/// The names of the units that are not markdown units: those a markdown
-/// unit's name may clash with.
-fn unit_names<'a>(names: impl Iterator<Item = &'a str>) -> HashSet<String> {
-    names.map(str::to_string).collect()
+/// The names of the planned units: those a markdown unit's name may
+/// clash with.
+fn unit_names(units: &[PlannedUnit]) -> HashSet<String> {
+    units.iter().map(|unit| unit.name.clone()).collect()
 }
 
 /// Numbers the markdown units named like another unit (`a.ipynb
@@ -189,11 +189,7 @@ pub(crate) fn load_batch(
             progress.found();
             let file = file.clone();
             scope.spawn(move |_| {
-                let result = front_end.load_planned(&file).map(|mut loaded| {
-                    let lines = texts.shed(&mut loaded);
-                    (loaded, lines)
-                });
-                progress.advance(1);
+                let result = load_file(&file, front_end, texts, progress);
                 loaded
                     .lock()
                     .expect("no loader panics")
@@ -214,7 +210,7 @@ pub(crate) fn load_batch(
             .expect("every listed file is loaded");
         loaded_file(file, loaded)
     };
-    let taken = unit_names(plan.units.iter().map(|unit| unit.name.as_str()));
+    let taken = unit_names(&plan.units);
     let mut units = Vec::with_capacity(plan.units.len());
     for mut unit in plan.units {
         let files = std::mem::take(&mut unit.files)
@@ -235,6 +231,22 @@ pub(crate) fn load_batch(
         base,
         problems: plan.problems,
     })
+}
+
+/// `file` loaded with `front_end`, its texts kept as `texts` says; one
+/// step of `progress`.
+fn load_file(
+    file: &PlannedFile,
+    front_end: &FrontEnd,
+    texts: Texts,
+    progress: &dyn Progress,
+) -> Result<Shed, LoadError> {
+    let result = front_end.load_planned(file).map(|mut loaded| {
+        let lines = texts.shed(&mut loaded);
+        (loaded, lines)
+    });
+    progress.advance(1);
+    result
 }
 
 /// The planned file `file` with what loading it gave.
@@ -286,7 +298,7 @@ pub(crate) fn load_in_slices(
     for warning in &plan.warnings {
         progress.warn(Warning::Layout(warning));
     }
-    let taken = unit_names(plan.units.iter().map(|unit| unit.name.as_str()));
+    let taken = unit_names(&plan.units);
     let mut planned = plan.units.into_iter().peekable();
     while planned.peek().is_some() {
         let units: Vec<PlannedUnit> = planned.by_ref().take(slice.max(1)).collect();
@@ -296,11 +308,7 @@ pub(crate) fn load_in_slices(
                 let files = std::mem::take(&mut unit.files)
                     .into_iter()
                     .map(|file| {
-                        let result = front_end.load_planned(&file).map(|mut loaded| {
-                            let lines = texts.shed(&mut loaded);
-                            (loaded, lines)
-                        });
-                        progress.advance(1);
+                        let result = load_file(&file, front_end, texts, progress);
                         loaded_file(file, result)
                     })
                     .collect();

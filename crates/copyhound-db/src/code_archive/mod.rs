@@ -337,23 +337,6 @@ impl Archive {
         Ok(families)
     }
 
-    /// Calls `each` with the id and the distinct hashes of every unit of
-    /// `family`, in id order.
-    pub fn for_each_print(&self, family: &str, mut each: impl FnMut(UnitId, &[u64])) -> Result<()> {
-        let mut hashes = Vec::new();
-        self.for_each_print_chunk(
-            family,
-            |_| false,
-            |chunk| {
-                for i in 0..chunk.len() {
-                    chunk.hashes(i, &mut hashes)?;
-                    each(chunk.id(i), &hashes);
-                }
-                Ok(())
-            },
-        )
-    }
-
     /// Calls `each` with the stored hashes of the units of `family` but
     /// those `skip` names, in id order, a [`PrintChunk`] of up to
     /// [`PRINT_CHUNK`] units at a time, still encoded: the caller decodes

@@ -40,12 +40,28 @@ fn without_texts(mut unit: ArchivedUnit) -> ArchivedUnit {
     unit
 }
 
-fn prints(archive: &Archive, family: &str) -> Vec<(UnitId, Vec<u64>)> {
+/// The id and decoded hashes of every unit of `family` but those `skip`
+/// names, read in chunks of `size`.
+fn decoded(
+    archive: &Archive,
+    family: &str,
+    skip: impl Fn(UnitId) -> bool,
+    size: usize,
+) -> Result<Vec<(UnitId, Vec<u64>)>> {
     let mut all = Vec::new();
-    archive
-        .for_each_print(family, |id, hashes| all.push((id, hashes.to_vec())))
-        .unwrap();
-    all
+    let mut hashes = Vec::new();
+    archive.print_chunks(family, skip, size, |chunk| {
+        for i in 0..chunk.len() {
+            chunk.hashes(i, &mut hashes)?;
+            all.push((chunk.id(i), hashes.clone()));
+        }
+        Ok(())
+    })?;
+    Ok(all)
+}
+
+fn prints(archive: &Archive, family: &str) -> Vec<(UnitId, Vec<u64>)> {
+    decoded(archive, family, |_| false, PRINT_CHUNK).unwrap()
 }
 
 #[test]
@@ -331,9 +347,8 @@ fn print_chunks_give_every_unit_not_skipped_in_order_and_name_a_damaged_one() {
         .insert(("java", 4), &[9u8][..])
         .unwrap();
     txn.commit().unwrap();
-    let error = archive
-        .for_each_print_chunk("java", |id| id == 4, |_| Ok(()))
-        .and_then(|()| archive.for_each_print("java", |_, _| {}))
+    let error = decoded(&archive, "java", |id| id == 4, PRINT_CHUNK)
+        .and_then(|_| decoded(&archive, "java", |_| false, PRINT_CHUNK))
         .unwrap_err();
     assert!(
         error.to_string().contains("the hashes of unit 4"),
