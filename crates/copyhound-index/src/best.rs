@@ -65,6 +65,7 @@ impl Default for Dropped {
 }
 
 impl Dropped {
+    #[inline]
     fn note(&mut self, pair: CandidatePair, order: NameOrder<'_>) {
         self.bands[(pair.bound >> BAND_BITS) as usize] += 1;
         if self
@@ -127,6 +128,10 @@ impl Best {
         }
     }
 
+    /// Counting pushes every pair that shares something, and once the
+    /// buffer is full most fall below the floor: that test is inlined, the
+    /// rest is not.
+    #[inline]
     pub(crate) fn push(&mut self, pair: CandidatePair, order: NameOrder<'_>) {
         let by = self.by;
         let below = |floor: CandidatePair| match by.value(&pair).cmp(&by.value(&floor)) {
@@ -138,6 +143,11 @@ impl Best {
             self.dropped.note(pair, order);
             return;
         }
+        self.keep(pair, order);
+    }
+
+    #[inline(never)]
+    fn keep(&mut self, pair: CandidatePair, order: NameOrder<'_>) {
         self.pairs.push(pair);
         if self.pairs.len() >= self.cap.saturating_mul(2) {
             self.cut(order);

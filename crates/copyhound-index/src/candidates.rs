@@ -140,10 +140,14 @@ impl PairingRules {
 
     /// Whether units `a` and `b` may be paired.
     pub(crate) fn allows(&self, a: u32, b: u32) -> bool {
-        let (a, b) = (a as usize, b as usize);
-        a != b
-            && !(self.old[a] && self.old[b])
-            && (self.groups[a] == u32::MAX || self.groups[a] != self.groups[b])
+        a != b && !(self.is_old(a) && self.is_old(b)) && !self.same_group(a, b)
+    }
+
+    /// Whether units `a` and `b` are of one group.
+    #[inline]
+    fn same_group(&self, a: u32, b: u32) -> bool {
+        let group = self.groups[a as usize];
+        group != u32::MAX && group == self.groups[b as usize]
     }
 }
 
@@ -223,8 +227,8 @@ pub(crate) struct Selection<'s> {
     /// Only pairs after each of these, in its order: those an earlier pass
     /// kept are not kept again.
     pub(crate) after: &'s [(KeptBy, CandidatePair)],
-    /// Only pairs this admits.
-    pub(crate) admits: &'s (dyn Fn(&CandidatePair) -> bool + Sync),
+    /// Only pairs this admits (`None`: every pair).
+    pub(crate) admits: Option<&'s (dyn Fn(&CandidatePair) -> bool + Sync)>,
 }
 
 impl Selection<'_> {
@@ -232,14 +236,14 @@ impl Selection<'_> {
     pub(crate) const FIRST: Selection<'static> = Selection {
         by: KeptBy::Rank,
         after: &[],
-        admits: &|_| true,
+        admits: None,
     };
 
     fn admits(&self, pair: &CandidatePair, order: NameOrder<'_>) -> bool {
         self.after
             .iter()
             .all(|(by, last)| by.cmp(order, pair, last) == Ordering::Greater)
-            && (self.admits)(pair)
+            && self.admits.is_none_or(|admits| admits(pair))
     }
 }
 
@@ -317,9 +321,11 @@ struct Pairing<'b> {
     /// Per unit of every hash's unit list ([`FingerprintIndex::run_units`]):
     /// that unit's share of the hash's group.
     run_shares: Vec<u32>,
-    /// Per unit: the shares of its uncounted groups and of its
-    /// fingerprints left out of the index, at most `ONE`.
-    slack: Vec<u32>,
+    /// Per unit, what a bound needs of it, in one word so that counting
+    /// reads one per pair: its *slack* — the shares of its uncounted
+    /// groups and of its fingerprints left out of the index, at most `ONE`
+    /// — with [`WHOLE_SIDE`] set when its side counts as whole.
+    sides: Vec<u32>,
     /// Groups in more units than this are not counted.
     limit: usize,
 }
@@ -334,7 +340,7 @@ impl<'b> Pairing<'b> {
         let limit = limit_within(index, firsts, rules, budget);
         let unit_count = index.unit_count() as u32;
         // A unit's groups left uncounted are its slack.
-        let slack: Vec<u32> = (0..unit_count)
+        let sides: Vec<u32> = (0..unit_count)
             .into_par_iter()
             .map(|u| {
                 let shares = &bounds.slots[index.hash_slots(u)];
@@ -346,7 +352,12 @@ impl<'b> Pairing<'b> {
                     .fold(bounds.unindexed[u as usize], |sum, (_, &share)| {
                         sum.saturating_add(share)
                     });
-                uncounted.min(ONE)
+                let whole = if bounds.whole[u as usize] {
+                    WHOLE_SIDE
+                } else {
+                    0
+                };
+                uncounted.min(ONE) | whole
             })
             .collect();
         let run_shares: Vec<u32> = index
@@ -357,30 +368,26 @@ impl<'b> Pairing<'b> {
         Self {
             bounds,
             run_shares,
-            slack,
+            sides,
             limit,
         }
     }
 
-    /// Side `u` of a bound with `shares` summed: at most `ONE`.
-    fn side(&self, u: u32, shares: u32) -> u32 {
-        if self.bounds.whole[u as usize] {
-            ONE
-        } else {
-            shares.min(ONE)
-        }
-    }
-
-    /// The candidate `(a, b)` with the summed shares of its counted groups.
-    fn candidate(&self, a: u32, b: u32, (in_a, in_b): (u32, u32)) -> CandidatePair {
+    /// The candidate `(a, b)` with the summed shares of its counted groups
+    /// and their units' [`Self::sides`].
+    #[inline]
+    fn candidate(
+        &self,
+        (a, side_a): (u32, u32),
+        b: u32,
+        (in_a, in_b): (u32, u32),
+    ) -> CandidatePair {
+        let side_b = self.sides[b as usize];
         // Each side's sum is below 2^31 (see `bounds`).
-        let whole = &self.bounds.whole;
-        let uncapped = |u: u32, shares: u32| if whole[u as usize] { ONE } else { shares };
-        let rank = uncapped(a, in_a) + uncapped(b, in_b);
+        let rank = uncapped(side_a, in_a) + uncapped(side_b, in_b);
         let bound = if self.bounds.valid {
-            let slack = |u: u32| self.slack[u as usize];
-            self.side(a, in_a.saturating_add(slack(a)))
-                + self.side(b, in_b.saturating_add(slack(b)))
+            capped(side_a, in_a.saturating_add(side_a & !WHOLE_SIDE))
+                + capped(side_b, in_b.saturating_add(side_b & !WHOLE_SIDE))
         } else {
             WHOLE_PAIR
         };
@@ -399,8 +406,8 @@ impl<'b> Pairing<'b> {
             return WHOLE_PAIR;
         }
         let mut largest = [0u32; 2];
-        for u in 0..self.slack.len() as u32 {
-            let side = self.side(u, self.slack[u as usize]);
+        for &word in &self.sides {
+            let side = capped(word, word & !WHOLE_SIDE);
             if side > largest[0] {
                 largest = [side, largest[0]];
             } else if side > largest[1] {
@@ -409,6 +416,22 @@ impl<'b> Pairing<'b> {
         }
         largest[0] + largest[1]
     }
+}
+
+/// Set in a unit's [`Pairing::sides`] word when its side counts as whole.
+const WHOLE_SIDE: u32 = 1 << 31;
+
+/// A side of a pair's rank: the unit's summed `shares`, or `ONE` when its
+/// `side` word counts it as whole.
+#[inline]
+fn uncapped(side: u32, shares: u32) -> u32 {
+    if side & WHOLE_SIDE == 0 { shares } else { ONE }
+}
+
+/// A side of a pair's bound: [`uncapped`], at most `ONE`.
+#[inline]
+fn capped(side: u32, shares: u32) -> u32 {
+    uncapped(side, shares).min(ONE)
 }
 
 /// For each hash id, the first (smallest) hash id held by exactly the same
@@ -487,7 +510,12 @@ struct Worker {
     /// Per unit, the two sides' summed shares with the unit counted from,
     /// that unit's in the low half.
     sums: Vec<u64>,
+    /// The units whose sum is not 0, in `touched[..touched_len]`: one
+    /// slot per unit, so that each bump may write its unit unconditionally
+    /// and only count it when it is new — no branch to mispredict in the
+    /// loop that counting spends most of its time in.
     touched: Vec<u32>,
+    touched_len: usize,
     best: Best,
     qualified: usize,
 }
@@ -496,10 +524,22 @@ impl Worker {
     fn new(unit_count: usize, best: Best) -> Self {
         Self {
             sums: vec![0; unit_count],
-            touched: Vec::new(),
+            touched: vec![0; unit_count],
+            touched_len: 0,
             best,
             qualified: 0,
         }
+    }
+
+    /// Adds `shares` to unit `b`'s sum.
+    #[inline]
+    fn bump(&mut self, b: u32, shares: u64) {
+        let sum = &mut self.sums[b as usize];
+        self.touched[self.touched_len] = b;
+        self.touched_len += usize::from(*sum == 0);
+        // Shares are at least 1, and a unit's add up to less than 2^31:
+        // neither half overflows into the other.
+        *sum += shares;
     }
 
     /// Sums the shares of the counted groups unit `a` shares with every
@@ -528,31 +568,36 @@ impl Worker {
             }
             let (units, shares) = (&index.run_units()[run.clone()], &pairing.run_shares[run]);
             let later = units.partition_point(|&u| u <= a);
-            for (&b, &in_b) in units[later..].iter().zip(&shares[later..]) {
-                if old && rules.is_old(b) {
-                    continue;
+            let later = units[later..].iter().zip(&shares[later..]);
+            let in_a = u64::from(in_a);
+            if old {
+                for (&b, &in_b) in later.filter(|&(&b, _)| !rules.is_old(b)) {
+                    self.bump(b, in_a | u64::from(in_b) << 32);
                 }
-                let sum = &mut self.sums[b as usize];
-                if *sum == 0 {
-                    self.touched.push(b);
+            } else {
+                for (&b, &in_b) in later {
+                    self.bump(b, in_a | u64::from(in_b) << 32);
                 }
-                // Shares are at least 1, and a unit's add up to less
-                // than 2^31: neither half overflows into the other.
-                *sum += u64::from(in_a) | u64::from(in_b) << 32;
             }
         }
         let kept_before = self.best.pairs.len();
-        for &b in &self.touched {
+        // Units after `a` are never `a`, and two old units were never
+        // bumped: of the pairing rules only groups are left to ask.
+        let groups = rules.groups[a as usize] != u32::MAX;
+        let side_a = (a, pairing.sides[a as usize]);
+        for &b in &self.touched[..self.touched_len] {
             let sum = std::mem::take(&mut self.sums[b as usize]);
-            if rules.allows(a, b) {
-                self.qualified += 1;
-                let pair = pairing.candidate(a, b, (sum as u32, (sum >> 32) as u32));
-                if selection.admits(&pair, order) {
-                    self.best.push(pair, order);
-                }
+            if groups && rules.same_group(a, b) {
+                continue;
+            }
+            debug_assert!(rules.allows(a, b));
+            self.qualified += 1;
+            let pair = pairing.candidate(side_a, b, (sum as u32, (sum >> 32) as u32));
+            if selection.admits(&pair, order) {
+                self.best.push(pair, order);
             }
         }
-        self.touched.clear();
+        self.touched_len = 0;
         // The pairs just kept, in unit order, so that a thread's pairs come
         // out in sorted runs (see `Best::into_unit_order`). Only those: in a large batch
         // most touched units fall below the cap's floor, and sorting every

@@ -269,7 +269,7 @@ pub(crate) fn score_in_passes(
         let again = count(Selection {
             by,
             after: &kept_before,
-            admits: &could_list,
+            admits: Some(&could_list),
         });
         progress.advance(1);
         candidates.pairs = again.pairs;
