@@ -11,7 +11,7 @@
 //! `) const {`.
 
 use super::super::token::TokenKind;
-use super::syntax::{Body, Form, Function, Ids, MAX_DEPTH, Part, Source, Statement};
+use super::syntax::{Body, Form, Function, Ids, MAX_DEPTH, Part, Parts, Source, Statement};
 
 /// The function bodies of a file, each parsed into statements, in order.
 pub(super) fn function_bodies(source: &Source<'_>, ids: &mut Ids, c_like: bool) -> Vec<Body> {
@@ -237,7 +237,7 @@ impl Parser<'_, '_> {
         statements
     }
 
-    fn make(&mut self, form: Form, parts: Vec<Part>) -> Statement {
+    fn make(&mut self, form: Form, parts: Parts) -> Statement {
         Statement {
             id: self.ids.next(),
             form,
@@ -250,22 +250,34 @@ impl Parser<'_, '_> {
         let source = self.source;
         if depth >= MAX_DEPTH {
             let next = self.simple_end(at, end);
-            return (self.make(Form::Opaque, vec![Part::Tokens(at..next)]), next);
+            return (
+                self.make(Form::Opaque, smallvec::smallvec![Part::Tokens(at..next)]),
+                next,
+            );
         }
         if is_directive(source, at) {
             let next = directive_end(source, at).min(end);
-            return (self.make(Form::Label, vec![Part::Tokens(at..next)]), next);
+            return (
+                self.make(Form::Label, smallvec::smallvec![Part::Tokens(at..next)]),
+                next,
+            );
         }
         let word = source.word(at);
         if word == "{"
             && let Some(close) = source.partner(at).filter(|&close| close < end)
         {
             let body = self.braced(at, close, depth + 1);
-            return (self.make(Form::Branch, vec![Part::Body(body)]), close + 1);
+            return (
+                self.make(
+                    Form::Branch,
+                    smallvec::smallvec![Part::Body(Box::new(body))],
+                ),
+                close + 1,
+            );
         }
         if word == ";" {
             return (
-                self.make(Form::Empty, vec![Part::Tokens(at..at + 1)]),
+                self.make(Form::Empty, smallvec::smallvec![Part::Tokens(at..at + 1)]),
                 at + 1,
             );
         }
@@ -275,12 +287,15 @@ impl Parser<'_, '_> {
             }
         } else if source.is_identifier(at) && source.word(at + 1) == ":" && at + 1 < end {
             return (
-                self.make(Form::Label, vec![Part::Tokens(at..at + 2)]),
+                self.make(Form::Label, smallvec::smallvec![Part::Tokens(at..at + 2)]),
                 at + 2,
             );
         }
         let next = self.simple_end(at, end);
-        (self.make(Form::Simple, vec![Part::Tokens(at..next)]), next)
+        (
+            self.make(Form::Simple, smallvec::smallvec![Part::Tokens(at..next)]),
+            next,
+        )
     }
 
     /// A statement that starts with a keyword, if its shape is the one the
@@ -312,7 +327,10 @@ impl Parser<'_, '_> {
                 } else {
                     Form::Exit
                 };
-                Some((self.make(form, vec![Part::Tokens(at..next)]), next))
+                Some((
+                    self.make(form, smallvec::smallvec![Part::Tokens(at..next)]),
+                    next,
+                ))
             }
             _ if TYPE_DECLARATIONS.contains(&word) => self.type_declaration(at, end),
             _ => None,
@@ -338,13 +356,13 @@ impl Parser<'_, '_> {
             return None;
         }
         let close = source.partner(open).filter(|&close| close < end)?;
-        let mut parts = vec![Part::Tokens(at..close + 1)];
+        let mut parts = smallvec::smallvec![Part::Tokens(at..close + 1)];
         let (body, mut next) = self.sub_statement(close + 1, end, depth);
-        parts.push(Part::Body(body));
+        parts.push(Part::Body(Box::new(body)));
         if with_else && next < end && source.is_keyword(next, "else") {
             parts.push(Part::Tokens(next..next + 1));
             let (body, after) = self.sub_statement(next + 1, end, depth);
-            parts.push(Part::Body(body));
+            parts.push(Part::Body(Box::new(body)));
             next = after;
         }
         Some((self.make(form, parts), next))
@@ -371,9 +389,9 @@ impl Parser<'_, '_> {
     /// `do body while ( … ) ;`
     fn do_statement(&mut self, at: usize, end: usize, depth: usize) -> (Statement, usize) {
         let source = self.source;
-        let mut parts = vec![Part::Tokens(at..at + 1)];
+        let mut parts = smallvec::smallvec![Part::Tokens(at..at + 1)];
         let (body, mut next) = self.sub_statement(at + 1, end, depth);
-        parts.push(Part::Body(body));
+        parts.push(Part::Body(Box::new(body)));
         if next < end && source.is_keyword(next, "while") && source.word(next + 1) == "(" {
             let tail = self.simple_end(next, end);
             parts.push(Part::Tokens(next..tail));
@@ -385,7 +403,7 @@ impl Parser<'_, '_> {
     /// `try [( … )] { … } catch [( … )] { … } … [finally { … }]`.
     fn try_statement(&mut self, at: usize, end: usize, depth: usize) -> Option<(Statement, usize)> {
         let source = self.source;
-        let mut parts = Vec::new();
+        let mut parts = Parts::new();
         let mut head = at;
         loop {
             let mut open = head + 1;
@@ -404,7 +422,7 @@ impl Parser<'_, '_> {
             }
             let close = source.partner(open).filter(|&close| close < end)?;
             parts.push(Part::Tokens(head..open));
-            parts.push(Part::Body(self.braced(open, close, depth + 1)));
+            parts.push(Part::Body(Box::new(self.braced(open, close, depth + 1))));
             head = close + 1;
             let continues = head < end
                 && (source.is_keyword(head, "catch") || source.is_keyword(head, "finally"));
@@ -421,7 +439,10 @@ impl Parser<'_, '_> {
         while index < end {
             match source.word(index) {
                 ":" | "->" => {
-                    let statement = self.make(Form::Label, vec![Part::Tokens(at..index + 1)]);
+                    let statement = self.make(
+                        Form::Label,
+                        smallvec::smallvec![Part::Tokens(at..index + 1)],
+                    );
                     return Some((statement, index + 1));
                 }
                 ";" | "{" | "}" => return None,
@@ -452,7 +473,10 @@ impl Parser<'_, '_> {
             close + 1
         };
         Some((
-            self.make(Form::Declaration, vec![Part::Tokens(at..next)]),
+            self.make(
+                Form::Declaration,
+                smallvec::smallvec![Part::Tokens(at..next)],
+            ),
             next,
         ))
     }

@@ -21,7 +21,8 @@
 //! of the brace dialects are read in `declarations`, what Python
 //! statements bind in `python`.
 
-use std::collections::HashMap;
+use foldhash::HashMap;
+use foldhash::HashMapExt;
 use std::ops::Range;
 
 mod declarations;
@@ -44,13 +45,17 @@ pub(super) enum Dialect {
     Python,
 }
 
+/// Local ids. Nearly every statement names a few: held in place, since
+/// allocating them one statement at a time cost more than analysing them.
+pub(super) type Locals = smallvec::SmallVec<[u32; 6]>;
+
 /// What one statement's own tokens (not its bodies') do.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Facts {
     /// Locals named.
-    pub(super) mentions: Vec<u32>,
+    pub(super) mentions: Locals,
     /// Locals declared or assigned.
-    pub(super) writes: Vec<u32>,
+    pub(super) writes: Locals,
     /// Something besides setting locals: a call, a write through a
     /// parameter or to non-local state, output, a jump, a label.
     pub(super) effect: bool,

@@ -12,7 +12,7 @@
 
 use std::ops::Range;
 
-use super::syntax::{Body, Form, Function, Ids, MAX_DEPTH, Part, Source, Statement};
+use super::syntax::{Body, Form, Function, Ids, MAX_DEPTH, Part, Parts, Source, Statement};
 
 /// The module: every statement of the file.
 pub(super) fn module(source: &Source<'_>, ids: &mut Ids) -> Body {
@@ -100,7 +100,7 @@ struct Parser<'s, 'a> {
 }
 
 impl Parser<'_, '_> {
-    fn make(&mut self, form: Form, parts: Vec<Part>) -> Statement {
+    fn make(&mut self, form: Form, parts: Parts) -> Statement {
         Statement {
             id: self.ids.next(),
             form,
@@ -136,7 +136,10 @@ impl Parser<'_, '_> {
         }
         *at += 1;
         if depth >= MAX_DEPTH {
-            let statement = self.make(Form::Opaque, vec![Part::Tokens(line.tokens.clone())]);
+            let statement = self.make(
+                Form::Opaque,
+                smallvec::smallvec![Part::Tokens(line.tokens.clone())],
+            );
             out.push(statement);
             return;
         }
@@ -179,7 +182,7 @@ impl Parser<'_, '_> {
             "global" | "nonlocal" => Form::Label,
             _ => Form::Simple,
         };
-        self.make(form, vec![Part::Tokens(tokens)])
+        self.make(form, smallvec::smallvec![Part::Tokens(tokens)])
     }
 
     /// The compound statement at line `at` (decorators first, if any), or
@@ -211,7 +214,7 @@ impl Parser<'_, '_> {
             _ => Form::Branch,
         };
         let decorators = self.lines[start_line].tokens.start..header.tokens.start;
-        let mut parts = Vec::new();
+        let mut parts = Parts::new();
         let header_start = if decorators.is_empty() {
             header.tokens.start
         } else {
@@ -224,7 +227,7 @@ impl Parser<'_, '_> {
             parameters: self.parameters(first, colon),
             module: false,
         });
-        parts.push(Part::Body(body));
+        parts.push(Part::Body(Box::new(body)));
         // Continuing clauses at the same indent.
         let indent = self.lines[header_line].indent;
         while let Some(line) = self.lines.get(*at) {
@@ -237,7 +240,7 @@ impl Parser<'_, '_> {
             };
             parts.push(Part::Tokens(clause..colon + 1));
             let body = self.clause_body(at, colon, depth);
-            parts.push(Part::Body(body));
+            parts.push(Part::Body(Box::new(body)));
         }
         Some(self.make(form, parts))
     }

@@ -25,7 +25,7 @@ use std::collections::BinaryHeap;
 
 use crate::Symbol;
 
-use super::effects::{Dialect, Facts, analyse};
+use super::effects::{Dialect, Facts, Locals, analyse};
 use super::syntax::{Body, Form, Part, Source, Statement};
 
 /// What the rewrite does.
@@ -53,8 +53,8 @@ pub(super) struct Emitter<'s, 'a> {
 /// belongs to the same function.
 #[derive(Clone, Debug, Default)]
 struct Summary {
-    mentions: Vec<u32>,
-    writes: Vec<u32>,
+    mentions: Locals,
+    writes: Locals,
     effect: bool,
     reads_outside: bool,
     /// How control may leave it.
@@ -94,7 +94,10 @@ impl Emitter<'_, '_> {
             return;
         }
         let mut writers: Vec<Vec<usize>> = vec![Vec::new(); variables];
-        let mut parent = std::collections::HashMap::with_capacity(statements.len());
+        let mut parent = foldhash::HashMap::with_capacity_and_hasher(
+            statements.len(),
+            foldhash::fast::RandomState::default(),
+        );
         let mut queue = Vec::new();
         for &(id, up) in &statements {
             for &v in &self.facts[id].writes {

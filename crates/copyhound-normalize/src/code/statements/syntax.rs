@@ -44,7 +44,7 @@ pub(super) struct Statement {
     /// Index among all statements of the file (for per-statement facts).
     pub(super) id: usize,
     pub(super) form: Form,
-    pub(super) parts: Vec<Part>,
+    pub(super) parts: Parts,
 }
 
 /// A piece of a statement.
@@ -52,9 +52,13 @@ pub(super) struct Statement {
 pub(super) enum Part {
     /// Tokens of the statement itself.
     Tokens(Range<usize>),
-    /// A nested body.
-    Body(Body),
+    /// A nested body, boxed so that a statement's parts fit in place.
+    Body(Box<Body>),
 }
+
+/// A statement's parts: almost always one or two, held in place, since
+/// allocating them one statement at a time cost more than parsing.
+pub(super) type Parts = smallvec::SmallVec<[Part; 2]>;
 
 /// A sequence of statements: a `{ … }` block, the single statement after
 /// `if (…)`, or a Python suite.
@@ -94,7 +98,7 @@ impl Statement {
     /// The bodies nested directly in the statement.
     pub(super) fn bodies(&self) -> impl Iterator<Item = &Body> {
         self.parts.iter().filter_map(|part| match part {
-            Part::Body(body) => Some(body),
+            Part::Body(body) => Some(&**body),
             Part::Tokens(_) => None,
         })
     }
