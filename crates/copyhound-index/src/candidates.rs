@@ -583,11 +583,10 @@ impl Worker {
         let kept_before = self.best.pairs.len();
         // Units after `a` are never `a`, and two old units were never
         // bumped: of the pairing rules only groups are left to ask.
-        let groups = rules.groups[a as usize] != u32::MAX;
         let side_a = (a, pairing.sides[a as usize]);
         for &b in &self.touched[..self.touched_len] {
             let sum = std::mem::take(&mut self.sums[b as usize]);
-            if groups && rules.same_group(a, b) {
+            if rules.same_group(a, b) {
                 continue;
             }
             debug_assert!(rules.allows(a, b));

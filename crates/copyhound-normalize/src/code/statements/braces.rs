@@ -11,7 +11,9 @@
 //! `) const {`.
 
 use super::super::token::TokenKind;
-use super::syntax::{Body, Form, Function, Ids, MAX_DEPTH, Part, Parts, Source, Statement};
+use super::syntax::{
+    Body, Form, Function, Ids, MAX_DEPTH, Part, Parts, Source, Statement, starting_with,
+};
 
 /// The function bodies of a file, each parsed into statements, in order.
 pub(super) fn function_bodies(source: &Source<'_>, ids: &mut Ids, c_like: bool) -> Vec<Body> {
@@ -250,17 +252,11 @@ impl Parser<'_, '_> {
         let source = self.source;
         if depth >= MAX_DEPTH {
             let next = self.simple_end(at, end);
-            return (
-                self.make(Form::Opaque, smallvec::smallvec![Part::Tokens(at..next)]),
-                next,
-            );
+            return (self.make(Form::Opaque, starting_with(at..next)), next);
         }
         if is_directive(source, at) {
             let next = directive_end(source, at).min(end);
-            return (
-                self.make(Form::Label, smallvec::smallvec![Part::Tokens(at..next)]),
-                next,
-            );
+            return (self.make(Form::Label, starting_with(at..next)), next);
         }
         let word = source.word(at);
         if word == "{"
@@ -268,34 +264,22 @@ impl Parser<'_, '_> {
         {
             let body = self.braced(at, close, depth + 1);
             return (
-                self.make(
-                    Form::Branch,
-                    smallvec::smallvec![Part::Body(Box::new(body))],
-                ),
+                self.make(Form::Branch, smallvec::smallvec![Part::body(body)]),
                 close + 1,
             );
         }
         if word == ";" {
-            return (
-                self.make(Form::Empty, smallvec::smallvec![Part::Tokens(at..at + 1)]),
-                at + 1,
-            );
+            return (self.make(Form::Empty, starting_with(at..at + 1)), at + 1);
         }
         if source.kind(at) == Some(TokenKind::Keyword) {
             if let Some(parsed) = self.keyword_statement(at, end, depth) {
                 return parsed;
             }
         } else if source.is_identifier(at) && source.word(at + 1) == ":" && at + 1 < end {
-            return (
-                self.make(Form::Label, smallvec::smallvec![Part::Tokens(at..at + 2)]),
-                at + 2,
-            );
+            return (self.make(Form::Label, starting_with(at..at + 2)), at + 2);
         }
         let next = self.simple_end(at, end);
-        (
-            self.make(Form::Simple, smallvec::smallvec![Part::Tokens(at..next)]),
-            next,
-        )
+        (self.make(Form::Simple, starting_with(at..next)), next)
     }
 
     /// A statement that starts with a keyword, if its shape is the one the
@@ -327,10 +311,7 @@ impl Parser<'_, '_> {
                 } else {
                     Form::Exit
                 };
-                Some((
-                    self.make(form, smallvec::smallvec![Part::Tokens(at..next)]),
-                    next,
-                ))
+                Some((self.make(form, starting_with(at..next)), next))
             }
             _ if TYPE_DECLARATIONS.contains(&word) => self.type_declaration(at, end),
             _ => None,
@@ -356,13 +337,13 @@ impl Parser<'_, '_> {
             return None;
         }
         let close = source.partner(open).filter(|&close| close < end)?;
-        let mut parts = smallvec::smallvec![Part::Tokens(at..close + 1)];
+        let mut parts = starting_with(at..close + 1);
         let (body, mut next) = self.sub_statement(close + 1, end, depth);
-        parts.push(Part::Body(Box::new(body)));
+        parts.push(Part::body(body));
         if with_else && next < end && source.is_keyword(next, "else") {
             parts.push(Part::Tokens(next..next + 1));
             let (body, after) = self.sub_statement(next + 1, end, depth);
-            parts.push(Part::Body(Box::new(body)));
+            parts.push(Part::body(body));
             next = after;
         }
         Some((self.make(form, parts), next))
@@ -389,9 +370,9 @@ impl Parser<'_, '_> {
     /// `do body while ( … ) ;`
     fn do_statement(&mut self, at: usize, end: usize, depth: usize) -> (Statement, usize) {
         let source = self.source;
-        let mut parts = smallvec::smallvec![Part::Tokens(at..at + 1)];
+        let mut parts = starting_with(at..at + 1);
         let (body, mut next) = self.sub_statement(at + 1, end, depth);
-        parts.push(Part::Body(Box::new(body)));
+        parts.push(Part::body(body));
         if next < end && source.is_keyword(next, "while") && source.word(next + 1) == "(" {
             let tail = self.simple_end(next, end);
             parts.push(Part::Tokens(next..tail));
@@ -422,7 +403,7 @@ impl Parser<'_, '_> {
             }
             let close = source.partner(open).filter(|&close| close < end)?;
             parts.push(Part::Tokens(head..open));
-            parts.push(Part::Body(Box::new(self.braced(open, close, depth + 1))));
+            parts.push(Part::body(self.braced(open, close, depth + 1)));
             head = close + 1;
             let continues = head < end
                 && (source.is_keyword(head, "catch") || source.is_keyword(head, "finally"));
@@ -439,10 +420,7 @@ impl Parser<'_, '_> {
         while index < end {
             match source.word(index) {
                 ":" | "->" => {
-                    let statement = self.make(
-                        Form::Label,
-                        smallvec::smallvec![Part::Tokens(at..index + 1)],
-                    );
+                    let statement = self.make(Form::Label, starting_with(at..index + 1));
                     return Some((statement, index + 1));
                 }
                 ";" | "{" | "}" => return None,
@@ -472,13 +450,7 @@ impl Parser<'_, '_> {
         } else {
             close + 1
         };
-        Some((
-            self.make(
-                Form::Declaration,
-                smallvec::smallvec![Part::Tokens(at..next)],
-            ),
-            next,
-        ))
+        Some((self.make(Form::Declaration, starting_with(at..next)), next))
     }
 
     /// One past the end of the simple statement at `at`: its `;`, brackets

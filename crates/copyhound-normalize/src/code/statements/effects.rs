@@ -21,8 +21,7 @@
 //! of the brace dialects are read in `declarations`, what Python
 //! statements bind in `python`.
 
-use foldhash::HashMap;
-use foldhash::HashMapExt;
+use foldhash::{HashMap, HashMapExt};
 use std::ops::Range;
 
 mod declarations;

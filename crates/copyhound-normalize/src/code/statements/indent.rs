@@ -12,7 +12,9 @@
 
 use std::ops::Range;
 
-use super::syntax::{Body, Form, Function, Ids, MAX_DEPTH, Part, Parts, Source, Statement};
+use super::syntax::{
+    Body, Form, Function, Ids, MAX_DEPTH, Part, Parts, Source, Statement, starting_with,
+};
 
 /// The module: every statement of the file.
 pub(super) fn module(source: &Source<'_>, ids: &mut Ids) -> Body {
@@ -136,10 +138,7 @@ impl Parser<'_, '_> {
         }
         *at += 1;
         if depth >= MAX_DEPTH {
-            let statement = self.make(
-                Form::Opaque,
-                smallvec::smallvec![Part::Tokens(line.tokens.clone())],
-            );
+            let statement = self.make(Form::Opaque, starting_with(line.tokens.clone()));
             out.push(statement);
             return;
         }
@@ -182,7 +181,7 @@ impl Parser<'_, '_> {
             "global" | "nonlocal" => Form::Label,
             _ => Form::Simple,
         };
-        self.make(form, smallvec::smallvec![Part::Tokens(tokens)])
+        self.make(form, starting_with(tokens))
     }
 
     /// The compound statement at line `at` (decorators first, if any), or
@@ -227,7 +226,7 @@ impl Parser<'_, '_> {
             parameters: self.parameters(first, colon),
             module: false,
         });
-        parts.push(Part::Body(Box::new(body)));
+        parts.push(Part::body(body));
         // Continuing clauses at the same indent.
         let indent = self.lines[header_line].indent;
         while let Some(line) = self.lines.get(*at) {
@@ -240,7 +239,7 @@ impl Parser<'_, '_> {
             };
             parts.push(Part::Tokens(clause..colon + 1));
             let body = self.clause_body(at, colon, depth);
-            parts.push(Part::Body(Box::new(body)));
+            parts.push(Part::body(body));
         }
         Some(self.make(form, parts))
     }

@@ -23,6 +23,8 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
+use foldhash::{HashMap, HashMapExt};
+
 use crate::Symbol;
 
 use super::effects::{Dialect, Facts, Locals, analyse};
@@ -94,10 +96,7 @@ impl Emitter<'_, '_> {
             return;
         }
         let mut writers: Vec<Vec<usize>> = vec![Vec::new(); variables];
-        let mut parent = foldhash::HashMap::with_capacity_and_hasher(
-            statements.len(),
-            foldhash::fast::RandomState::default(),
-        );
+        let mut parent = HashMap::with_capacity(statements.len());
         let mut queue = Vec::new();
         for &(id, up) in &statements {
             for &v in &self.facts[id].writes {
@@ -347,8 +346,8 @@ fn collect(body: &Body, parent: Option<usize>, out: &mut Vec<(usize, Option<usiz
 fn dependencies(summaries: &[Summary]) -> Vec<Vec<usize>> {
     let count = summaries.len();
     let mut successors: Vec<Vec<usize>> = vec![Vec::new(); count];
-    let mut last_writer: std::collections::HashMap<u32, usize> = std::collections::HashMap::new();
-    let mut readers: std::collections::HashMap<u32, Vec<usize>> = std::collections::HashMap::new();
+    let mut last_writer: HashMap<u32, usize> = HashMap::new();
+    let mut readers: HashMap<u32, Vec<usize>> = HashMap::new();
     let mut outside_writer: Option<usize> = None;
     let mut outside_readers: Vec<usize> = Vec::new();
     let mut last_barrier: Option<usize> = None;

@@ -60,6 +60,19 @@ pub(super) enum Part {
 /// allocating them one statement at a time cost more than parsing.
 pub(super) type Parts = smallvec::SmallVec<[Part; 2]>;
 
+impl Part {
+    /// A nested body (boxed).
+    pub(super) fn body(body: Body) -> Self {
+        Self::Body(Box::new(body))
+    }
+}
+
+/// The parts of a statement that starts with its own tokens `tokens`
+/// (and may go on).
+pub(super) fn starting_with(tokens: Range<usize>) -> Parts {
+    smallvec::smallvec![Part::Tokens(tokens)]
+}
+
 /// A sequence of statements: a `{ … }` block, the single statement after
 /// `if (…)`, or a Python suite.
 #[derive(Debug, Default)]
