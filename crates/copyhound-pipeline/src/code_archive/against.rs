@@ -9,7 +9,8 @@
 //! The stored hashes are decoded twice at most: once for every unit, to
 //! find which hashes of the batch it holds (and so the occurrence limit
 //! and the units that can pair), on every thread; and once for the units
-//! left out, to count them. Texts are not read: the archive keeps them
+//! left out, to count them, if any are (at scale nearly every archived
+//! unit shares a fingerprint with the batch). Texts are not read: the archive keeps them
 //! apart, and an output fetches the text of the few archived units it
 //! shows ([`Archives::text`]). Units are read a chunk at a time.
 
@@ -108,14 +109,21 @@ impl Archives {
             elsewhere: UnitsElsewhere::default(),
             problems: Vec::new(),
         };
-        let mut chosen: Vec<Vec<UnitId>> = Vec::with_capacity(self.open.len());
-        let mut wanted = lookup.hashes().to_vec();
-        for (place, (root, archive)) in self.open.iter().enumerate() {
-            let ids = held[place].pairing(&pairing);
+        let chosen: Vec<Vec<UnitId>> = held.iter().map(|h| h.pairing(&pairing)).collect();
+        let archived: usize = held.iter().map(|h| h.units).sum();
+        let to_pull: usize = chosen.iter().map(Vec::len).sum();
+        // The units left out are counted by their hashes: all of them
+        // when they are no more than the units pulled (at scale nearly
+        // every archived unit shares some fingerprint with the batch, and
+        // then none or few are left), else only the hashes the batch and
+        // the pulled units hold, looked up.
+        let mut wanted = (archived - to_pull > to_pull).then(|| lookup.hashes().to_vec());
+        let mut kept_ids: Vec<Vec<UnitId>> = Vec::with_capacity(self.open.len());
+        for (place, ((root, archive), ids)) in self.open.iter().zip(&chosen).enumerate() {
             let mut kept = Vec::with_capacity(ids.len());
             for chunk in ids.chunks(PULL_CHUNK) {
-                // Decoding (inflating) a unit costs as much as making it
-                // again: both are spread over the threads.
+                // Decompressing a unit and fingerprinting it again are
+                // spread over the threads.
                 let pieces = chunk
                     .par_chunks(DECODE_PIECE)
                     .map(|piece| {
@@ -134,7 +142,9 @@ impl Archives {
                             unit: compared,
                             problem,
                         }) => {
-                            wanted.extend_from_slice(&unit.hashes);
+                            if let Some(wanted) = &mut wanted {
+                                wanted.extend_from_slice(&unit.hashes);
+                            }
                             pulled.units.push(compared);
                             pulled.roots.push(root.clone());
                             pulled.kept_at.push((place, id));
@@ -146,32 +156,69 @@ impl Archives {
                     }
                 }
             }
-            chosen.push(kept);
+            kept_ids.push(kept);
         }
-        wanted.par_sort_unstable();
-        wanted.dedup();
-        // The hashes of the units left out (few: they share no pairing
-        // hash with the batch), counted for rarity and the limit; the
-        // units pulled are not even decoded.
-        let mut counts = vec![0u32; wanted.len()];
-        let mut others = 0;
-        for ((_, archive), kept) in self.open.iter().zip(&chosen) {
-            let skip = |id| kept.binary_search(&id).is_ok();
-            archive.for_each_print_chunk(family.name(), skip, |chunk| {
-                let found = decode_in_parallel(chunk, |hashes| {
-                    hashes
-                        .iter()
-                        .filter_map(|hash| wanted.binary_search(hash).ok())
-                        .collect::<Vec<usize>>()
-                })?;
-                others += chunk.len();
-                found.iter().flatten().for_each(|&i| counts[i] += 1);
+        pulled.elsewhere = self.left_out(family, &kept_ids, archived, wanted)?;
+        Ok(pulled)
+    }
+
+    /// The archived units of `family` not among the units `kept` (by
+    /// archive) of the `archived` there are, as counts: of every hash they
+    /// hold, or, with `wanted`, of those of its hashes they hold.
+    fn left_out(
+        &self,
+        family: Family,
+        kept: &[Vec<UnitId>],
+        archived: usize,
+        wanted: Option<Vec<u64>>,
+    ) -> Result<UnitsElsewhere, PipelineError> {
+        let others = archived - kept.iter().map(Vec::len).sum::<usize>();
+        if others == 0 {
+            return Ok(UnitsElsewhere::default());
+        }
+        let Some(mut wanted) = wanted else {
+            // Few: each one's hashes, counted by sorting them all.
+            let mut hashes: Vec<u64> = Vec::new();
+            self.each_left_out(family, kept, |chunk| {
+                let found = decode_in_parallel(chunk, <[u64]>::to_vec)?;
+                found.iter().for_each(|own| hashes.extend_from_slice(own));
                 Ok(())
             })?;
-        }
+            hashes.par_sort_unstable();
+            let counts = hashes.chunk_by(|x, y| x == y);
+            let counts = counts.map(|run| (run[0], run.len() as u32)).collect();
+            return Ok(UnitsElsewhere::new(others, counts));
+        };
+        wanted.par_sort_unstable();
+        wanted.dedup();
+        let mut counts = vec![0u32; wanted.len()];
+        self.each_left_out(family, kept, |chunk| {
+            let found = decode_in_parallel(chunk, |hashes| {
+                hashes
+                    .iter()
+                    .filter_map(|hash| wanted.binary_search(hash).ok())
+                    .collect::<Vec<usize>>()
+            })?;
+            found.iter().flatten().for_each(|&i| counts[i] += 1);
+            Ok(())
+        })?;
         let counts = wanted.into_iter().zip(counts).filter(|&(_, c)| c > 0);
-        pulled.elsewhere = UnitsElsewhere::new(others, counts.collect());
-        Ok(pulled)
+        Ok(UnitsElsewhere::new(others, counts.collect()))
+    }
+
+    /// `each` chunk of the stored prints of the archived units of
+    /// `family` not among `kept` (by archive).
+    fn each_left_out(
+        &self,
+        family: Family,
+        kept: &[Vec<UnitId>],
+        mut each: impl FnMut(&PrintChunk) -> Result<(), DbError>,
+    ) -> Result<(), PipelineError> {
+        for ((_, archive), kept) in self.open.iter().zip(kept) {
+            let skip = |id| kept.binary_search(&id).is_ok();
+            archive.for_each_print_chunk(family.name(), skip, &mut each)?;
+        }
+        Ok(())
     }
 
     /// The text of document `document` of the archived unit `kept_at`,
