@@ -1,7 +1,9 @@
 //! The bytes of the archive's values (FORMAT.md, "Code archive"): varints
 //! and length-prefixed strings; hashes as ascending gaps; files (symbols,
-//! spans, line starts) deflated, and their texts deflated apart.
+//! spans, line starts) compressed, and their texts compressed apart: with
+//! zstd from format 4 on, deflated in format 3.
 
+use std::cell::RefCell;
 use std::io::{Read, Write};
 use std::path::PathBuf;
 
@@ -84,12 +86,99 @@ pub(super) fn decode_hashes(bytes: &[u8], into: &mut Vec<u64>) -> Option<()> {
     (pos == bytes.len()).then_some(())
 }
 
-/// Files, deflated: their count, then per file its name, its path, its
+/// How an archive compresses its files and texts, by its format version.
+///
+/// Format 4 took zstd for deflate: a unit's files are inflated for every
+/// `compare --against` that pulls it and deflated at every `db add`, and
+/// zstd does both several times faster at about the same size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Codec {
+    /// Raw deflate streams (format 3).
+    Deflate,
+    /// zstd frames, their plain size in the header (format 4).
+    Zstd,
+}
+
+/// The zstd level files and texts are written at: zstd's default, which
+/// writes a unit faster than deflate's default and is no larger.
+const ZSTD_LEVEL: i32 = 3;
+
+impl Codec {
+    /// The codec of archive format `format`.
+    pub(super) fn of_format(format: u32) -> Self {
+        if format >= 4 {
+            Self::Zstd
+        } else {
+            Self::Deflate
+        }
+    }
+
+    pub(super) fn compress(self, plain: &[u8]) -> Vec<u8> {
+        match self {
+            Self::Deflate => deflate(plain),
+            Self::Zstd => {
+                thread_local! {
+                    /// A compressor's tables are set up once per thread, not per unit.
+                    static COMPRESSOR: RefCell<Option<zstd::bulk::Compressor<'static>>> =
+                        const { RefCell::new(None) };
+                }
+                COMPRESSOR.with_borrow_mut(|compressor| {
+                    let compressor = match compressor {
+                        Some(compressor) => compressor,
+                        None => compressor.insert(
+                            zstd::bulk::Compressor::new(ZSTD_LEVEL)
+                                .expect("a zstd compressor needs only memory"),
+                        ),
+                    };
+                    compressor
+                        .compress(plain)
+                        .expect("compressing in memory cannot fail")
+                })
+            }
+        }
+    }
+
+    /// The plain bytes of `bytes`; `None` if they are not what
+    /// [`Self::compress`] writes.
+    pub(super) fn decompress(self, bytes: &[u8]) -> Option<Vec<u8>> {
+        match self {
+            Self::Deflate => inflate(bytes),
+            Self::Zstd => {
+                thread_local! {
+                    static DECOMPRESSOR: RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+                        const { RefCell::new(None) };
+                }
+                let size = zstd::zstd_safe::get_frame_content_size(bytes).ok()??;
+                let size = usize::try_from(size).ok()?;
+                // A size the bytes could hardly hold (damaged, or a file of
+                // one line repeated) is not allocated up front: the frame
+                // is read as a stream, which grows with what it holds.
+                if size > bytes.len().saturating_mul(64).saturating_add(1 << 20) {
+                    return zstd::stream::decode_all(bytes)
+                        .ok()
+                        .filter(|plain| plain.len() == size);
+                }
+                DECOMPRESSOR.with_borrow_mut(|decompressor| {
+                    let decompressor = match decompressor {
+                        Some(decompressor) => decompressor,
+                        None => decompressor.insert(zstd::bulk::Decompressor::new().ok()?),
+                    };
+                    decompressor
+                        .decompress(bytes, size)
+                        .ok()
+                        .filter(|plain| plain.len() == size)
+                })
+            }
+        }
+    }
+}
+
+/// Files, compressed with `codec`: their count, then per file its name, its path, its
 /// symbols and spans ([`put_form`]), its notebook cells (count, then each
 /// cell's number and offset) and its line starts after the first (count,
 /// then each as the gap from the one before). Texts are stored apart
 /// ([`encode_texts`]).
-pub(super) fn encode_files(files: &[ArchivedFile]) -> Vec<u8> {
+pub(super) fn encode_files(files: &[ArchivedFile], codec: Codec) -> Vec<u8> {
     let mut plain = Vec::new();
     put_varint(&mut plain, files.len() as u64);
     for file in files {
@@ -108,12 +197,12 @@ pub(super) fn encode_files(files: &[ArchivedFile]) -> Vec<u8> {
             previous = start;
         }
     }
-    deflate(&plain)
+    codec.compress(&plain)
 }
 
-/// The texts of `files`, deflated: their count, then per file a byte 1
+/// The texts of `files`, compressed with `codec`: their count, then per file a byte 1
 /// and its text, or 0 when it has none.
-pub(super) fn encode_texts(files: &[ArchivedFile]) -> Vec<u8> {
+pub(super) fn encode_texts(files: &[ArchivedFile], codec: Codec) -> Vec<u8> {
     let mut plain = Vec::new();
     put_varint(&mut plain, files.len() as u64);
     for file in files {
@@ -125,7 +214,7 @@ pub(super) fn encode_texts(files: &[ArchivedFile]) -> Vec<u8> {
             None => plain.push(0),
         }
     }
-    deflate(&plain)
+    codec.compress(&plain)
 }
 
 fn deflate(plain: &[u8]) -> Vec<u8> {
@@ -217,10 +306,13 @@ fn get_form(bytes: &[u8], pos: &mut usize) -> Option<NormalizedDocument> {
 
 /// How many files the bytes of [`encode_files`] hold, from their first
 /// bytes only; `None` if they do not start as files do.
-pub(super) fn file_count(bytes: &[u8]) -> Option<u64> {
+pub(super) fn file_count(bytes: &[u8], codec: Codec) -> Option<u64> {
     let mut head = [0u8; 10];
     let mut len = 0;
-    let mut decoder = DeflateDecoder::new(bytes);
+    let mut decoder: Box<dyn Read> = match codec {
+        Codec::Deflate => Box::new(DeflateDecoder::new(bytes)),
+        Codec::Zstd => Box::new(zstd::stream::read::Decoder::with_buffer(bytes).ok()?),
+    };
     while len < head.len() {
         match decoder.read(&mut head[len..]).ok()? {
             0 => break,
@@ -232,8 +324,8 @@ pub(super) fn file_count(bytes: &[u8]) -> Option<u64> {
 
 /// The files of [`encode_files`], without texts; `None` if the bytes are
 /// not files.
-pub(super) fn decode_files(bytes: &[u8]) -> Option<Vec<ArchivedFile>> {
-    let plain = inflate(bytes)?;
+pub(super) fn decode_files(bytes: &[u8], codec: Codec) -> Option<Vec<ArchivedFile>> {
+    let plain = codec.decompress(bytes)?;
     let mut pos = 0;
     let count = get_varint(&plain, &mut pos)?;
     let mut files = Vec::new();
@@ -270,8 +362,8 @@ pub(super) fn decode_files(bytes: &[u8]) -> Option<Vec<ArchivedFile>> {
 
 /// The texts of [`encode_texts`], file by file; `None` if the bytes are
 /// not texts.
-pub(super) fn decode_texts(bytes: &[u8]) -> Option<Vec<Option<String>>> {
-    let plain = inflate(bytes)?;
+pub(super) fn decode_texts(bytes: &[u8], codec: Codec) -> Option<Vec<Option<String>>> {
+    let plain = codec.decompress(bytes)?;
     let mut pos = 0;
     let count = get_varint(&plain, &mut pos)?;
     let mut texts = Vec::new();

@@ -11,7 +11,7 @@ use redb::{
 };
 
 use super::codec::{decode_files, decode_hashes, decode_record, decode_texts, file_count};
-use super::{ARCHIVE_FILE, Archive, FILES, FORMAT, NAMES, PRINTS, TEXTS, UNITS};
+use super::{ARCHIVE_FILE, Archive, FILES, NAMES, PRINTS, TEXTS, UNITS};
 use crate::{DbError, Result};
 
 /// Counts and sizes of an archive.
@@ -43,7 +43,7 @@ impl Archive {
     pub fn stats(&self) -> Result<ArchiveStats> {
         let txn = self.db.begin_read().map_err(|e| self.error(e))?;
         let mut stats = ArchiveStats {
-            format: FORMAT,
+            format: self.format,
             keeps_texts: self.keep_texts,
             units: txn
                 .open_table(UNITS)
@@ -69,7 +69,7 @@ impl Archive {
             let (id, value) = entry.map_err(|e| self.error(e))?;
             let bytes = value.value();
             stats.stored_file_bytes += bytes.len() as u64;
-            stats.files += file_count(bytes)
+            stats.files += file_count(bytes, self.codec())
                 .ok_or_else(|| self.corrupt(format!("the files of unit {}", id.value())))?;
         }
         let texts = txn.open_table(TEXTS).map_err(|e| self.error(e))?;
@@ -238,7 +238,7 @@ impl Archive {
         let decoded = files
             .get(id)
             .map_err(|e| self.error(e))?
-            .map(|value| decode_files(value.value()));
+            .map(|value| decode_files(value.value(), self.codec()));
         let files = match decoded {
             Some(Some(files)) => files.len(),
             Some(None) => {
@@ -254,7 +254,7 @@ impl Archive {
         let texts = texts
             .get(id)
             .map_err(|e| self.error(e))?
-            .map(|value| decode_texts(value.value()));
+            .map(|value| decode_texts(value.value(), self.codec()));
         match (texts, self.keep_texts) {
             (Some(Some(texts)), true)
                 if texts.len() == files && texts.iter().all(Option::is_some) => {}

@@ -26,7 +26,7 @@ use redb::{Database as Redb, ReadableDatabase, ReadableTable, TableDefinition};
 
 use crate::{DbError, Result};
 use codec::{
-    decode_files, decode_hashes, decode_record, decode_texts, encode_files, encode_hashes,
+    Codec, decode_files, decode_hashes, decode_record, decode_texts, encode_files, encode_hashes,
     encode_record, encode_texts,
 };
 pub use inspect::{ArchiveCheck, ArchiveStats, check_archive};
@@ -34,10 +34,13 @@ pub use inspect::{ArchiveCheck, ArchiveStats, check_archive};
 /// The archive's file in its directory.
 pub const ARCHIVE_FILE: &str = "archive.redb";
 
-/// The format version this build reads and writes (1 kept files' bytes
-/// and no normalised symbols; 2 kept texts with the symbols and no line
-/// starts).
-const FORMAT: u32 = 3;
+/// The format version this build writes (1 kept files' bytes and no
+/// normalised symbols; 2 kept texts with the symbols and no line starts;
+/// 3 deflated files and texts, which this build still reads and adds to).
+const FORMAT: u32 = 4;
+
+/// The oldest format version this build reads.
+const OLDEST_READ: u32 = 3;
 
 const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
 /// Unit name → id.
@@ -149,6 +152,9 @@ pub struct Archive {
     file: PathBuf,
     db: Redb,
     keep_texts: bool,
+    /// Its format version, which says how its files and texts are
+    /// compressed.
+    format: u32,
 }
 
 impl Archive {
@@ -197,6 +203,7 @@ impl Archive {
             file,
             db,
             keep_texts,
+            format: FORMAT,
         })
     }
 
@@ -216,18 +223,20 @@ impl Archive {
             file,
             db,
             keep_texts: false,
+            format: FORMAT,
         };
         let format = archive.meta("format")?;
         let found = <[u8; 4]>::try_from(format.as_slice())
             .map(u32::from_le_bytes)
             .map_err(|_| archive.corrupt("the format version is not 4 bytes"))?;
-        if found != FORMAT {
+        if !(OLDEST_READ..=FORMAT).contains(&found) {
             return Err(DbError::UnsupportedVersion {
                 path: archive.file,
                 found,
                 supported: FORMAT,
             });
         }
+        archive.format = found;
         archive.keep_texts = archive.meta("keep_texts")? == [1];
         Ok(archive)
     }
@@ -241,6 +250,16 @@ impl Archive {
     /// Whether the archive keeps its units' bytes.
     pub fn keeps_texts(&self) -> bool {
         self.keep_texts
+    }
+
+    /// Its format version.
+    pub fn format(&self) -> u32 {
+        self.format
+    }
+
+    /// How its files and texts are compressed.
+    fn codec(&self) -> Codec {
+        Codec::of_format(self.format)
     }
 
     /// The content hash of the unit called `name`, if there is one.
@@ -311,11 +330,11 @@ impl Archive {
                     )
                     .map_err(|e| self.error(e))?;
                 files
-                    .insert(id, encode_files(&unit.files).as_slice())
+                    .insert(id, encode_files(&unit.files, self.codec()).as_slice())
                     .map_err(|e| self.error(e))?;
                 if self.keep_texts {
                     texts
-                        .insert(id, encode_texts(&unit.files).as_slice())
+                        .insert(id, encode_texts(&unit.files, self.codec()).as_slice())
                         .map_err(|e| self.error(e))?;
                 }
             }
@@ -413,7 +432,8 @@ impl Archive {
                     .get(id)
                     .map_err(|e| self.error(e))?
                     .ok_or_else(|| missing(id))?;
-                unit.files = decode_files(stored.value()).ok_or_else(|| missing(id))?;
+                unit.files =
+                    decode_files(stored.value(), self.codec()).ok_or_else(|| missing(id))?;
                 Ok(unit)
             })
             .collect()
@@ -431,7 +451,7 @@ impl Archive {
         let Some(stored) = texts.get(id).map_err(|e| self.error(e))? else {
             return Ok(None);
         };
-        let mut texts = decode_texts(stored.value())
+        let mut texts = decode_texts(stored.value(), self.codec())
             .ok_or_else(|| self.corrupt(format!("the texts of unit {id}")))?;
         Ok(texts.get_mut(file).and_then(Option::take))
     }

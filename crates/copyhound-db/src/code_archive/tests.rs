@@ -152,7 +152,7 @@ fn an_archive_of_another_format_is_refused_by_version() {
             error,
             DbError::UnsupportedVersion {
                 found: 2,
-                supported: 3,
+                supported: 4,
                 ..
             }
         ),
@@ -162,6 +162,45 @@ fn an_archive_of_another_format_is_refused_by_version() {
     assert!(
         message.contains("archive.redb: format version 2"),
         "{message}"
+    );
+}
+
+#[test]
+fn an_archive_of_format_3_is_read_and_added_to_deflated() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::create(dir.path(), "", true).unwrap();
+    let txn = archive.db.begin_write().unwrap();
+    txn.open_table(META)
+        .unwrap()
+        .insert("format", &3u32.to_le_bytes()[..])
+        .unwrap();
+    txn.commit().unwrap();
+    drop(archive);
+    let archive = Archive::open(dir.path()).unwrap();
+    assert_eq!(archive.format(), 3);
+    let alice = unit("alice", "java", &[3, 90], "class A {\n}");
+    archive.put(std::slice::from_ref(&alice)).unwrap();
+    // Stored as a format-3 build stores it, so that such a build still
+    // reads the archive.
+    let txn = archive.db.begin_read().unwrap();
+    let stored = txn.open_table(FILES).unwrap().get(0).unwrap().unwrap();
+    let mut plain = Vec::new();
+    std::io::Read::read_to_end(
+        &mut flate2::read::DeflateDecoder::new(stored.value()),
+        &mut plain,
+    )
+    .unwrap();
+    // One file, in a raw deflate stream.
+    assert_eq!(plain.first(), Some(&1));
+    drop(stored);
+    drop(txn);
+    assert_eq!(archive.units(&[0]).unwrap(), [without_texts(alice)]);
+    assert_eq!(archive.text(0, 0).unwrap().as_deref(), Some("class A {\n}"));
+    assert_eq!(archive.stats().unwrap().format, 3);
+    drop(archive);
+    assert_eq!(
+        check_archive(dir.path()).unwrap().problems,
+        Vec::<String>::new()
     );
 }
 
@@ -240,7 +279,7 @@ fn check_names_a_unit_without_its_texts() {
     let txn = archive.db.begin_write().unwrap();
     txn.open_table(TEXTS)
         .unwrap()
-        .insert(0, codec::encode_texts(&[]).as_slice())
+        .insert(0, codec::encode_texts(&[], Codec::Zstd).as_slice())
         .unwrap();
     txn.commit().unwrap();
     drop(archive);
@@ -281,21 +320,22 @@ proptest::proptest! {
                 ArchivedFile { name: format!("f{i}.py"), path: PathBuf::from(format!("/s/f{i}.py")), form, cells, line_starts, text }
             })
             .collect();
-        let bytes = codec::encode_files(&files);
         let texts: Vec<Option<String>> = files.iter().map(|f| f.text.clone()).collect();
-        proptest::prop_assert_eq!(codec::decode_texts(&codec::encode_texts(&files)), Some(texts));
         let expected: Vec<ArchivedFile> = files
-            .into_iter()
-            .map(|f| ArchivedFile { text: None, ..f })
+            .iter()
+            .map(|f| ArchivedFile { text: None, ..f.clone() })
             .collect();
-        proptest::prop_assert_eq!(codec::file_count(&bytes), Some(expected.len() as u64));
-        proptest::prop_assert_eq!(codec::decode_files(&bytes), Some(expected));
-        let mut plain = Vec::new();
-        std::io::Read::read_to_end(&mut flate2::read::DeflateDecoder::new(&bytes[..]), &mut plain).unwrap();
-        let short = &plain[..cut.index(plain.len().max(1)).min(plain.len().saturating_sub(1))];
-        let mut encoder = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::default());
-        std::io::Write::write_all(&mut encoder, short).unwrap();
-        proptest::prop_assert_eq!(codec::decode_files(&encoder.finish().unwrap()), None);
+        for chosen in [Codec::Deflate, Codec::Zstd] {
+            let bytes = codec::encode_files(&files, chosen);
+            proptest::prop_assert_eq!(codec::decode_texts(&codec::encode_texts(&files, chosen), chosen), Some(texts.clone()));
+            proptest::prop_assert_eq!(codec::file_count(&bytes, chosen), Some(expected.len() as u64));
+            proptest::prop_assert_eq!(codec::decode_files(&bytes, chosen), Some(expected.clone()));
+            let plain = chosen.decompress(&bytes).unwrap();
+            let short = &plain[..cut.index(plain.len().max(1)).min(plain.len().saturating_sub(1))];
+            proptest::prop_assert_eq!(codec::decode_files(&chosen.compress(short), chosen), None);
+            // Cut compressed bytes are refused too.
+            proptest::prop_assert_eq!(codec::decode_files(&bytes[..bytes.len() - 1], chosen), None);
+        }
     }
 }
 
