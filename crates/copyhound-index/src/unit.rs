@@ -37,10 +37,14 @@ impl Document {
         normalized: NormalizedDocument,
         fingerprints: Vec<Fingerprint>,
     ) -> Self {
+        let mut symbols = normalized.symbols;
+        // Kept for the whole comparison: a front-end that pushed them one
+        // by one may have left room for as many again.
+        symbols.shrink_to_fit();
         Self {
             name: name.into(),
             spans: PackedSpans::new(&normalized.spans),
-            symbols: normalized.symbols,
+            symbols,
             fingerprint_count: fingerprints.len(),
             fingerprints,
             lines: None,

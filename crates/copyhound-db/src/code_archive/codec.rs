@@ -287,7 +287,11 @@ fn get_form(bytes: &[u8], pos: &mut usize) -> Option<NormalizedDocument> {
                 .copied()
         })
         .collect::<Option<Vec<u32>>>()?;
-    let mut form = NormalizedDocument::new();
+    // Exactly as large as the symbols: a comparison keeps them all.
+    let mut form = NormalizedDocument {
+        symbols: Vec::with_capacity(count),
+        spans: Vec::with_capacity(count),
+    };
     let mut previous = 0i64;
     for symbol in symbols {
         let zigzag = get_varint(bytes, pos)?;
