@@ -33,7 +33,7 @@ pub struct ArchiveStats {
     /// Bytes of the stored fingerprint hashes.
     pub print_bytes: u64,
     /// Bytes of the stored files (symbols, spans, line starts, texts;
-    /// deflated).
+    /// compressed).
     pub stored_file_bytes: u64,
 }
 
@@ -99,7 +99,8 @@ pub struct ArchiveCheck {
 /// unit's record, hashes, files and texts decoded, and the tables against
 /// each other (a name for every unit and a unit for every name, hashes and
 /// files for every unit, texts for every file of every unit when texts
-/// are kept, and none for another unit, ids below the next one).
+/// are kept, and none for another unit, ids below the next one, each
+/// family's unit count as the units' records give it).
 /// An error means there is no archive there; damage is listed in the
 /// report.
 pub fn check_archive(dir: &Path) -> Result<ArchiveCheck> {
@@ -188,6 +189,18 @@ impl Archive {
             if families.get(&id).map(String::as_str) != Some(family) {
                 report.problems.push(self.problem(format!(
                     "hashes stored for unit {id} ({family}), which has no such record"
+                )));
+            }
+        }
+        if self.counts_families() {
+            let kept = self.families()?;
+            let mut recorded: BTreeMap<String, usize> = BTreeMap::new();
+            for family in families.values() {
+                *recorded.entry(family.clone()).or_default() += 1;
+            }
+            if kept != recorded {
+                report.problems.push(self.problem(format!(
+                    "the unit counts kept by family ({kept:?}) are not those of the units' records ({recorded:?})"
                 )));
             }
         }

@@ -205,6 +205,38 @@ fn an_archive_of_format_3_is_read_and_added_to_deflated() {
 }
 
 #[test]
+fn family_counts_follow_added_and_replaced_units_and_are_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Archive::create(dir.path(), "", false).unwrap();
+    archive
+        .put(&[
+            unit("alice", "java", &[3], "class A {}"),
+            unit("bob", "python", &[7], "print(1)"),
+        ])
+        .unwrap();
+    // Alice again, now Python: her Java unit goes, and Java with it.
+    archive
+        .put(&[
+            unit("alice", "python", &[4], "print(2)"),
+            unit("carol", "c", &[9], "int x;"),
+        ])
+        .unwrap();
+    let expected = BTreeMap::from([("c".to_string(), 1), ("python".to_string(), 2)]);
+    assert_eq!(archive.families().unwrap(), expected);
+    assert_eq!(archive.families_of_prints().unwrap(), expected);
+    let txn = archive.db.begin_write().unwrap();
+    txn.open_table(FAMILIES).unwrap().insert("c", 5).unwrap();
+    txn.commit().unwrap();
+    drop(archive);
+    let problems = check_archive(dir.path()).unwrap().problems;
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(
+        problems[0].contains("the unit counts kept by family"),
+        "{problems:?}"
+    );
+}
+
+#[test]
 fn stats_count_units_files_and_families() {
     let dir = tempfile::tempdir().unwrap();
     let archive = Archive::create(dir.path(), "k=10\n", true).unwrap();

@@ -181,7 +181,7 @@ impl Archives {
             let mut hashes: Vec<u64> = Vec::new();
             self.each_left_out(family, kept, |chunk| {
                 let found = decode_in_parallel(chunk, <[u64]>::to_vec)?;
-                found.iter().for_each(|own| hashes.extend_from_slice(own));
+                hashes.extend(found.into_iter().flatten());
                 Ok(())
             })?;
             hashes.par_sort_unstable();
