@@ -113,6 +113,7 @@ impl Codec {
         }
     }
 
+    /// `plain`, compressed.
     pub(super) fn compress(self, plain: &[u8]) -> Vec<u8> {
         match self {
             Self::Deflate => deflate(plain),
@@ -122,18 +123,13 @@ impl Codec {
                     static COMPRESSOR: RefCell<Option<zstd::bulk::Compressor<'static>>> =
                         const { RefCell::new(None) };
                 }
-                COMPRESSOR.with_borrow_mut(|compressor| {
-                    let compressor = match compressor {
-                        Some(compressor) => compressor,
-                        None => compressor.insert(
-                            zstd::bulk::Compressor::new(ZSTD_LEVEL)
-                                .expect("a zstd compressor needs only memory"),
-                        ),
-                    };
-                    compressor
-                        .compress(plain)
-                        .expect("compressing in memory cannot fail")
-                })
+                reused(
+                    &COMPRESSOR,
+                    || zstd::bulk::Compressor::new(ZSTD_LEVEL).ok(),
+                    |c| c.compress(plain),
+                )
+                .and_then(Result::ok)
+                .expect("compressing in memory needs only memory")
             }
         }
     }
@@ -158,19 +154,32 @@ impl Codec {
                         .ok()
                         .filter(|plain| plain.len() == size);
                 }
-                DECOMPRESSOR.with_borrow_mut(|decompressor| {
-                    let decompressor = match decompressor {
-                        Some(decompressor) => decompressor,
-                        None => decompressor.insert(zstd::bulk::Decompressor::new().ok()?),
-                    };
-                    decompressor
-                        .decompress(bytes, size)
-                        .ok()
-                        .filter(|plain| plain.len() == size)
-                })
+                reused(
+                    &DECOMPRESSOR,
+                    || zstd::bulk::Decompressor::new().ok(),
+                    |d| d.decompress(bytes, size).ok(),
+                )
+                .flatten()
+                .filter(|plain| plain.len() == size)
             }
         }
     }
+}
+
+/// `each` applied to this thread's value in `slot`, made by `make` the
+/// first time; `None` if it cannot be made.
+fn reused<T: 'static, R>(
+    slot: &'static std::thread::LocalKey<RefCell<Option<T>>>,
+    make: impl FnOnce() -> Option<T>,
+    each: impl FnOnce(&mut T) -> R,
+) -> Option<R> {
+    slot.with_borrow_mut(|value| {
+        let value = match value {
+            Some(value) => value,
+            None => value.insert(make()?),
+        };
+        Some(each(value))
+    })
 }
 
 /// Files, compressed with `codec`: their count, then per file its name, its path, its

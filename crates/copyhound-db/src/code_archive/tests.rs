@@ -135,17 +135,22 @@ fn a_second_archive_or_a_missing_one_is_refused() {
     ));
 }
 
-#[test]
-fn an_archive_of_another_format_is_refused_by_version() {
-    let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::create(dir.path(), "", true).unwrap();
+/// An empty archive in `dir` (keeping texts) that says it is of format
+/// `format`.
+fn created_as_format(dir: &Path, format: u32) {
+    let archive = Archive::create(dir, "", true).unwrap();
     let txn = archive.db.begin_write().unwrap();
     txn.open_table(META)
         .unwrap()
-        .insert("format", &2u32.to_le_bytes()[..])
+        .insert("format", &format.to_le_bytes()[..])
         .unwrap();
     txn.commit().unwrap();
-    drop(archive);
+}
+
+#[test]
+fn an_archive_of_another_format_is_refused_by_version() {
+    let dir = tempfile::tempdir().unwrap();
+    created_as_format(dir.path(), 2);
     let error = Archive::open(dir.path()).unwrap_err();
     assert!(
         matches!(
@@ -168,14 +173,7 @@ fn an_archive_of_another_format_is_refused_by_version() {
 #[test]
 fn an_archive_of_format_3_is_read_and_added_to_deflated() {
     let dir = tempfile::tempdir().unwrap();
-    let archive = Archive::create(dir.path(), "", true).unwrap();
-    let txn = archive.db.begin_write().unwrap();
-    txn.open_table(META)
-        .unwrap()
-        .insert("format", &3u32.to_le_bytes()[..])
-        .unwrap();
-    txn.commit().unwrap();
-    drop(archive);
+    created_as_format(dir.path(), 3);
     let archive = Archive::open(dir.path()).unwrap();
     assert_eq!(archive.format(), 3);
     let alice = unit("alice", "java", &[3, 90], "class A {\n}");
