@@ -10,9 +10,10 @@
 //! find which hashes of the batch it holds (and so the occurrence limit
 //! and the units that can pair), on every thread; and once for the units
 //! left out, to count them, if any are (at scale nearly every archived
-//! unit shares a fingerprint with the batch). Texts are not read: the archive keeps them
-//! apart, and an output fetches the text of the few archived units it
-//! shows ([`Archives::text`]). Units are read a chunk at a time.
+//! unit shares a fingerprint with the batch). Texts are not read: the
+//! archive keeps them apart, and an output fetches the text of the few
+//! archived units it shows ([`Archives::text`]). Units are read a chunk at
+//! a time.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
