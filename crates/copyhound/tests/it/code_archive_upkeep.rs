@@ -32,7 +32,7 @@ fn stats_and_check_describe_a_code_archive() {
     let output = db(&["stats", "--json"], &archive).success();
     let stats: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
     assert_eq!(stats["kind"], "code archive");
-    assert_eq!(stats["format"], 3);
+    assert_eq!(stats["format"], 4);
     assert_eq!(stats["units"], 4);
     assert_eq!(stats["files"], 4);
     assert_eq!(stats["languages"]["python"], 3);
