@@ -35,12 +35,14 @@ impl Document {
     pub(crate) fn new(
         name: impl Into<String>,
         normalized: NormalizedDocument,
-        fingerprints: Vec<Fingerprint>,
+        mut fingerprints: Vec<Fingerprint>,
     ) -> Self {
         let mut symbols = normalized.symbols;
-        // Kept for the whole comparison: a front-end that pushed them one
-        // by one may have left room for as many again.
+        // Kept for the whole comparison: vectors grown one push at a time
+        // may have room for as many again, which would be a large part of
+        // a batch's memory.
         symbols.shrink_to_fit();
+        fingerprints.shrink_to_fit();
         Self {
             name: name.into(),
             spans: PackedSpans::new(&normalized.spans),
@@ -60,9 +62,6 @@ impl Document {
     ) -> Self {
         let mut fingerprints = Vec::new();
         scheme.fingerprint(&normalized.symbols, &mut fingerprints);
-        // Kept for the whole comparison: the room the vector grew into
-        // (up to as much again) would be a large part of a batch's memory.
-        fingerprints.shrink_to_fit();
         Self::new(name, normalized, fingerprints)
     }
 
