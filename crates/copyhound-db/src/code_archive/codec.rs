@@ -104,15 +104,6 @@ pub(super) enum Codec {
 const ZSTD_LEVEL: i32 = 3;
 
 impl Codec {
-    /// The codec of archive format `format`.
-    pub(super) fn of_format(format: u32) -> Self {
-        if format >= 4 {
-            Self::Zstd
-        } else {
-            Self::Deflate
-        }
-    }
-
     /// `plain`, compressed.
     pub(super) fn compress(self, plain: &[u8]) -> Vec<u8> {
         match self {

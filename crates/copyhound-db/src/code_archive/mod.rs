@@ -42,6 +42,10 @@ const FORMAT: u32 = 4;
 /// The oldest format version this build reads.
 const OLDEST_READ: u32 = 3;
 
+/// The first format version that compresses with zstd and keeps each
+/// family's unit count.
+const ZSTD_AND_FAMILIES: u32 = 4;
+
 /// The memory redb may cache pages in. Its default, 1 GiB, filled up with
 /// the pages of every print a comparison scans and every unit it pulls,
 /// none of which it reads again: 420 MB at 100,000 units, more than
@@ -282,7 +286,11 @@ impl Archive {
 
     /// How its files and texts are compressed.
     fn codec(&self) -> Codec {
-        Codec::of_format(self.format)
+        if self.format >= ZSTD_AND_FAMILIES {
+            Codec::Zstd
+        } else {
+            Codec::Deflate
+        }
     }
 
     /// The content hash of the unit called `name`, if there is one.
@@ -390,7 +398,7 @@ impl Archive {
 
     /// Whether the archive keeps each family's unit count (format 4 on).
     pub(super) fn counts_families(&self) -> bool {
-        self.format >= 4
+        self.format >= ZSTD_AND_FAMILIES
     }
 
     /// The number of units of each family: as kept, or in a format-3
