@@ -1,5 +1,5 @@
 //! Throughput of the code front-ends, in symbols per second: the own
-//! lexers (C, Java, Python, …), two table-lexer languages (Pascal, Lua),
+//! lexers (C, Java, Python, …; TSX with JSX), two table-lexer languages (Pascal, Lua),
 //! each over about 200 KB of generated source; then the tokens of each
 //! language with its own lexer, from that lexer and from its grammar
 //! (`java_tokens`, `c_tokens`, `python_tokens`, …).
@@ -34,6 +34,9 @@ fn unit(lang: Language) -> &'static str {
         }
         Language::TypeScript => {
             "// sum of squares\ninterface Sums{n} { total: number; label?: string }\nfunction sum{n}(xs: Array<number>, seen: Map<string, number[]>): Sums{n} {\n  let total: number = 0;\n  for (let i = 0; i < xs.length; i++) {\n    if (xs[i] % 2 === 0) { total += xs[i] * xs[i]; } else { total -= 3; }\n  }\n  console.log(`total ${total}`);\n  return { total } as Sums{n};\n}\n"
+        }
+        Language::Tsx => {
+            "// a list of squares\nexport function Squares{n}({ xs, title }: { xs: number[]; title?: string }) {\n  const total = xs.reduce((a, x) => a + x * x, 0);\n  return (\n    <section className=\"squares\" data-count={xs.length}>\n      <h2>{title ?? \"Squares\"} &amp; sums</h2>\n      <ul>\n        {xs.map((x, i) => (\n          <li key={i} onClick={() => console.log(x)}>{x} squared is {x * x}</li>\n        ))}\n      </ul>\n      <p>Total: {total}</p>\n    </section>\n  );\n}\n"
         }
         Language::Go => {
             "// sum of squares\nfunc sum{n}(xs []int) int {\n\ttotal := 0\n\tfor i := 0; i < len(xs); i++ {\n\t\tif xs[i]%2 == 0 {\n\t\t\ttotal += xs[i] * xs[i]\n\t\t} else {\n\t\t\ttotal -= 3\n\t\t}\n\t}\n\tfmt.Printf(\"total %d\\n\", total)\n\treturn total\n}\n\n"
@@ -71,6 +74,7 @@ fn frontends(c: &mut Criterion) {
         Language::Go,
         Language::JavaScript,
         Language::TypeScript,
+        Language::Tsx,
         Language::Pascal,
         Language::Lua,
     ] {
@@ -96,6 +100,7 @@ fn lexer_and_grammar(c: &mut Criterion) {
         (Language::Go, "go_tokens"),
         (Language::JavaScript, "javascript_tokens"),
         (Language::TypeScript, "typescript_tokens"),
+        (Language::Tsx, "tsx_tokens"),
     ] {
         let mut group = c.benchmark_group(name);
         group.sample_size(10);

@@ -97,6 +97,7 @@ pub use statement_modes::{DeadCode, Loops, StatementOrder};
 pub use token::{FIRST_TEXT_SYMBOL, Token, TokenKind, text_symbol, token_symbol};
 
 use crate::{NormalizedDocument, Symbol};
+use javascript::Dialect;
 
 /// How much of each token the symbols keep; see the [module docs](self).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -254,8 +255,9 @@ pub fn tokenize_with_own_lexer(
         Language::Java => Some(java::tokenize(text, drop_imports)),
         Language::Python => python::tokenize(text, drop_imports),
         Language::Go => go::tokenize(text, drop_imports),
-        Language::JavaScript => javascript::tokenize(text, drop_imports, false),
-        Language::TypeScript | Language::Tsx => javascript::tokenize(text, drop_imports, true),
+        Language::JavaScript => javascript::tokenize(text, drop_imports, Dialect::JavaScript),
+        Language::TypeScript => javascript::tokenize(text, drop_imports, Dialect::TypeScript),
+        Language::Tsx => javascript::tokenize(text, drop_imports, Dialect::Tsx),
         _ => None,
     }
 }

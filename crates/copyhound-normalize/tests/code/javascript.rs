@@ -78,9 +78,36 @@ fn imports_and_one_line_requires_go_with_drop_imports() {
 }
 
 #[test]
+fn jsx_reads_as_the_grammar_reads_it() {
+    for code in [
+        // Attributes of every kind, text, character references, members
+        // and namespaces, fragments, comments in braces.
+        "const e = <div className=\"x &amp; y\" id='q' data-id={1} {...rest} disabled>\n  Hello, {name}! &nbsp; a &lt; b\n  <Foo.Bar x={<b>bold</b>} />\n  <ns:tag a:b=\"c\"/>\n  <>frag {x ? <i/> : null}</>\n  {/* comment */}\n  {items.map(i => <li key={i}>{i}</li>)}\n</div>;\n",
+        "function App() {\n  return (\n    <ul>\n      {list.map((item) => (\n        <Item key={item.id} {...item} onClick={() => select(item)} />\n      ))}\n    </ul>\n  );\n}\n",
+        // Text of spaces alone is a token unless it starts a line; numeric
+        // references; an element ends an operand, so `/` divides after it.
+        "const a = <a> </a>, b = <b>\n</b>, c = <c>x&#123;y&#x1F;z</c>;\nx = cond ? <A/> : <B>text</B>\n/re/g.test(y)\n",
+        "const el = <div // c\n  a=\"1\" /* x */ b='multi\nline' >{}</div>;\n",
+        "function f() { if (a) return <p>it's a/b \"q\" // not a comment</p>; return <svg:rect {...props} />; }\n",
+        "x = <Foo.Bar.Baz>t</Foo.Bar.Baz>;\nconst t = <p>\n  one&nbsp;two&copy;\n</p>;\nrender(<App />, document.getElementById(\"root\"));\n",
+        "const list = items.filter(i => i.n < 3).map(i => <b>{i.n > 2 ? \"a\" : `t${<i/>}`}</b>);\n",
+        "const w = <p>\r\n  crlf\r\n</p>;\r\nconst v = <p>\r\n</p>;\nexport default () => <><Child/></>;\n",
+    ] {
+        assert_same(code);
+    }
+}
+
+#[test]
 fn what_the_lexer_cannot_tell_is_left_to_the_grammar() {
     for code in [
-        "const e = <div className=\"x\">{y}</div>;\n",
+        // Errors in JSX: a reserved word as a name, an `&` that starts no
+        // reference, text that runs to the end, a stray `>`.
+        "const e = <div class=\"x\">{y}</div>;\n",
+        "const e = <this.X />;\n",
+        "const e = <p>a & b</p>;\n",
+        "const e = <p>&#1234567;</p>;\n",
+        "const e = <p>open\n",
+        "const e = <p>a > b</p>;\n",
         "x = 'open\n",
         "x = `open\n",
         "f(a;\n",
@@ -113,7 +140,7 @@ fn installed_javascript_reads_as_the_grammar_reads_it() {
         eprintln!("skipped: no npm packages (set COPYHOUND_JAVASCRIPT_SOURCES)");
         return;
     };
-    let files = source_files(&dir, &[".js", ".cjs", ".mjs"], &[]);
+    let files = source_files(&dir, &[".js", ".cjs", ".mjs", ".jsx"], &[]);
     // The lexer leaves `await (…)` to the grammar (see above), so it may
     // leave files the grammar reads without error.
     assert_files_read_as_grammar(
@@ -174,6 +201,56 @@ mod generated {
             "undefined",
         ])
         .prop_map(str::to_owned)
+    }
+
+    /// A JSX element whose attribute values and children in braces are
+    /// `inner`'s expressions.
+    fn element(inner: &BoxedStrategy<String>) -> impl Strategy<Value = String> + use<> {
+        let tag = prop::sample::select(vec!["div", "Foo.Bar", "my-el", "svg:rect", "A", "é"]);
+        let attribute = (
+            prop::sample::select(vec!["a", "data-x", "on-click", "x:y", "get", "async"]),
+            prop_oneof![
+                Just(String::new()),
+                Just("=\"v &amp; 'w'\"".to_owned()),
+                Just("='multi\nline'".to_owned()),
+                Just("=<i/>".to_owned()),
+                inner.clone().prop_map(|e| format!("={{{e}}}")),
+            ],
+        )
+            .prop_map(|(name, value)| format!(" {name}{value}"));
+        let child = prop_oneof![
+            prop::sample::select(vec![
+                "hi",
+                " two  words ",
+                "\n  line\n  ",
+                "&nbsp;",
+                "&#65;&#x42;",
+                "a/b 'q' \"r\"",
+                "// no comment",
+                " ",
+                "\n",
+            ])
+            .prop_map(str::to_owned),
+            inner.clone().prop_map(|e| format!("{{{e}}}")),
+            Just("{/* c */}".to_owned()),
+            Just("<br/>".to_owned()),
+        ];
+        (
+            tag,
+            prop::collection::vec(attribute, 0..3),
+            prop::collection::vec(child, 0..4),
+            any::<bool>(),
+        )
+            .prop_map(|(tag, attributes, children, fragment)| {
+                let attributes = attributes.concat();
+                if fragment {
+                    format!("<>{}</>", children.concat())
+                } else if children.is_empty() {
+                    format!("<{tag}{attributes} />")
+                } else {
+                    format!("<{tag}{attributes}>{}</{tag}>", children.concat())
+                }
+            })
     }
 
     fn expr() -> impl Strategy<Value = String> {
@@ -239,7 +316,8 @@ mod generated {
                 inner
                     .clone()
                     .prop_map(|e| format!("function (z) {{ return {e}; }}")),
-                inner.prop_map(|e| format!("new C({e})")),
+                inner.clone().prop_map(|e| format!("new C({e})")),
+                element(&inner.boxed()),
             ]
         })
     }

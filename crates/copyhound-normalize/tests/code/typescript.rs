@@ -26,8 +26,21 @@ fn assert_same(text: &str) {
 #[test]
 fn the_fixtures_read_as_the_grammar_reads_them() {
     assert_same(&fixture("sample.ts"));
-    // JSX.
-    assert_left_to_grammar(Language::Tsx, &fixture("sample.tsx"));
+    assert_same_as_grammar(Language::Tsx, &fixture("sample.tsx"), false);
+    assert_same_as_grammar(Language::Tsx, &fixture("sample.tsx"), true);
+}
+
+#[test]
+fn jsx_in_tsx_reads_as_the_grammar_reads_it() {
+    for code in [
+        "const C: React.FC<Props> = ({ a }: Props) => <div title={a as string}>{a!}</div>;\n",
+        // Reserved words name attributes and elements in TSX.
+        "const el = <div class=\"x\" for=\"y\"><this.X/>{`t ${a}`}</div>;\n",
+        "function List<T>({ items }: { items: T[] }) {\n  return <ul>{items.map((i: T, n: number) => <li key={n}>{String(i)} &amp; more</li>)}</ul>;\n}\n",
+        "const f = (x: number) => x < 2 ? <A n={x}/> : <></>;\n",
+    ] {
+        assert_same_as_grammar(Language::Tsx, code, false);
+    }
 }
 
 #[test]
@@ -93,7 +106,7 @@ fn what_the_lexer_cannot_tell_is_left_to_the_grammar() {
         (Language::TypeScript, "const a = <T>(x: T) => x;\n"),
         (Language::TypeScript, "const b = <number>c;\n"),
         (Language::Tsx, "const d = <T,>(x: T) => x;\n"),
-        (Language::Tsx, "const e = <div>{f}</div>;\n"),
+        (Language::Tsx, "const e = <T extends object>(x: T) => x;\n"),
         (Language::TypeScript, "let g: `a${string}`;\n"),
         // Before `(`, type arguments or comparisons of an arrow function:
         // the grammar reads either, by what comes before.

@@ -18,17 +18,20 @@
 //! It gives up (`None`) where the grammar would read an error or where it
 //! cannot tell what the grammar reads: an unclosed string, template,
 //! comment, regular expression or bracket, a character no token starts
-//! with, a `<` where an operand starts (JSX, which this lexer leaves to
-//! the grammar), HTML-like comments, escapes in names.
+//! with, a `<` where an operand starts in TypeScript without JSX (a type
+//! assertion or a generic arrow function), HTML-like comments, escapes in
+//! names.
 //!
 //! TypeScript's additions (types, their declarations, modifiers) are read
-//! by `scan/typescript.rs` and `scan/types.rs`, numbers by
-//! `scan/number.rs`.
+//! by `scan/typescript.rs` and `scan/types.rs`, JSX (in JavaScript and
+//! TSX) by `scan/jsx.rs`, numbers by `scan/number.rs`.
 
+mod jsx;
 mod number;
 mod types;
 mod typescript;
 
+use super::Dialect;
 use crate::code::lexer::opening_bracket;
 use number::number_len;
 use typescript::Annotation;
@@ -66,6 +69,12 @@ pub(super) enum Context {
     Type,
     /// The braces of a TypeScript import's or export's names.
     Specifiers,
+    /// A JSX element's tag, from its `<` to its `>` or `/>`.
+    JsxTag,
+    /// A JSX element's children, from its tag's `>` to its closing `</`.
+    JsxChildren,
+    /// The braces of an expression in JSX.
+    JsxBraces,
 }
 
 /// One lexeme: its kind, its bytes, the bracket it stands in, and whether
@@ -82,10 +91,10 @@ pub(super) struct Lexeme {
     pub(super) keyword: Option<bool>,
 }
 
-/// The lexemes of `text` (TypeScript's if `typescript`) and its number of
-/// comments (and hash-bang line), or `None` where the lexer leaves the
-/// text to the grammar.
-pub(super) fn scan(text: &str, typescript: bool) -> Option<(Vec<Lexeme>, usize)> {
+/// The lexemes of `text` in `dialect` and its number of comments (and
+/// hash-bang line), or `None` where the lexer leaves the text to the
+/// grammar.
+pub(super) fn scan(text: &str, dialect: Dialect) -> Option<(Vec<Lexeme>, usize)> {
     u32::try_from(text.len()).ok()?;
     let mut scanner = Scanner {
         text,
@@ -101,7 +110,8 @@ pub(super) fn scan(text: &str, typescript: bool) -> Option<(Vec<Lexeme>, usize)>
         case_pending: vec![false],
         colon_starts_statement: false,
         pending_function_expression: None,
-        typescript,
+        dialect,
+        jsx_end: None,
         declaring: vec![false],
         pending_block: None,
         return_type_end: None,
@@ -144,8 +154,11 @@ struct Scanner<'a> {
     /// After a `function` that stands where an operand does: the bracket
     /// depth at which its body opens.
     pending_function_expression: Option<usize>,
-    /// Whether TypeScript's rules apply.
-    typescript: bool,
+    /// Whether TypeScript's rules apply, and JSX's.
+    dialect: Dialect,
+    /// The number of lexemes when the last JSX element ended: an operand
+    /// ends there.
+    jsx_end: Option<usize>,
     /// By bracket depth: whether a `let`, `const` or `var` declaration is
     /// open, so that a `:` after its binding starts a type.
     declaring: Vec<bool>,
@@ -322,8 +335,13 @@ impl Scanner<'_> {
                     let end = self.regex_end(start)?;
                     self.push(Kind::Regex, start, end);
                 }
-                b'<' if self.operand_expected() => return None,
-                b'<' if self.typescript && self.type_arguments_here()? => {}
+                b'<' if self.operand_expected() => {
+                    if !self.dialect.jsx() {
+                        return None;
+                    }
+                    self.jsx_element(start)?;
+                }
+                b'<' if self.dialect.typescript() && self.type_arguments_here()? => {}
                 b'}' if self.context() == Context::Substitution => {
                     self.stack.pop();
                     self.close_depth();
@@ -332,7 +350,7 @@ impl Scanner<'_> {
                 }
                 _ if b >= 0x80 || b.is_ascii_alphabetic() || b == b'_' || b == b'$' => {
                     let len = self.name_len(start)?;
-                    if !(self.typescript && self.typescript_word(start, start + len)?) {
+                    if !(self.dialect.typescript() && self.typescript_word(start, start + len)?) {
                         self.word(start, start + len);
                     }
                 }
@@ -412,6 +430,9 @@ impl Scanner<'_> {
         let Some(last) = self.out.last() else {
             return true;
         };
+        if self.jsx_end == Some(self.out.len()) {
+            return false;
+        }
         let text = self.word_at(last);
         match last.kind {
             // A template's piece is last only where it closes the template.
@@ -436,7 +457,7 @@ impl Scanner<'_> {
                 _ => true,
             },
             Kind::Op => {
-                if text == "!" && self.typescript {
+                if text == "!" && self.dialect.typescript() {
                     // TypeScript's `x!` asserts an operand is not null.
                     !self.non_null_assertion(self.out.len() - 1)
                 } else if matches!(text, "++" | "--") {
@@ -498,7 +519,7 @@ impl Scanner<'_> {
             return None;
         }
         match b {
-            b'[' if self.typescript && self.index_signature_here()? => return Some(()),
+            b'[' if self.dialect.typescript() && self.index_signature_here()? => return Some(()),
             b'(' | b'[' => {
                 let context = if b == b'[' {
                     Context::Bracket
@@ -542,8 +563,16 @@ impl Scanner<'_> {
                 let expected = match open.context {
                     Context::Paren | Context::ForParen => b'(',
                     Context::Bracket => b'[',
-                    Context::Substitution | Context::Top | Context::Type => return None,
-                    Context::Block | Context::Object | Context::Class | Context::Specifiers => b'{',
+                    Context::Substitution
+                    | Context::Top
+                    | Context::Type
+                    | Context::JsxTag
+                    | Context::JsxChildren => return None,
+                    Context::Block
+                    | Context::Object
+                    | Context::Class
+                    | Context::Specifiers
+                    | Context::JsxBraces => b'{',
                 };
                 if opening_bracket(b) != expected {
                     return None;
@@ -551,9 +580,12 @@ impl Scanner<'_> {
                 self.close_depth();
                 self.push(Kind::Punct, start, start + 1);
                 self.last_closed = Some(open);
+                if open.context == Context::JsxBraces {
+                    return self.jsx();
+                }
                 return Some(());
             }
-            b'?' if len == 1 && !(self.typescript && self.optional_marker(start)) => {
+            b'?' if len == 1 && !(self.dialect.typescript() && self.optional_marker(start)) => {
                 *self.ternaries.last_mut()? += 1;
             }
             b':' if len == 1 => {
@@ -588,7 +620,7 @@ impl Scanner<'_> {
         if ends_ternary {
             *ternary -= 1;
         }
-        let annotation = if self.typescript && !case && !ends_ternary {
+        let annotation = if self.dialect.typescript() && !case && !ends_ternary {
             self.colon_starts_type()?
         } else {
             Annotation::None
@@ -680,7 +712,7 @@ impl Scanner<'_> {
             self.pending_class = None;
             return Context::Class;
         }
-        if self.typescript
+        if self.dialect.typescript()
             && let Some(context) = self.typescript_brace()
         {
             return context;

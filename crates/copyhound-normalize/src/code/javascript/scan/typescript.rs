@@ -7,6 +7,7 @@
 //! Each rule reads the words and brackets around, as the rest of the
 //! scanner does; where none fits, the file is left to the grammar.
 
+use super::jsx::is_jsx;
 use super::types::PREDEFINED;
 use super::{Context, Kind, OPERAND_AFTER, Open, RESERVED, Scanner, VALUE_WORDS};
 
@@ -379,7 +380,11 @@ impl<'a> Scanner<'a> {
                     Annotation::None
                 }
             }
-            Context::Bracket | Context::Type => return None,
+            Context::Bracket
+            | Context::Type
+            | Context::JsxTag
+            | Context::JsxChildren
+            | Context::JsxBraces => return None,
         })
     }
 
@@ -448,11 +453,16 @@ impl<'a> Scanner<'a> {
             .iter()
             .rev()
             .take_while(|l| !matches!(self.word_at(l), ";" | "{" | "}"))
-            .any(|l| l.kind == Kind::Op && l.context != Context::Type && self.word_at(l) == "<")
+            .any(|l| {
+                l.kind == Kind::Op
+                    && l.context != Context::Type
+                    && !is_jsx(l.context)
+                    && self.word_at(l) == "<"
+            })
     }
 
     /// The first byte of the next lexeme, spaces and comments skipped.
-    fn next_token_byte(&mut self) -> Option<u8> {
+    pub(super) fn next_token_byte(&mut self) -> Option<u8> {
         self.skip_space()?;
         self.bytes.get(self.at).copied()
     }
