@@ -336,6 +336,39 @@ mod generated {
         })
     }
 
+    /// A TSX element around TypeScript expressions: in attribute values,
+    /// among children and in a nested element's attributes.
+    fn element() -> impl Strategy<Value = String> {
+        let tag = prop::sample::select(vec!["div", "Foo.Bar", "my-el", "x:y", "this.C", "class"]);
+        let text = prop::sample::select(vec!["hi", " a &amp; b ", "\n  line\n", "&#65;", ""]);
+        (tag, expr(), expr(), text, any::<bool>()).prop_map(|(tag, a, b, text, fragment)| {
+            let children = format!("{text}{{{b}}}<i for={{{a}}} />{text}");
+            if fragment {
+                format!("<>{children}</>")
+            } else {
+                format!("<{tag} data-a={{{a}}} class=\"c\">{children}</{tag}>")
+            }
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+        #[test]
+        fn random_tsx_reads_as_the_grammar_reads_it(
+            statements in prop::collection::vec(statement(), 0..3),
+            elements in prop::collection::vec(element(), 1..4),
+        ) {
+            let elements: Vec<String> = elements
+                .iter()
+                .enumerate()
+                .map(|(i, e)| format!("const el{i} = {e};"))
+                .collect();
+            let code = format!("{}\n{}\n", statements.join("\n"), elements.join("\n"));
+            prop_assume!(!grammar_finds_error(Language::Tsx, &code));
+            assert_same_as_grammar(Language::Tsx, &code, false);
+        }
+    }
+
     /// After `<` and `(`, the grammars take `{` for an object type and
     /// err (`a < ({ k: v } satisfies T)` is well-formed): their recovery
     /// reads `satisfies` as a name, the lexer as the operator it is.
