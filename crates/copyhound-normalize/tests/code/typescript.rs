@@ -48,6 +48,8 @@ fn annotations_are_types_where_the_grammar_reads_them_so() {
     for code in [
         "let a: number = 1, b: string, c: Array<Map<string, number[]>>;\nconst [d, e]: [number, string?] = f;\nvar g!: boolean;\n",
         "function f(this: Window, a: number, b?: string, ...rest: any[]): void {}\nfunction g<T extends keyof U, U = {}>(x: T): x is T { return true; }\n",
+        // Optional destructured parameters: their `?` marks, not a ternary.
+        "export declare function h({ a }?: Partial<{ a: boolean }>): void;\nfunction i([b]?: number[], { c }?: { c: string }) {}\nconst j = ({ d }?: { d: boolean }) => d ? 1 : 2;\n",
         "const h = (a: number, { b }: { b: string }): Promise<void> => g(a);\nconst i = async (a?: unknown): Promise<never> => { throw a; };\n",
         "let j: (a: number, b: string) => void;\nlet k: new () => Foo;\nlet l: typeof m.n;\nlet o: keyof typeof p;\nlet q: (string | number)[];\n",
         "let r: { a: number; b?: string, readonly c: T[]; [key: string]: unknown; m(x: number): void; new (x: T): U; (y: T): V };\n",

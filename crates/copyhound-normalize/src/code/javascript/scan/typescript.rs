@@ -340,16 +340,23 @@ impl<'a> Scanner<'a> {
         let Some(last) = self.out.last() else {
             return false;
         };
+        let pattern_end = matches!(self.word_at(last), "]" | "}") && last.kind == Kind::Punct;
         if !matches!(
             last.kind,
             Kind::Word | Kind::Str | Kind::Number | Kind::Private
-        ) && self.word_at(last) != "]"
+        ) && !pattern_end
         {
             return false;
         }
         match self.next_byte(start + 1) {
+            // A ternary has an operand between `?` and `:`: a destructured
+            // parameter may be optional (`({ a }?: T)`, `([b]?: U)`).
             Some(b':' | b',' | b')') => true,
-            _ => self.context() == Context::Class && last.end as usize == start,
+            _ => {
+                self.context() == Context::Class
+                    && last.end as usize == start
+                    && self.word_at(last) != "}"
+            }
         }
     }
 
