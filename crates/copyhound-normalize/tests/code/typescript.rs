@@ -44,6 +44,19 @@ fn jsx_in_tsx_reads_as_the_grammar_reads_it() {
 }
 
 #[test]
+fn angle_brackets_where_an_operand_starts_are_the_grammars_in_typescript() {
+    for code in [
+        // Generic arrow functions and type assertions.
+        "const a = <T>(x: T) => x;\nconst b = <number>c;\nconst d = <T, U extends keyof T = keyof T>(t: T, u: U): T[U] => t[u];\n",
+        "const e = <const T,>(x: T): T => x;\nf(<Map<string, number[]>>g, <any>/re/, <T>(h));\nconst i = <string>(j) + 1;\n",
+        "x = y < <number>z ? <A | B>w : <{ k: T }>v;\nconst k = async <T>(x: T) => x;\n",
+    ] {
+        assert_same_as_grammar(Language::TypeScript, code, false);
+        assert_same_as_grammar(Language::TypeScript, code, true);
+    }
+}
+
+#[test]
 fn annotations_are_types_where_the_grammar_reads_them_so() {
     for code in [
         "let a: number = 1, b: string, c: Array<Map<string, number[]>>;\nconst [d, e]: [number, string?] = f;\nvar g!: boolean;\n",
@@ -105,8 +118,6 @@ fn angle_brackets_and_slashes_are_the_grammars() {
 #[test]
 fn what_the_lexer_cannot_tell_is_left_to_the_grammar() {
     for (lang, code) in [
-        (Language::TypeScript, "const a = <T>(x: T) => x;\n"),
-        (Language::TypeScript, "const b = <number>c;\n"),
         (Language::Tsx, "const d = <T,>(x: T) => x;\n"),
         (Language::Tsx, "const e = <T extends object>(x: T) => x;\n"),
         (Language::TypeScript, "let g: `a${string}`;\n"),
@@ -336,6 +347,36 @@ mod generated {
                 (name(), block).prop_map(|(n, b)| format!("namespace NS_{n} {b}")),
             ]
         })
+    }
+
+    /// TypeScript's `<` where an operand starts: generic arrow functions
+    /// and type assertions around the generator's types and expressions.
+    fn angle_operand() -> impl Strategy<Value = String> {
+        prop_oneof![
+            (ty(), expr()).prop_map(|(t, e)| format!("<T>(x: T, y: {t}): {t} => ({e})")),
+            (ty(), expr()).prop_map(|(t, e)| format!("<T, U extends {t} = {t}>(u: U) => ({e})")),
+            (ty(), expr()).prop_map(|(t, e)| format!("(<{t}>({e}))")),
+            (ty(), name()).prop_map(|(t, n)| format!("(<{t}>{n})")),
+            expr().prop_map(|e| format!("async <const V,>(v: V) => ({e})")),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(128))]
+        #[test]
+        fn random_angle_operands_read_as_the_typescript_grammar_reads_them(
+            statements in prop::collection::vec(statement(), 0..3),
+            operands in prop::collection::vec(angle_operand(), 1..4),
+        ) {
+            let operands: Vec<String> = operands
+                .iter()
+                .enumerate()
+                .map(|(i, o)| format!("const op{i} = {o};"))
+                .collect();
+            let code = format!("{}\n{}\n", statements.join("\n"), operands.join("\n"));
+            prop_assume!(!grammar_finds_error(Language::TypeScript, &code));
+            assert_same_as_grammar(Language::TypeScript, &code, false);
+        }
     }
 
     /// A TSX element around TypeScript expressions: in attribute values,

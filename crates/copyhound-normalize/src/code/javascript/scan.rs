@@ -18,9 +18,7 @@
 //! It gives up (`None`) where the grammar would read an error or where it
 //! cannot tell what the grammar reads: an unclosed string, template,
 //! comment, regular expression or bracket, a character no token starts
-//! with, a `<` where an operand starts in TypeScript without JSX (a type
-//! assertion or a generic arrow function), HTML-like comments, escapes in
-//! names.
+//! with, HTML-like comments, escapes in names.
 //!
 //! TypeScript's additions (types, their declarations, modifiers) are read
 //! by `scan/typescript.rs` and `scan/types.rs`, JSX (in JavaScript and
@@ -336,10 +334,11 @@ impl Scanner<'_> {
                     self.push(Kind::Regex, start, end);
                 }
                 b'<' if self.operand_expected() => {
-                    if !self.dialect.jsx() {
-                        return None;
+                    if self.dialect.jsx() {
+                        self.jsx_element(start)?;
+                    } else {
+                        self.angle_operand()?;
                     }
-                    self.jsx_element(start)?;
                 }
                 b'<' if self.dialect.typescript() && self.type_arguments_here()? => {}
                 b'}' if self.context() == Context::Substitution => {

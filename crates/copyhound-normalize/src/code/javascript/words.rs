@@ -324,12 +324,32 @@ impl Reader<'_> {
     fn starts_async_function(&self, index: usize) -> bool {
         match self.word(index + 1) {
             "function" => true,
-            "(" => {
-                let close = self.closing(index + 1);
-                self.word(close + 1) == "=>" || self.return_type_follows(close + 1)
+            "(" => self.arrow_parameters_at(index + 1),
+            // TypeScript's type parameters (read in context `Type`, up to
+            // their `>`), then the parameters.
+            "<" => {
+                let mut close = index + 2;
+                while self
+                    .lx
+                    .get(close)
+                    .is_some_and(|l| l.context == Context::Type)
+                {
+                    close += 1;
+                }
+                self.word(close) == ">" && self.arrow_parameters_at(close + 1)
             }
             _ => self.kind(index + 1) == Some(Kind::Word) && self.word(index + 2) == "=>",
         }
+    }
+
+    /// Whether the `(` at `index` opens an arrow function's parameters:
+    /// `=>` or a return type follows its `)`.
+    fn arrow_parameters_at(&self, index: usize) -> bool {
+        if self.word(index) != "(" {
+            return false;
+        }
+        let close = self.closing(index);
+        self.word(close + 1) == "=>" || self.return_type_follows(close + 1)
     }
 
     /// Whether the `:` at `index` starts a TypeScript return type (the

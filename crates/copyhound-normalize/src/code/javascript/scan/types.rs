@@ -371,6 +371,14 @@ impl<'a> Scanner<'a> {
         self.comma_list(">", Self::ty)
     }
 
+    /// `<T>` of a type assertion: one type.
+    pub(super) fn asserted_type(&mut self) -> Option<()> {
+        (self.peek() == "<").then_some(())?;
+        self.open_type()?;
+        self.ty()?;
+        self.close_type(">")
+    }
+
     /// `<T extends U = V>` where a type is declared.
     pub(super) fn type_parameters(&mut self) -> Option<()> {
         (self.peek() == "<").then_some(())?;

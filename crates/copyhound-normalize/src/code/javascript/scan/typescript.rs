@@ -425,6 +425,15 @@ impl<'a> Scanner<'a> {
             self.type_arguments()?;
             return Some(true);
         }
+        if self.last_word() == Some("async") {
+            // An async generic arrow function (`async <const T,>(x: T) =>`):
+            // its type parameters, which need not read as arguments.
+            let saved = self.save();
+            if self.type_parameters().is_some() && self.next_token_byte() == Some(b'(') {
+                return Some(true);
+            }
+            self.restore(&saved);
+        }
         // The grammar reads `a < (number)` (or `keyof`) as type
         // arguments whose `>` is missing.
         let rest = &self.text[self.at + 1..];
@@ -452,6 +461,25 @@ impl<'a> Scanner<'a> {
         }
         self.restore(&saved);
         Some(false)
+    }
+
+    /// A `<` where an operand starts, in TypeScript without JSX: a generic
+    /// arrow function's type parameters where a `(` follows them and they
+    /// are more than one word (`<T, U>(x: T) => x`), else a type
+    /// assertion's one type (`<number>x`; the grammar reads `<T>(x)` either
+    /// way, with the same tokens).
+    pub(super) fn angle_operand(&mut self) -> Option<()> {
+        let saved = self.save();
+        if self.type_parameters().is_some() && self.next_token_byte() == Some(b'(') {
+            // One word (`<T>(x)`, `<number>(x)`) is read as a type below:
+            // the same tokens for a name, and a predefined or literal type
+            // is a keyword there, as no parameter is named.
+            if self.out.len() - saved.out > 3 {
+                return Some(());
+            }
+        }
+        self.restore(&saved);
+        self.asserted_type()
     }
 
     /// Whether a `<` that compares comes before `index` in its statement.
