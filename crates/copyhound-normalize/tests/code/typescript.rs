@@ -349,6 +349,16 @@ mod generated {
         })
     }
 
+    /// `statements`, then each of `values` declared as a constant.
+    fn program(statements: &[String], values: &[String]) -> String {
+        let declared: Vec<String> = values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| format!("const v{i} = {v};"))
+            .collect();
+        format!("{}\n{}\n", statements.join("\n"), declared.join("\n"))
+    }
+
     /// TypeScript's `<` where an operand starts: generic arrow functions
     /// and type assertions around the generator's types and expressions.
     fn angle_operand() -> impl Strategy<Value = String> {
@@ -368,12 +378,7 @@ mod generated {
             statements in prop::collection::vec(statement(), 0..3),
             operands in prop::collection::vec(angle_operand(), 1..4),
         ) {
-            let operands: Vec<String> = operands
-                .iter()
-                .enumerate()
-                .map(|(i, o)| format!("const op{i} = {o};"))
-                .collect();
-            let code = format!("{}\n{}\n", statements.join("\n"), operands.join("\n"));
+            let code = program(&statements, &operands);
             prop_assume!(!grammar_finds_error(Language::TypeScript, &code));
             assert_same_as_grammar(Language::TypeScript, &code, false);
         }
@@ -401,12 +406,7 @@ mod generated {
             statements in prop::collection::vec(statement(), 0..3),
             elements in prop::collection::vec(element(), 1..4),
         ) {
-            let elements: Vec<String> = elements
-                .iter()
-                .enumerate()
-                .map(|(i, e)| format!("const el{i} = {e};"))
-                .collect();
-            let code = format!("{}\n{}\n", statements.join("\n"), elements.join("\n"));
+            let code = program(&statements, &elements);
             prop_assume!(!grammar_finds_error(Language::Tsx, &code));
             assert_same_as_grammar(Language::Tsx, &code, false);
         }
