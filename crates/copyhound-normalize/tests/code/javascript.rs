@@ -72,6 +72,9 @@ fn imports_and_one_line_requires_go_with_drop_imports() {
         "const m1 = import.meta.url, m2 = await import(\"w\");\n",
         "import { async as a2, default as d2, get } from \"r\";\nexport { x3 as default, set as s3 };\nexport function as(u) { return u; }\n",
         "const r1 = require(\"a\"), r2 = 1\nconst { r3,\n  r4 } = require(\"b\")\nz = require(\"c\"); w2 = 3\nfunction f() { return require(\"d\") }\n",
+        // A block's `}` ends its statement on the same line (minified
+        // code): the `require` line is the declaration after it alone.
+        "function g(){return 1}var r5=require(\"e\"),r6=2;if(a){b()}else{c()}var r7=require(\"f\")\ntry{d()}catch(e){}finally{}do{x()}while(y);var r8=require(\"g\")\n",
     ] {
         assert_same(code);
     }

@@ -87,6 +87,11 @@ pub(super) struct Lexeme {
     /// For a word whose kind the TypeScript rules decided where they read
     /// it: keyword (`true`) or name.
     pub(super) keyword: Option<bool>,
+    /// For a `}`: whether it closes a statement's block (a function
+    /// declaration's body, an `if`'s or a loop's block), after which a
+    /// statement may start on the same line; not an object, a class body or
+    /// a function expression's body.
+    pub(super) closes_block: bool,
 }
 
 /// The lexemes of `text` in `dialect` and its number of comments (and
@@ -292,6 +297,7 @@ impl Scanner<'_> {
             context: self.context(),
             line_break_before: std::mem::take(&mut self.line_break),
             keyword,
+            closes_block: false,
         });
         self.at = end;
     }
@@ -578,6 +584,9 @@ impl Scanner<'_> {
                 }
                 self.close_depth();
                 self.push(Kind::Punct, start, start + 1);
+                if let Some(closing) = self.out.last_mut() {
+                    closing.closes_block = open.context == Context::Block && !open.expression_body;
+                }
                 self.last_closed = Some(open);
                 if open.context == Context::JsxBraces {
                     return self.jsx();

@@ -486,7 +486,10 @@ impl Reader<'_> {
         if lexeme.context != context || self.lx[index - 1].context != context {
             return false;
         }
+        let after_block = self.lx[index - 1].closes_block
+            && !matches!(self.word(index), "else" | "catch" | "finally" | "while");
         self.word(index - 1) == ";"
+            || after_block
             || (lexeme.line_break_before
                 && self.ends_statement(index - 1)
                 && !self.continues(index))
