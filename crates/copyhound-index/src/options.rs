@@ -96,7 +96,7 @@ pub const SCORED_PER_LISTED: usize = 4;
 /// first. They run only when that many caps can hold every such candidate,
 /// so that a batch where far more could be listed (bounds far looser than
 /// the scores) is not counted again for nothing.
-pub const EXTRA_PASSES: usize = 4;
+pub const EXTRA_PASSES: usize = 3;
 
 /// Everything a comparison needs besides its input.
 #[derive(Clone, Debug)]
