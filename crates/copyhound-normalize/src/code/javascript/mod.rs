@@ -10,9 +10,10 @@
 //! rule, on random well-formed programs and on real files. The lexer
 //! leaves a file to the grammar where it sees a lexical error, and where
 //! it cannot tell what the grammar reads. A `<` where an operand starts is
-//! JSX in JavaScript and TSX, and in TypeScript a type assertion or a
-//! generic arrow function, which the lexer leaves (and TSX's `<T,>`).
-//! Elsewhere TypeScript and TSX read alike, so one lexer serves both.
+//! JSX in JavaScript and TSX (but for TSX's generic arrow functions,
+//! `<T,>(x: T) =>`), and in TypeScript a generic arrow function or a type
+//! assertion. Elsewhere TypeScript and TSX read alike, so one lexer serves
+//! both.
 
 mod scan;
 mod words;

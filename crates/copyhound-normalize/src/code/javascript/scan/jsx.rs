@@ -16,9 +16,9 @@
 //! Names and attributes are names to the tree walker, so their words are
 //! decided here. Where the grammar would read an error (in JavaScript a
 //! reserved word as a name; text up to the end, a stray `>` or `}`, an `&`
-//! that starts no character reference) or what it reads cannot
-//! be told from the tokens (in TSX, `<T,>` and `<T extends …>` start a
-//! generic arrow function), the scanner gives up.
+//! that starts no character reference), the scanner gives up. In TSX,
+//! `<T,>(…)` and `<T extends U>(…)` open a generic arrow function's type
+//! parameters, not an element.
 
 use super::{Context, Kind, Open, RESERVED, Scanner};
 use crate::code::Language;
@@ -34,6 +34,9 @@ impl Scanner<'_> {
     /// Reads the element whose `<` is at `start` as far as the first
     /// expression in braces, or to its end.
     pub(super) fn jsx_element(&mut self, start: usize) -> Option<()> {
+        if self.dialect.typescript() && self.tsx_generic_arrow() {
+            return Some(());
+        }
         self.jsx_open_tag(start)?;
         self.jsx()
     }
@@ -76,8 +79,8 @@ impl Scanner<'_> {
         }
         self.jsx_name(true)?;
         if self.dialect.typescript() {
-            // `<T,>(…) =>` and `<T extends U>(…) =>`: a generic arrow
-            // function, which the grammar reads by the tokens after it.
+            // `<T,` or `<T extends` not read as a generic arrow
+            // function's type parameters: no tag the grammar reads.
             let next = self.next_token_byte()?;
             if next == b',' || self.next_word(self.at) == Some("extends") {
                 return None;

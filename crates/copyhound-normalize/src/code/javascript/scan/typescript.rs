@@ -482,6 +482,25 @@ impl<'a> Scanner<'a> {
         self.asserted_type()
     }
 
+    /// In TSX, reads the type parameters of a generic arrow function at
+    /// the `<` here, if they are: followed by `(` and holding a `,` or a
+    /// constraint, which no element's tag does (`<T,>(x: T) =>`,
+    /// `<T extends U>(x: T) =>`); false where an element starts.
+    pub(super) fn tsx_generic_arrow(&mut self) -> bool {
+        let saved = self.save();
+        if self.type_parameters().is_some() && self.next_token_byte() == Some(b'(') {
+            let read = &self.out[saved.out..];
+            if read
+                .iter()
+                .any(|l| matches!(self.word_at(l), "," | "extends"))
+            {
+                return true;
+            }
+        }
+        self.restore(&saved);
+        false
+    }
+
     /// Whether a `<` that compares comes before `index` in its statement.
     fn compares_before(&self, index: usize) -> bool {
         self.out[..index]
