@@ -78,13 +78,12 @@ impl Scanner<'_> {
             return Some(());
         }
         self.jsx_name(true)?;
-        if self.dialect.typescript() {
-            // `<T,` or `<T extends` not read as a generic arrow
-            // function's type parameters: no tag the grammar reads.
-            let next = self.next_token_byte()?;
-            if next == b',' || self.next_word(self.at) == Some("extends") {
-                return None;
-            }
+        // In TSX, `<T extends U>` not followed by `(`: whether the grammar
+        // reads an element or erring type parameters is left to it (a `,`
+        // after the name already stops the attributes).
+        self.skip_space()?;
+        if self.dialect.typescript() && self.next_word(self.at) == Some("extends") {
+            return None;
         }
         Some(())
     }

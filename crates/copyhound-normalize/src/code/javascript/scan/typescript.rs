@@ -9,7 +9,7 @@
 
 use super::jsx::is_jsx;
 use super::types::PREDEFINED;
-use super::{Context, Kind, OPERAND_AFTER, Open, RESERVED, Scanner, VALUE_WORDS};
+use super::{Context, Kind, Lexeme, OPERAND_AFTER, Open, RESERVED, Scanner, VALUE_WORDS};
 
 /// Modifiers of a class member (besides JavaScript's `static`, `get`,
 /// `set` and `async`).
@@ -425,14 +425,10 @@ impl<'a> Scanner<'a> {
             self.type_arguments()?;
             return Some(true);
         }
-        if self.last_word() == Some("async") {
-            // An async generic arrow function (`async <const T,>(x: T) =>`):
-            // its type parameters, which need not read as arguments.
-            let saved = self.save();
-            if self.type_parameters().is_some() && self.next_token_byte() == Some(b'(') {
-                return Some(true);
-            }
-            self.restore(&saved);
+        // An async generic arrow function (`async <const T,>(x: T) =>`):
+        // its type parameters, which need not read as arguments.
+        if self.last_word() == Some("async") && self.arrow_type_parameters(|_, _| true) {
+            return Some(true);
         }
         // The grammar reads `a < (number)` (or `keyof`) as type
         // arguments whose `>` is missing.
@@ -469,16 +465,12 @@ impl<'a> Scanner<'a> {
     /// assertion's one type (`<number>x`; the grammar reads `<T>(x)` either
     /// way, with the same tokens).
     pub(super) fn angle_operand(&mut self) -> Option<()> {
-        let saved = self.save();
-        if self.type_parameters().is_some() && self.next_token_byte() == Some(b'(') {
-            // One word (`<T>(x)`, `<number>(x)`) is read as a type below:
-            // the same tokens for a name, and a predefined or literal type
-            // is a keyword there, as no parameter is named.
-            if self.out.len() - saved.out > 3 {
-                return Some(());
-            }
+        // One word (`<T>(x)`, `<number>(x)`) is read as a type below: the
+        // same tokens for a name, and a predefined or literal type is a
+        // keyword there, as no parameter is named.
+        if self.arrow_type_parameters(|_, read| read.len() > 3) {
+            return Some(());
         }
-        self.restore(&saved);
         self.asserted_type()
     }
 
@@ -487,15 +479,22 @@ impl<'a> Scanner<'a> {
     /// constraint, which no element's tag does (`<T,>(x: T) =>`,
     /// `<T extends U>(x: T) =>`); false where an element starts.
     pub(super) fn tsx_generic_arrow(&mut self) -> bool {
+        self.arrow_type_parameters(|scanner, read| {
+            read.iter()
+                .any(|l| matches!(scanner.word_at(l), "," | "extends"))
+        })
+    }
+
+    /// Reads type parameters at the `<` here where a `(` follows them and
+    /// `accept` takes their lexemes (`<` to `>`) for an arrow function's;
+    /// otherwise reads nothing and returns false.
+    fn arrow_type_parameters(&mut self, accept: impl Fn(&Self, &[Lexeme]) -> bool) -> bool {
         let saved = self.save();
-        if self.type_parameters().is_some() && self.next_token_byte() == Some(b'(') {
-            let read = &self.out[saved.out..];
-            if read
-                .iter()
-                .any(|l| matches!(self.word_at(l), "," | "extends"))
-            {
-                return true;
-            }
+        if self.type_parameters().is_some()
+            && self.next_token_byte() == Some(b'(')
+            && accept(self, &self.out[saved.out..])
+        {
+            return true;
         }
         self.restore(&saved);
         false
