@@ -323,8 +323,8 @@ struct Pairing<'b> {
     run_shares: Vec<u32>,
     /// Per unit, what a bound needs of it, in one word so that counting
     /// reads one per pair: its *slack* — the shares of its uncounted
-    /// groups and of its fingerprints left out of the index, at most `ONE`
-    /// — with [`WHOLE_SIDE`] set when its side counts as whole.
+    /// groups, at most `ONE` — with [`WHOLE_SIDE`] set when its side
+    /// counts as whole.
     sides: Vec<u32>,
     /// Groups in more units than this are not counted.
     limit: usize,
@@ -349,9 +349,7 @@ impl<'b> Pairing<'b> {
                     .iter()
                     .zip(shares)
                     .filter(|&(&h, _)| firsts[h as usize] == h && index.units_of(h).len() > limit)
-                    .fold(bounds.unindexed[u as usize], |sum, (_, &share)| {
-                        sum.saturating_add(share)
-                    });
+                    .fold(0u32, |sum, (_, &share)| sum.saturating_add(share));
                 let whole = if bounds.whole[u as usize] {
                     WHOLE_SIDE
                 } else {
@@ -626,7 +624,6 @@ mod tests {
             .collect();
         HashBounds {
             slots,
-            unindexed: vec![0; index.unit_count()],
             whole: vec![false; index.unit_count()],
             valid: true,
         }
@@ -778,9 +775,7 @@ mod tests {
         ];
         let index = FingerprintIndex::build(&units, &BaseCode::none(), usize::MAX);
         let firsts = group_firsts(&index);
-        let mut bounds = unit_shares(&index, &firsts);
-        // Fingerprints a holds that the index left out can cover 5.
-        bounds.unindexed = vec![5, 0, 0];
+        let bounds = unit_shares(&index, &firsts);
         let names = in_order(&units);
         let order = NameOrder { name_rank: &names };
         let rules = PairingRules::new(&units);
@@ -798,10 +793,10 @@ mod tests {
             .map(|c| (c.a, c.b, c.rank, c.bound))
             .collect();
         // Each pair was seen sharing one hash of two units (rank 1 + 1);
-        // hash 1 adds 1 to each side's bound, and a's left-out prints 5.
-        assert_eq!(got, vec![(0, 1, 2, 9), (0, 2, 2, 9), (1, 2, 2, 4)]);
-        // A pair sharing hash 1 alone could have a's 6 and another's 1.
-        assert_eq!(found.uncounted_bound, 7);
+        // hash 1 adds 1 to each side's bound.
+        assert_eq!(got, vec![(0, 1, 2, 4), (0, 2, 2, 4), (1, 2, 2, 4)]);
+        // A pair sharing hash 1 alone could have 1 on each side.
+        assert_eq!(found.uncounted_bound, 2);
     }
 
     #[test]
