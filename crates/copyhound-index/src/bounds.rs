@@ -50,6 +50,12 @@
 //! every pair of its unit made a bound of two-thirds of the unit for pairs
 //! that shared a few percent (`-m 1%` over 100,000 archived files).
 //!
+//! Widened shares bound, but they rank badly: a hash next to a long chain
+//! of idioms weighs as much as the chain. So when the index left hashes
+//! out, each group also gets its *rank* share, the union of its charges
+//! not widened (what the pair was seen to share), and counting sums the
+//! two apart ([`HashBounds::ranks`]).
+//!
 //! Hashes only old units hold are not indexed and charge nothing: a
 //! pair that may be listed has a new unit, and the hash each occurrence
 //! above stands for is one both units of the pair hold. Hash collisions
@@ -100,6 +106,10 @@ pub(crate) struct HashBounds {
     /// occurrences of the group's hashes can cover, between 1 and [`ONE`];
     /// 0 in the other slots.
     pub(crate) slots: Vec<u32>,
+    /// The same slots' rank shares, charges not widened over left-out
+    /// fingerprints, each at most the slot's share: empty when no charge
+    /// was widened (they equal [`Self::slots`]).
+    pub(crate) ranks: Vec<u32>,
     /// Units whose shares could add up past 32 bits: their shares are 1
     /// and each of their sides counts as whole.
     pub(crate) whole: Vec<bool>,
@@ -172,7 +182,7 @@ pub(crate) fn hash_bounds(
     let gap = gap as usize;
     let valid = guarantee
         .is_some_and(|w| w >= 1 && Reach::through_base(k, w).with_gap(gap).width() <= MAX_CHARGE);
-    let per_unit: Vec<(Vec<u32>, bool)> = (0..units.len())
+    let per_unit: Vec<UnitShares> = (0..units.len())
         .into_par_iter()
         .map(|u| {
             let side = UnitSide {
@@ -186,16 +196,31 @@ pub(crate) fn hash_bounds(
             side.shares(index, u as u32, (firsts, too_common))
         })
         .collect();
+    let ranked = per_unit.iter().any(|unit| unit.ranks.is_some());
     let mut bounds = HashBounds {
         slots: Vec::with_capacity(index.slot_count()),
+        ranks: Vec::with_capacity(if ranked { index.slot_count() } else { 0 }),
         whole: Vec::with_capacity(units.len()),
         valid,
     };
-    for (slots, whole) in per_unit {
-        bounds.slots.extend(slots);
-        bounds.whole.push(whole);
+    for unit in per_unit {
+        if ranked {
+            bounds
+                .ranks
+                .extend(unit.ranks.as_deref().unwrap_or(&unit.slots));
+        }
+        bounds.slots.extend(unit.slots);
+        bounds.whole.push(unit.whole);
     }
     bounds
+}
+
+/// One unit's part of [`HashBounds`].
+struct UnitShares {
+    slots: Vec<u32>,
+    /// `None` when no charge of the unit was widened.
+    ranks: Option<Vec<u32>>,
+    whole: bool,
 }
 
 /// One unit, as its shares are worked out.
@@ -219,16 +244,20 @@ impl UnitSide<'_> {
     /// The share of each of the unit's groups, in the slot of the group's
     /// first hash (0 in the others), each occurrence's charge widened over
     /// the fingerprints left out as `too_common` that it reaches (see the
-    /// module docs), and whether the unit counts as whole.
+    /// module docs); the rank shares, when a charge was widened; and
+    /// whether the unit counts as whole.
     fn shares(
         &self,
         index: &FingerprintIndex,
         u: u32,
         (firsts, too_common): (&[u32], &[u64]),
-    ) -> (Vec<u32>, bool) {
+    ) -> UnitShares {
         let hashes = index.hashes_of(u);
         let chains = self.left_out_chains(too_common);
         let mut charges: Vec<Charge> = Vec::new();
+        // The charges not widened, kept only when some could be.
+        let mut plain: Vec<Charge> = Vec::new();
+        let chained = chains.iter().any(|c| !c.is_empty());
         for (i, (h, postings)) in index.runs_of(u).enumerate() {
             let first = firsts[h as usize];
             let group = if first == h {
@@ -240,21 +269,38 @@ impl UnitSide<'_> {
             };
             for p in index.postings_in(postings) {
                 let charge = self.charge(group as u32, p.doc, p.pos);
+                if chained {
+                    plain.push(charge);
+                }
                 charges.push(widened(charge, &chains[p.doc as usize]));
             }
         }
-        let mut slots = vec![0u32; hashes.len()];
-        for (group, charged) in self.union_weights(&mut charges) {
-            slots[group as usize] = self.share(charged);
-        }
+        let widening = chained && charges != plain;
+        let mut slots = self.group_shares(hashes.len(), &mut charges);
+        let mut ranks = widening.then(|| self.group_shares(hashes.len(), &mut plain));
         let total: u64 = slots.iter().map(|&s| u64::from(s)).sum();
+        // Rank shares are at most the shares: their sum is no larger.
         let whole = total > MAX_UNIT_TOTAL;
         if whole {
-            for slot in slots.iter_mut().filter(|s| **s > 0) {
-                *slot = 1;
+            for slot in slots.iter_mut().chain(ranks.iter_mut().flatten()) {
+                *slot = (*slot).min(1);
             }
         }
-        (slots, whole)
+        UnitShares {
+            slots,
+            ranks,
+            whole,
+        }
+    }
+
+    /// The share of each group of `charges`, in the slot of its first hash
+    /// among the unit's `slot_count`.
+    fn group_shares(&self, slot_count: usize, charges: &mut [Charge]) -> Vec<u32> {
+        let mut slots = vec![0u32; slot_count];
+        for (group, charged) in self.union_weights(charges) {
+            slots[group as usize] = self.share(charged);
+        }
+        slots
     }
 
     /// For each document, the charges of its fingerprints left out as
@@ -496,6 +542,22 @@ mod tests {
                 let bound = side(pair.a, pair.b as u32) + side(pair.b, pair.a as u32);
                 let bound = bound as f64 / f64::from(2 * ONE);
                 prop_assert!(pair.similarity <= bound, "{:?} above its bound {}", pair, bound);
+            }
+            // Rank shares are the shares of charges not widened: kept only
+            // when something was left out, never above the shares.
+            let plain = hash_bounds(&units, &prepared, &weights, &index, (k, Some(w), gap), (&firsts, &[]));
+            prop_assert!(plain.ranks.is_empty());
+            if bounds.ranks.is_empty() {
+                prop_assert_eq!(&bounds.slots, &plain.slots);
+            } else {
+                prop_assert_eq!(bounds.ranks.len(), bounds.slots.len());
+                for u in (0..units.len()).filter(|&u| !bounds.whole[u]) {
+                    let slots = index.hash_slots(u as u32);
+                    prop_assert_eq!(&bounds.ranks[slots.clone()], &plain.slots[slots.clone()]);
+                    for (rank, share) in bounds.ranks[slots.clone()].iter().zip(&bounds.slots[slots]) {
+                        prop_assert!(rank <= share);
+                    }
+                }
             }
         }
     }

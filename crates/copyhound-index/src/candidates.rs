@@ -39,7 +39,10 @@
 //! rank in a [`Best`] buffer of at most twice the cap. The rank is the
 //! bound without the slack — what the pair was seen to share — so that the
 //! length of a unit never decides; ties go by unit names, as the listing's
-//! order does. Memory is the index plus one accumulator array per thread
+//! order does. When the index left hashes out, shares widened over them
+//! bound but do not rank ([`HashBounds::ranks`]): counting then sums rank
+//! shares beside the shares, both halves of one pair in one 16-byte
+//! [`Tally`], so that a bump still touches one cache line. Memory is the index plus one accumulator array per thread
 //! plus the cap, however many pairs share something; of the pairs a buffer
 //! drops, only a histogram of their bounds and the highest one are kept,
 //! which say how many unscored pairs could still have been listed.
@@ -278,11 +281,25 @@ fn candidates_within(
     budget: u64,
 ) -> Candidates {
     let pairing = Pairing::new((index, firsts), bounds, rules, budget);
+    if pairing.run_ranks.is_empty() {
+        count_all::<u64>(index, &pairing, (rules, order), (cap, selection))
+    } else {
+        count_all::<Ranked>(index, &pairing, (rules, order), (cap, selection))
+    }
+}
+
+/// Counts every unit's pairs with sums of kind `T`.
+fn count_all<T: Tally>(
+    index: &FingerprintIndex,
+    pairing: &Pairing<'_>,
+    (rules, order): (&PairingRules, NameOrder<'_>),
+    (cap, selection): (usize, Selection<'_>),
+) -> Candidates {
     let unit_count = index.unit_count();
     // One worker per thread, made when the thread first counts: a fold
     // would make one per piece rayon splits the units into, each with its
     // own buffer of up to twice the cap, most of them alive at once.
-    let workers: Vec<Mutex<Option<Worker>>> = (0..rayon::current_num_threads())
+    let workers: Vec<Mutex<Option<Worker<T>>>> = (0..rayon::current_num_threads())
         .map(|_| Mutex::new(None))
         .collect();
     (0..unit_count as u32).into_par_iter().for_each(|a| {
@@ -290,7 +307,7 @@ fn candidates_within(
         let mut worker = workers[thread].lock().expect("no worker panics");
         worker
             .get_or_insert_with(|| Worker::new(unit_count, Best::new(cap, selection.by)))
-            .count_from(index, &pairing, (rules, &selection), order, a);
+            .count_from(index, pairing, (rules, &selection), order, a);
     });
     let mut best = Best::new(cap, selection.by);
     let mut qualified = 0;
@@ -321,6 +338,9 @@ struct Pairing<'b> {
     /// Per unit of every hash's unit list ([`FingerprintIndex::run_units`]):
     /// that unit's share of the hash's group.
     run_shares: Vec<u32>,
+    /// The same for rank shares ([`HashBounds::ranks`]); empty when they
+    /// are the shares.
+    run_ranks: Vec<u32>,
     /// Per unit, what a bound needs of it, in one word so that counting
     /// reads one per pair: its *slack* — the shares of its uncounted
     /// groups, at most `ONE` — with [`WHOLE_SIDE`] set when its side
@@ -358,31 +378,37 @@ impl<'b> Pairing<'b> {
                 uncounted.min(ONE) | whole
             })
             .collect();
-        let run_shares: Vec<u32> = index
-            .run_slots()
-            .par_iter()
-            .map(|&slot| bounds.slots[slot as usize])
-            .collect();
+        let per_run = |slots: &[u32]| -> Vec<u32> {
+            if slots.is_empty() {
+                return Vec::new();
+            }
+            index
+                .run_slots()
+                .par_iter()
+                .map(|&slot| slots[slot as usize])
+                .collect()
+        };
         Self {
             bounds,
-            run_shares,
+            run_shares: per_run(&bounds.slots),
+            run_ranks: per_run(&bounds.ranks),
             sides,
             limit,
         }
     }
 
-    /// The candidate `(a, b)` with the summed shares of its counted groups
-    /// and their units' [`Self::sides`].
+    /// The candidate `(a, b)` with the summed shares of its counted groups,
+    /// their summed rank shares, and their units' [`Self::sides`].
     #[inline]
     fn candidate(
         &self,
         (a, side_a): (u32, u32),
         b: u32,
-        (in_a, in_b): (u32, u32),
+        [(in_a, in_b), (rank_a, rank_b)]: [(u32, u32); 2],
     ) -> CandidatePair {
         let side_b = self.sides[b as usize];
         // Each side's sum is below 2^31 (see `bounds`).
-        let rank = uncapped(side_a, in_a) + uncapped(side_b, in_b);
+        let rank = uncapped(side_a, rank_a) + uncapped(side_b, rank_b);
         let bound = if self.bounds.valid {
             capped(side_a, in_a.saturating_add(side_a & !WHOLE_SIDE))
                 + capped(side_b, in_b.saturating_add(side_b & !WHOLE_SIDE))
@@ -503,11 +529,90 @@ fn limit_within(
     usize::MAX
 }
 
+/// What counting sums per pair: the two sides' shares, and their rank
+/// shares when those differ ([`HashBounds::ranks`]).
+trait Tally: Copy + Default + Send {
+    /// Whether rank shares are summed apart.
+    const RANKED: bool;
+    /// What one shared group adds: the shares of the unit counted from and
+    /// of the other, each `(share, rank share)`.
+    fn of(from: (u32, u32), other: (u32, u32)) -> Self;
+    fn is_zero(self) -> bool;
+    fn add(&mut self, bump: Self);
+    /// `[(share from, share other), (rank from, rank other)]`.
+    fn sides(self) -> [(u32, u32); 2];
+}
+
+/// Shares packed in one word, the unit counted from in the low half: each
+/// side adds up to less than 2^31, so neither half overflows into the
+/// other. They rank too.
+impl Tally for u64 {
+    const RANKED: bool = false;
+
+    #[inline]
+    fn of(from: (u32, u32), other: (u32, u32)) -> Self {
+        u64::from(from.0) | u64::from(other.0) << 32
+    }
+
+    #[inline]
+    fn is_zero(self) -> bool {
+        self == 0
+    }
+
+    #[inline]
+    fn add(&mut self, bump: Self) {
+        *self += bump;
+    }
+
+    #[inline]
+    fn sides(self) -> [(u32, u32); 2] {
+        let sides = (self as u32, (self >> 32) as u32);
+        [sides, sides]
+    }
+}
+
+/// Shares and rank shares, each packed as [`u64`]'s, in one 16-byte
+/// aligned slot.
+#[derive(Clone, Copy, Default)]
+#[repr(align(16))]
+struct Ranked {
+    shares: u64,
+    ranks: u64,
+}
+
+impl Tally for Ranked {
+    const RANKED: bool = true;
+
+    #[inline]
+    fn of(from: (u32, u32), other: (u32, u32)) -> Self {
+        Self {
+            shares: u64::of(from, other),
+            ranks: u64::of((from.1, 0), (other.1, 0)),
+        }
+    }
+
+    #[inline]
+    fn is_zero(self) -> bool {
+        // Shares are at least 1 where a group is counted.
+        self.shares == 0
+    }
+
+    #[inline]
+    fn add(&mut self, bump: Self) {
+        self.shares += bump.shares;
+        self.ranks += bump.ranks;
+    }
+
+    #[inline]
+    fn sides(self) -> [(u32, u32); 2] {
+        [self.shares.sides()[0], self.ranks.sides()[0]]
+    }
+}
+
 /// The counting state of one rayon thread.
-struct Worker {
-    /// Per unit, the two sides' summed shares with the unit counted from,
-    /// that unit's in the low half.
-    sums: Vec<u64>,
+struct Worker<T> {
+    /// Per unit, the two sides' summed shares with the unit counted from.
+    sums: Vec<T>,
     /// The units whose sum is not 0, in `touched[..touched_len]`: one
     /// slot per unit, so that each bump may write its unit unconditionally
     /// and only count it when it is new — no branch to mispredict in the
@@ -518,10 +623,10 @@ struct Worker {
     qualified: usize,
 }
 
-impl Worker {
+impl<T: Tally> Worker<T> {
     fn new(unit_count: usize, best: Best) -> Self {
         Self {
-            sums: vec![0; unit_count],
+            sums: vec![T::default(); unit_count],
             touched: vec![0; unit_count],
             touched_len: 0,
             best,
@@ -531,13 +636,11 @@ impl Worker {
 
     /// Adds `shares` to unit `b`'s sum.
     #[inline]
-    fn bump(&mut self, b: u32, shares: u64) {
+    fn bump(&mut self, b: u32, shares: T) {
         let sum = &mut self.sums[b as usize];
         self.touched[self.touched_len] = b;
-        self.touched_len += usize::from(*sum == 0);
-        // Shares are at least 1, and a unit's add up to less than 2^31:
-        // neither half overflows into the other.
-        *sum += shares;
+        self.touched_len += usize::from(sum.is_zero());
+        sum.add(shares);
     }
 
     /// Sums the shares of the counted groups unit `a` shares with every
@@ -557,24 +660,39 @@ impl Worker {
             return;
         }
         let old = rules.is_old(a);
-        let shares = &pairing.bounds.slots[index.hash_slots(a)];
-        for (&h, &in_a) in index.hashes_of(a).iter().zip(shares) {
+        let slots = index.hash_slots(a);
+        let ranks_of_a = if T::RANKED {
+            &pairing.bounds.ranks[slots.clone()]
+        } else {
+            &[]
+        };
+        let shares = &pairing.bounds.slots[slots];
+        for (i, (&h, &in_a)) in index.hashes_of(a).iter().zip(shares).enumerate() {
             let run = index.run_range(h);
             // Only a counted group's first slot is walked.
             if in_a == 0 || run.len() > pairing.limit {
                 continue;
             }
-            let (units, shares) = (&index.run_units()[run.clone()], &pairing.run_shares[run]);
-            let later = units.partition_point(|&u| u <= a);
-            let later = units[later..].iter().zip(&shares[later..]);
-            let in_a = u64::from(in_a);
+            let later = index.run_units()[run.clone()].partition_point(|&u| u <= a);
+            let run = run.start + later..run.end;
+            let units = &index.run_units()[run.clone()];
+            let shares = &pairing.run_shares[run.clone()];
+            let ranks = if T::RANKED {
+                &pairing.run_ranks[run]
+            } else {
+                &[]
+            };
+            let from = (in_a, if T::RANKED { ranks_of_a[i] } else { 0 });
+            let bump =
+                |j: usize, in_b: u32| T::of(from, (in_b, if T::RANKED { ranks[j] } else { 0 }));
+            let later = units.iter().zip(shares).enumerate();
             if old {
-                for (&b, &in_b) in later.filter(|&(&b, _)| !rules.is_old(b)) {
-                    self.bump(b, in_a | u64::from(in_b) << 32);
+                for (j, (&b, &in_b)) in later.filter(|&(_, (&b, _))| !rules.is_old(b)) {
+                    self.bump(b, bump(j, in_b));
                 }
             } else {
-                for (&b, &in_b) in later {
-                    self.bump(b, in_a | u64::from(in_b) << 32);
+                for (j, (&b, &in_b)) in later {
+                    self.bump(b, bump(j, in_b));
                 }
             }
         }
@@ -589,7 +707,7 @@ impl Worker {
             }
             debug_assert!(rules.allows(a, b));
             self.qualified += 1;
-            let pair = pairing.candidate(side_a, b, (sum as u32, (sum >> 32) as u32));
+            let pair = pairing.candidate(side_a, b, sum.sides());
             if selection.admits(&pair, order) {
                 self.best.push(pair, order);
             }
@@ -624,6 +742,7 @@ mod tests {
             .collect();
         HashBounds {
             slots,
+            ranks: Vec::new(),
             whole: vec![false; index.unit_count()],
             valid: true,
         }
@@ -762,6 +881,48 @@ mod tests {
         assert_eq!(rules.walked_steps(&[2, 3]), 0);
         let new = PairingRules::new(&units[1..2]);
         assert_eq!(new.walked_steps(&[0]), 0);
+    }
+
+    #[test]
+    fn rank_shares_rank_pairs_and_shares_bound_them() {
+        // Hash 1 is held by a and b, hash 2 by a and c. Each share is 3,
+        // as if widened over left-out prints; a's rank share of hash 2 is
+        // 2, every other rank share 1.
+        let units = [
+            Unit::of_hashes("a", &[1, 2]),
+            Unit::of_hashes("b", &[1]),
+            Unit::of_hashes("c", &[2]),
+        ];
+        let index = FingerprintIndex::build(&units, &BaseCode::none(), usize::MAX);
+        let firsts = group_firsts(&index);
+        let mut bounds = unit_shares(&index, &firsts);
+        bounds.ranks = (0..3u32)
+            .flat_map(|u| index.hashes_of(u).iter().map(move |&h| (u, h)))
+            .map(|(u, h)| 1 + u32::from(u == 0 && index.hash(h) == 2))
+            .collect();
+        bounds.slots.iter_mut().for_each(|s| *s = 3);
+        let names = in_order(&units);
+        let order = NameOrder { name_rank: &names };
+        let rules = PairingRules::new(&units);
+        let count = |cap| {
+            candidate_pairs(
+                (&index, &firsts),
+                &bounds,
+                &rules,
+                order,
+                (cap, Selection::FIRST),
+            )
+        };
+        let all = count(10);
+        let got: Vec<(u32, u32, u32, u32)> = all
+            .pairs
+            .iter()
+            .map(|c| (c.a, c.b, c.rank, c.bound))
+            .collect();
+        assert_eq!(got, vec![(0, 1, 2, 6), (0, 2, 3, 6)]);
+        // Equal bounds: the rank keeps (a, c).
+        let one = count(1);
+        assert_eq!((one.pairs[0].a, one.pairs[0].b), (0, 2));
     }
 
     #[test]

@@ -7,8 +7,8 @@
 
 use copyhound_fingerprint::{KGramHasher, NormalizedDocument, Scheme, Winnowing};
 use copyhound_index::{
-    BaseCode, CompareOptions, Comparison, Document, EXTRA_PASSES, PairScore, SCORED_PER_LISTED,
-    Unit, compare,
+    BaseCode, CompareOptions, Comparison, Document, EXTRA_PASSES, MaxOccurrences, PairScore,
+    SCORED_PER_LISTED, Unit, compare,
 };
 use proptest::prelude::*;
 
@@ -215,8 +215,10 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
     /// The pairs listed under a small limit are the top ones of scoring
-    /// every candidate, at any k, w, weighting, base code and score gap,
-    /// with or without a window guarantee to prune with; and exactly those, said
+    /// every candidate, at any k, w, weighting, base code, score gap and
+    /// max-occurrences limit (whose left-out hashes widen the bounds but
+    /// not the ranks), with or without a window guarantee to prune with;
+    /// and exactly those, said
     /// to be exact, whenever the candidates are at most what the first
     /// pass and the extra passes keep for scoring together (up to 16 times
     /// the limit, four times what one pass keeps), however loose the bounds.
@@ -227,6 +229,7 @@ proptest! {
         (k, w) in (2usize..7, 1usize..5),
         (limit, rarity, guarantee, with_base) in (1usize..8, any::<bool>(), any::<bool>(), any::<bool>()),
         score_gap in prop_oneof![Just(0u32), 1u32..12],
+        max_units in prop::option::of(2usize..6),
     ) {
         let scheme = Scheme::new(KGramHasher::new(k, seed), Winnowing::robust(w));
         let units = pooled_units(&parts, seed, &scheme);
@@ -238,6 +241,7 @@ proptest! {
         let with_limit = |max_pairs| CompareOptions {
             window_guarantee: guarantee.then_some(w),
             score_gap,
+            max_occurrences: max_units.map_or(MaxOccurrences::Unlimited, MaxOccurrences::Count),
             ..options(&scheme, max_pairs, rarity)
         };
         let full = compare(&units, &base, &with_limit(usize::MAX)).unwrap();
