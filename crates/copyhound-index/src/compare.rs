@@ -387,7 +387,7 @@ fn compare_batch(
     let candidates = score_in_passes(
         &mut listing,
         first,
-        (scored_at_most, count),
+        (scored_at_most, options.extra_passes, count),
         progress,
         |chunk| {
             let scoring = Scoring {

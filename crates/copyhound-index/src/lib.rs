@@ -31,7 +31,7 @@
 //!    [`CompareOptions::max_pairs`] listed pairs are skipped, so the list
 //!    is what scoring every pair would rank highest. Candidates the cap
 //!    left out whose bound could still be listed are counted again and
-//!    scored when up to [`EXTRA_PASSES`] caps hold them all; [`Omitted`]
+//!    scored when up to [`CompareOptions::extra_passes`] caps hold them all; [`Omitted`]
 //!    says what is left out and whether any of it could be more similar.
 //!
 //! [`compare`] runs it all, in parallel with rayon.

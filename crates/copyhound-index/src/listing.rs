@@ -12,7 +12,7 @@
 //! most common fingerprints uncounted.
 //!
 //! When the cap left out few enough candidates that could still be listed
-//! (at most [`crate::EXTRA_PASSES`] caps of them), candidates are counted again
+//! (at most [`crate::CompareOptions::extra_passes`] caps of them), candidates are counted again
 //! and those are scored, best bound first, a cap at a time; the listing is
 //! then exact unless the work budget was reached.
 
@@ -20,7 +20,7 @@ use crate::best::{Dropped, KeptBy};
 use crate::candidates::{
     CandidatePair, Candidates, NameOrder, Selection, WHOLE_PAIR, as_similarity,
 };
-use crate::{EXTRA_PASSES, PairScore, Progress, Stage};
+use crate::{PairScore, Progress, Stage};
 
 /// What a comparison did not list, and whether any of it could be more
 /// similar than the least similar pair it did.
@@ -237,13 +237,13 @@ impl Ord for TotalOrder {
 /// Scores the `first` pass's candidates into `listing` with `score` (as
 /// [`score_in_order`]) by rank; then, while the candidates the cap left
 /// out that could still be listed are few enough for the extra passes'
-/// caps to hold (at most [`EXTRA_PASSES`] of `cap` each), counts again with
+/// caps to hold (at most `extra_passes` of `cap` each), counts again with
 /// `count`, keeping only those, and scores them best bound first. Returns
 /// the last pass's candidates, for what they left out.
 pub(crate) fn score_in_passes(
     listing: &mut Listing<'_>,
     first: Candidates,
-    (cap, count): (usize, impl Fn(Selection<'_>) -> Candidates),
+    (cap, extra_passes, count): (usize, usize, impl Fn(Selection<'_>) -> Candidates),
     progress: &dyn Progress,
     mut score: impl FnMut(&[CandidatePair]) -> Vec<PairScore>,
 ) -> Candidates {
@@ -258,7 +258,7 @@ pub(crate) fn score_in_passes(
         let Some(last) = candidates.last_kept else {
             return candidates;
         };
-        let passes_left = EXTRA_PASSES - kept_before.len();
+        let passes_left = extra_passes - kept_before.len();
         if open == 0 || open > cap.saturating_mul(passes_left) {
             return candidates;
         }

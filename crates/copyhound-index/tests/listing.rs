@@ -218,10 +218,9 @@ proptest! {
     /// every candidate, at any k, w, weighting, base code, score gap and
     /// max-occurrences limit (whose left-out hashes widen the bounds but
     /// not the ranks), with or without a window guarantee to prune with;
-    /// and exactly those, said
-    /// to be exact, whenever the candidates are at most what the first
-    /// pass and the extra passes keep for scoring together (up to 16 times
-    /// the limit, four times what one pass keeps), however loose the bounds.
+    /// and exactly those, said to be exact, whenever the candidates are at
+    /// most what the first pass and the extra passes (none to three, or
+    /// the default) keep for scoring together, however loose the bounds.
     #[test]
     fn the_listed_pairs_are_the_top_of_full_scoring(
         parts in pooled_batch(),
@@ -230,6 +229,7 @@ proptest! {
         (limit, rarity, guarantee, with_base) in (1usize..8, any::<bool>(), any::<bool>(), any::<bool>()),
         score_gap in prop_oneof![Just(0u32), 1u32..12],
         max_units in prop::option::of(2usize..6),
+        extra_passes in prop_oneof![0usize..4, Just(EXTRA_PASSES)],
     ) {
         let scheme = Scheme::new(KGramHasher::new(k, seed), Winnowing::robust(w));
         let units = pooled_units(&parts, seed, &scheme);
@@ -242,13 +242,14 @@ proptest! {
             window_guarantee: guarantee.then_some(w),
             score_gap,
             max_occurrences: max_units.map_or(MaxOccurrences::Unlimited, MaxOccurrences::Count),
+            extra_passes,
             ..options(&scheme, max_pairs, rarity)
         };
         let full = compare(&units, &base, &with_limit(usize::MAX)).unwrap();
         prop_assert!(full.omitted.is_exact());
         let reduced = compare(&units, &base, &with_limit(limit)).unwrap();
         check_against_full(&reduced, &full, limit);
-        let kept_by_all_passes = (1 + EXTRA_PASSES) * SCORED_PER_LISTED * limit;
+        let kept_by_all_passes = (1 + extra_passes) * SCORED_PER_LISTED * limit;
         if full.candidate_pairs <= kept_by_all_passes {
             prop_assert!(reduced.omitted.is_exact(), "{:?}", reduced.omitted);
         }
