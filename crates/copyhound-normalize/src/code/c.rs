@@ -25,6 +25,9 @@
 //! - where only a unary operator may stand (after an operator or an
 //!   opening bracket), a longer operator is its first character and the
 //!   rest read anew, as the grammar's lexer reads broken code (`= ->`);
+//! - `&&` after a lone name in parentheses is two `&` where an operator
+//!   binding tighter than `&&` follows the operand after it (`(a) && b + c`:
+//!   to the grammar a cast of `&&b` to a type `a`), outside `#if`;
 //! - words: the grammar's primitive types (`size_t`, `uint8_t`), `TRUE`,
 //!   `FALSE` and its extension keywords (`__attribute__`) are keywords;
 //!   the directive words, `_Bool` and `_Complex` outside a directive are
@@ -465,6 +468,15 @@ impl Reader<'_> {
             {
                 return self.number(index + 1, token.range.start);
             }
+            TokenKind::Operator if word == "&&" && !condition && self.and_is_a_cast(index) => {
+                // Two address-of operators, each its own token.
+                let start = token.range.start;
+                self.out.extend([start, start + 1].map(|at| Token {
+                    kind: TokenKind::Operator,
+                    range: at..at + 1,
+                }));
+                return index + 1;
+            }
             TokenKind::Operator
                 if word.len() > 1
                     && word.starts_with(['-', '+', '&', '*', '!', '~'])
@@ -651,6 +663,99 @@ impl Reader<'_> {
                     type_word |= word != "const" && word != "volatile";
                 }
                 _ => return None,
+            }
+        }
+        None
+    }
+
+    /// Whether the `&&` at `index` is, to the grammar, two `&` of a cast:
+    /// `(a) && b + c` casts `&&b` to a type `a` where an operator binding
+    /// tighter than `&&` follows the operand (not after `sizeof (a)`).
+    fn and_is_a_cast(&self, index: usize) -> bool {
+        self.closes_type() == Some(TypeGroup::Name)
+            && !self.closes_sizeof_group()
+            && self.operand_then_tighter_operator(index + 1)
+    }
+
+    /// Whether the tokens from `index` are an operand (unary operators, a
+    /// name, number, literal or group, then calls, subscripts, fields)
+    /// followed by a binary operator that binds tighter than `&&`.
+    fn operand_then_tighter_operator(&self, mut index: usize) -> bool {
+        while matches!(
+            self.word(index),
+            "-" | "+" | "!" | "~" | "*" | "&" | "++" | "--" | "sizeof"
+        ) {
+            index += 1;
+        }
+        let Some(first) = self.tokens.get(index) else {
+            return false;
+        };
+        index = match first.kind {
+            TokenKind::Identifier | TokenKind::Number | TokenKind::String | TokenKind::Char => {
+                index + 1
+            }
+            TokenKind::Keyword
+                if VALUE_WORDS.contains(&self.word(index)) || self.word(index) == "this" =>
+            {
+                index + 1
+            }
+            TokenKind::Punctuation if self.word(index) == "(" => match self.past_group(index) {
+                Some(after) => after,
+                None => return false,
+            },
+            _ => return false,
+        };
+        loop {
+            index = match self.word(index) {
+                "(" | "[" => match self.past_group(index) {
+                    Some(after) => after,
+                    None => return false,
+                },
+                "." | "->" | "::" => index + 2,
+                "++" | "--" => index + 1,
+                _ => break,
+            };
+        }
+        matches!(
+            self.word(index),
+            "*" | "/"
+                | "%"
+                | "+"
+                | "-"
+                | "<<"
+                | ">>"
+                | "<"
+                | ">"
+                | "<="
+                | ">="
+                | "=="
+                | "!="
+                | "&"
+                | "^"
+                | "|"
+        )
+    }
+
+    /// Whether the last token pushed closes `sizeof (a)`: an operand to the
+    /// grammar, never a cast.
+    fn closes_sizeof_group(&self) -> bool {
+        let context = self.context();
+        context.len() >= 4 && &self.text[context[context.len() - 4].range.clone()] == "sizeof"
+    }
+
+    /// One past the bracket that closes the one at `index`, if any.
+    fn past_group(&self, index: usize) -> Option<usize> {
+        let mut depth = 0usize;
+        for (at, token) in self.tokens.iter().enumerate().skip(index) {
+            match &self.text[token.range.clone()] {
+                "(" | "[" | "{" => depth += 1,
+                ")" | "]" | "}" => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(at + 1);
+                    }
+                }
+                _ => {}
             }
         }
         None

@@ -92,6 +92,11 @@ fn operators_read_as_the_grammar_reads_them() {
         // Broken code (anonymised names): where only a unary operator can
         // stand, the grammar reads `->` as `-` and `>`, `&&` as two `&`.
         "void f() { for (i = ->; i <= -> && i < n; i++) {} ; ->= m; }\n",
+        // `(a) && b + c`: to the grammar a cast of `&&b` to a type `a`
+        // where an operator binding tighter than `&&` follows `b`.
+        "void f() { x = -(a) && a + a; if ((a) && b[1](2) * c) g((a) && !b.c << d); }\n",
+        "void f() { x = (a) && sizeof(b) + d; y = (a) && b; z = (a) && b || c + d; }\n",
+        "void f() { x = sizeof (a) && b + c; y = (a) && b = c; z = (a) && b + c ? 1 : 2; }\n",
     ] {
         assert_same(code);
     }

@@ -75,6 +75,18 @@ fn attributes_and_operator_names_read_as_the_grammar_reads_them() {
 }
 
 #[test]
+fn a_name_in_parentheses_before_and_reads_as_the_grammar_reads_it() {
+    // `(a) && b + c`: to the grammar a cast of `&&b` to a type `a` where
+    // an operator binding tighter than `&&` follows `b`.
+    for code in [
+        "void f() { x = -(a) && a + a; if ((a) && b::c * d) g((a) && this->b << c); }\n",
+        "void f() { x = sizeof (a) && b + c; y = (a) && b; z = (a) && b || c + d; }\n",
+    ] {
+        assert_same(code);
+    }
+}
+
+#[test]
 fn words_are_classed_as_the_grammar_classes_them() {
     for code in [
         "int final = 1; class A final : B { void f() override final; int override; };\n",
