@@ -383,7 +383,7 @@ fn compare_batch(
     let first = count(Selection::FIRST);
     progress.advance(1);
 
-    let mut listing = Listing::new(options.max_pairs, options.min_shared, order);
+    let mut listing = Listing::new(options, order);
     let candidates = score_in_passes(
         &mut listing,
         first,

@@ -20,7 +20,7 @@ use crate::best::{Dropped, KeptBy};
 use crate::candidates::{
     CandidatePair, Candidates, NameOrder, Selection, WHOLE_PAIR, as_similarity,
 };
-use crate::{PairScore, Progress, Stage};
+use crate::{CompareOptions, PairScore, Progress, Stage};
 
 /// What a comparison did not list, and whether any of it could be more
 /// similar than the least similar pair it did.
@@ -50,6 +50,9 @@ pub struct Omitted {
     /// The highest similarity a pair sharing only uncounted fingerprints —
     /// never found — could have (0 when every fingerprint was counted).
     pub uncounted_bound: f64,
+    /// Pairs less similar than this were not wanted
+    /// ([`crate::CompareOptions::min_similarity`]): none of them is open.
+    pub min_similarity: f64,
 }
 
 impl Omitted {
@@ -57,6 +60,7 @@ impl Omitted {
     /// listed.
     pub fn uncounted_open(&self) -> bool {
         self.uncounted_bound > 0.0
+            && self.uncounted_bound >= self.min_similarity
             && self
                 .lowest_listed
                 .is_none_or(|lowest| self.uncounted_bound >= lowest)
@@ -74,6 +78,8 @@ impl Omitted {
 pub(crate) struct Listing<'a> {
     limit: usize,
     min_shared: usize,
+    /// Candidates whose bound is below this are not wanted.
+    min_similarity: f64,
     order: NameOrder<'a>,
     /// At most `limit` pairs, in no particular order.
     pairs: Vec<PairScore>,
@@ -87,12 +93,15 @@ pub(crate) struct Listing<'a> {
 }
 
 impl<'a> Listing<'a> {
-    /// An empty list of at most `limit` pairs of at least `min_shared`
-    /// shared fingerprints, ties ordered by `order`.
-    pub(crate) fn new(limit: usize, min_shared: usize, order: NameOrder<'a>) -> Self {
+    /// An empty list of at most `max_pairs` pairs of at least
+    /// `min_shared` shared fingerprints (of `options`), ties ordered by
+    /// `order`, for which candidates whose bound is below `min_similarity`
+    /// are not wanted.
+    pub(crate) fn new(options: &CompareOptions, order: NameOrder<'a>) -> Self {
         Self {
-            limit,
-            min_shared,
+            limit: options.max_pairs,
+            min_shared: options.min_shared,
+            min_similarity: options.min_similarity,
             order,
             pairs: Vec::new(),
             matching: 0,
@@ -114,20 +123,25 @@ impl<'a> Listing<'a> {
         self.key(pair.similarity, pair.a as u32, pair.b as u32)
     }
 
-    /// Whether candidate `c` could still be listed: its bound beats the
-    /// least similar listed pair, or the list is not full.
+    /// Whether candidate `c` could still be listed and is wanted: its
+    /// bound reaches the minimum similarity and beats the least similar
+    /// listed pair, or the list is not full.
     pub(crate) fn could_list(&self, c: &CandidatePair) -> bool {
-        self.floor.is_none_or(|(similarity, names)| {
-            self.key(as_similarity(c.bound), c.a, c.b)
-                < (std::cmp::Reverse(TotalOrder(similarity)), names)
-        })
+        as_similarity(c.bound) >= self.min_similarity
+            && self.floor.is_none_or(|(similarity, names)| {
+                self.key(as_similarity(c.bound), c.a, c.b)
+                    < (std::cmp::Reverse(TotalOrder(similarity)), names)
+            })
     }
 
     /// Whether no candidate of bound at most `bound` can be listed (units
-    /// aside): the list is full of pairs more similar.
+    /// aside) or is wanted: the list is full of pairs more similar, or the
+    /// bound is below the minimum similarity.
     fn closed_below(&self, bound: u32) -> bool {
-        self.floor
-            .is_some_and(|(similarity, _)| as_similarity(bound) < similarity)
+        as_similarity(bound) < self.min_similarity
+            || self
+                .floor
+                .is_some_and(|(similarity, _)| as_similarity(bound) < similarity)
     }
 
     /// Adds the pairs `scored` that have a fragment and share enough
@@ -168,6 +182,10 @@ impl<'a> Listing<'a> {
                 let floor = self.floor.map_or(0, |(similarity, _)| {
                     (similarity * f64::from(WHOLE_PAIR)).floor() as u32
                 });
+                // A bound below the minimum is not wanted (bounds are
+                // rounded up: one that reaches it is at least this).
+                let wanted = (self.min_similarity * f64::from(WHOLE_PAIR)).floor() as u32;
+                let floor = floor.max(wanted);
                 (dropped.at_least(floor).max(1), as_similarity(first.bound))
             }
             _ => (0, 0.0),
@@ -192,6 +210,7 @@ impl<'a> Listing<'a> {
             } else {
                 0.0
             },
+            min_similarity: self.min_similarity,
         };
         Listed {
             pairs: self.pairs,

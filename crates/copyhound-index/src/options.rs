@@ -143,6 +143,12 @@ pub struct CompareOptions {
     /// default); 0: the listing is exact only when the first pass's cap
     /// held every candidate that could be listed.
     pub extra_passes: usize,
+    /// Pairs less similar than this are not wanted (a fraction, 0 by
+    /// default): a candidate whose bound is below it is neither scored nor
+    /// counted as possibly missing, so a listing of the pairs at or above
+    /// it can be exact where the whole listing could not. Pairs below it
+    /// that were scored are still listed; the caller drops them.
+    pub min_similarity: f64,
     /// Units not compared whose fingerprints still count, as if they were
     /// in the batch, in rarity weights and the max-occurrences limit (the
     /// rest of an archive); none by default.
@@ -166,6 +172,7 @@ impl CompareOptions {
             rarity_weighting: false,
             score_gap: 0,
             extra_passes: EXTRA_PASSES,
+            min_similarity: 0.0,
             elsewhere: Arc::default(),
         }
     }

@@ -188,15 +188,23 @@ fn pooled_units(parts: &[Vec<(usize, usize, usize)>], seed: u64, scheme: &Scheme
 
 /// The pairs of `reduced` are full scoring's, with the same scores, and
 /// every pair full scoring ranks within the limit is listed unless
-/// `omitted` says a pair at least as similar could be missing.
-fn check_against_full(reduced: &Comparison, full: &Comparison, limit: usize) {
+/// `omitted` says a pair at least as similar could be missing; of the
+/// pairs below `minimum`, only that they are full scoring's.
+fn check_against_full(reduced: &Comparison, full: &Comparison, limit: usize, minimum: f64) {
     for pair in &reduced.pairs {
         assert!(full.pairs.contains(pair), "{pair:?} is not full scoring's");
     }
     let omitted = &reduced.omitted;
-    let top = &full.pairs[..limit.min(full.pairs.len())];
+    let wanted = |pairs: &[PairScore]| -> Vec<PairScore> {
+        pairs
+            .iter()
+            .filter(|p| p.similarity >= minimum)
+            .cloned()
+            .collect()
+    };
+    let top = wanted(&full.pairs[..limit.min(full.pairs.len())]);
     if omitted.is_exact() {
-        assert_eq!(reduced.pairs, top, "{omitted:?}");
+        assert_eq!(wanted(&reduced.pairs), top, "{omitted:?}");
     } else {
         let open = omitted.open_bound.max(omitted.uncounted_bound);
         for pair in top.iter().filter(|p| p.similarity > open) {
@@ -217,7 +225,8 @@ proptest! {
     /// The pairs listed under a small limit are the top ones of scoring
     /// every candidate, at any k, w, weighting, base code, score gap and
     /// max-occurrences limit (whose left-out hashes widen the bounds but
-    /// not the ranks), with or without a window guarantee to prune with;
+    /// not the ranks) and minimum similarity (of the pairs at or above
+    /// it), with or without a window guarantee to prune with;
     /// and exactly those, said to be exact, whenever the candidates are at
     /// most what the first pass and the extra passes (none to three, or
     /// the default) keep for scoring together, however loose the bounds.
@@ -230,6 +239,7 @@ proptest! {
         score_gap in prop_oneof![Just(0u32), 1u32..12],
         max_units in prop::option::of(2usize..6),
         extra_passes in prop_oneof![0usize..4, Just(EXTRA_PASSES)],
+        min_similarity in prop_oneof![Just(0.0), 0.0..0.8],
     ) {
         let scheme = Scheme::new(KGramHasher::new(k, seed), Winnowing::robust(w));
         let units = pooled_units(&parts, seed, &scheme);
@@ -243,12 +253,13 @@ proptest! {
             score_gap,
             max_occurrences: max_units.map_or(MaxOccurrences::Unlimited, MaxOccurrences::Count),
             extra_passes,
+            min_similarity,
             ..options(&scheme, max_pairs, rarity)
         };
         let full = compare(&units, &base, &with_limit(usize::MAX)).unwrap();
         prop_assert!(full.omitted.is_exact());
         let reduced = compare(&units, &base, &with_limit(limit)).unwrap();
-        check_against_full(&reduced, &full, limit);
+        check_against_full(&reduced, &full, limit, min_similarity);
         let kept_by_all_passes = (1 + extra_passes) * SCORED_PER_LISTED * limit;
         if full.candidate_pairs <= kept_by_all_passes {
             prop_assert!(reduced.omitted.is_exact(), "{:?}", reduced.omitted);

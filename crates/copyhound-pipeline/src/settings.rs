@@ -158,6 +158,7 @@ impl CompareSettings {
             min_fragment: self.min_fragment,
             rarity_weighting: self.weighting == Weighting::Rarity,
             score_gap: self.score_gap,
+            min_similarity: self.min_similarity,
             ..CompareOptions::new(family.scheme.clone())
         }
     }

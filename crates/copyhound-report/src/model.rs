@@ -211,7 +211,9 @@ pub struct BelowMinimum {
     /// The minimum similarity, in `[0, 1]`.
     pub min_similarity: f64,
     /// Pairs found and scored whose similarity is below it (of those the
-    /// listing limit kept).
+    /// listing limit kept). A candidate whose similarity bound is below it
+    /// is not scored, so not counted: a batch whose candidates all fit in
+    /// the listing counts every one.
     pub pairs: usize,
 }
 
