@@ -46,6 +46,7 @@
 //! a type without knowing the program's types, such as `(f()) -1` (a cast
 //! to a function type, to the grammar).
 
+use std::cell::OnceCell;
 use std::ops::Range;
 use std::sync::OnceLock;
 
@@ -104,6 +105,7 @@ pub(super) fn read(
         out: Vec::with_capacity(tokens.len()),
         dropped_includes: Vec::new(),
         code_start: 0,
+        closers: OnceCell::new(),
     };
     reader.read(drop_imports);
     (reader.out, reader.dropped_includes)
@@ -190,6 +192,9 @@ enum TypeGroup {
     SizeofType,
     /// `(a)`: a parenthesised name or a cast to a type named `a`.
     Name,
+    /// `sizeof (a)`: an operand, never a cast, but a sign after it reads
+    /// as after [`Self::Name`].
+    SizeofName,
 }
 
 /// Keywords that are values: a sign after them is an operator.
@@ -256,6 +261,10 @@ struct Reader<'a> {
     /// Where in `out` the code since the last directive starts: what came
     /// before (a macro's raw body) is no context for the tokens after.
     code_start: usize,
+    /// For each token, one past the bracket that closes it if it opens one
+    /// (`u32::MAX` otherwise): found once, the first time a look ahead needs
+    /// it, so that looking past a group never scans the rest of the file.
+    closers: OnceCell<Vec<u32>>,
 }
 
 impl Reader<'_> {
@@ -645,7 +654,11 @@ impl Reader<'_> {
                     } else if a_type {
                         Some(TypeGroup::Cast)
                     } else if words == 1 && names == 1 && !matches!(before_word, ")" | "]") {
-                        Some(TypeGroup::Name)
+                        Some(if before_word == "sizeof" {
+                            TypeGroup::SizeofName
+                        } else {
+                            TypeGroup::Name
+                        })
                     } else {
                         None
                     };
@@ -672,9 +685,7 @@ impl Reader<'_> {
     /// `(a) && b + c` casts `&&b` to a type `a` where an operator binding
     /// tighter than `&&` follows the operand (not after `sizeof (a)`).
     fn and_is_a_cast(&self, index: usize) -> bool {
-        self.closes_type() == Some(TypeGroup::Name)
-            && !self.closes_sizeof_group()
-            && self.operand_then_tighter_operator(index + 1)
+        self.closes_type() == Some(TypeGroup::Name) && self.operand_then_tighter_operator(index + 1)
     }
 
     /// Whether the tokens from `index` are an operand (unary operators, a
@@ -736,29 +747,26 @@ impl Reader<'_> {
         )
     }
 
-    /// Whether the last token pushed closes `sizeof (a)`: an operand to the
-    /// grammar, never a cast.
-    fn closes_sizeof_group(&self) -> bool {
-        let context = self.context();
-        context.len() >= 4 && &self.text[context[context.len() - 4].range.clone()] == "sizeof"
-    }
-
-    /// One past the bracket that closes the one at `index`, if any.
+    /// One past the bracket that closes the one at `index`, if any: the
+    /// next bracket, of any kind, that brings the depth back.
     fn past_group(&self, index: usize) -> Option<usize> {
-        let mut depth = 0usize;
-        for (at, token) in self.tokens.iter().enumerate().skip(index) {
-            match &self.text[token.range.clone()] {
-                "(" | "[" | "{" => depth += 1,
-                ")" | "]" | "}" => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return Some(at + 1);
+        let closers = self.closers.get_or_init(|| {
+            let mut closers = vec![u32::MAX; self.tokens.len()];
+            let mut open: Vec<usize> = Vec::new();
+            for (at, token) in self.tokens.iter().enumerate() {
+                match &self.text[token.range.clone()] {
+                    "(" | "[" | "{" => open.push(at),
+                    ")" | "]" | "}" => {
+                        if let Some(opener) = open.pop() {
+                            closers[opener] = (at + 1) as u32;
+                        }
                     }
+                    _ => {}
                 }
-                _ => {}
             }
-        }
-        None
+            closers
+        });
+        Some(closers[index] as usize).filter(|&after| after != u32::MAX as usize)
     }
 
     /// Whether the sign at `index` belongs to the number after it.
@@ -767,7 +775,9 @@ impl Reader<'_> {
             Some(TypeGroup::Cast | TypeGroup::SizeofType) => true,
             // `(a) -1` is a cast of `-1` to the grammar where an operator
             // that binds tighter than `-` follows, a subtraction elsewhere.
-            Some(TypeGroup::Name) => matches!(self.word(index + 2), "*" | "/" | "%"),
+            Some(TypeGroup::Name | TypeGroup::SizeofName) => {
+                matches!(self.word(index + 2), "*" | "/" | "%")
+            }
             None => !self.last_is_value(),
         }
     }

@@ -141,6 +141,10 @@ fn hostile_input_is_read_in_one_pass() {
     assert!(tokens.len() > 100_000, "{}", tokens.len());
     let casts = format!("x = {}1;", "(int)-".repeat(50_000));
     assert!(tokenize(Language::C, &casts, false).len() > 100_000);
+    // Each `&&` after `(a)` looks over the operand after it, here a group
+    // that never closes.
+    let ands = format!("x = {}1;", "(a) && (".repeat(50_000));
+    assert!(tokenize(Language::C, &ands, false).len() > 100_000);
 }
 
 mod generated {
