@@ -258,6 +258,7 @@ impl UnitSide<'_> {
         // The charges not widened, kept only when some could be.
         let mut plain: Vec<Charge> = Vec::new();
         let chained = chains.iter().any(|c| !c.is_empty());
+        let mut widening = false;
         for (i, (h, postings)) in index.runs_of(u).enumerate() {
             let first = firsts[h as usize];
             let group = if first == h {
@@ -271,11 +272,14 @@ impl UnitSide<'_> {
                 let charge = self.charge(group as u32, p.doc, p.pos);
                 if chained {
                     plain.push(charge);
+                    let wide = widened(charge, &chains[p.doc as usize]);
+                    widening |= wide != charge;
+                    charges.push(wide);
+                } else {
+                    charges.push(charge);
                 }
-                charges.push(widened(charge, &chains[p.doc as usize]));
             }
         }
-        let widening = chained && charges != plain;
         let mut slots = self.group_shares(hashes.len(), &mut charges);
         let mut ranks = widening.then(|| self.group_shares(hashes.len(), &mut plain));
         let total: u64 = slots.iter().map(|&s| u64::from(s)).sum();

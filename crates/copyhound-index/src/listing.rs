@@ -134,14 +134,19 @@ impl<'a> Listing<'a> {
             })
     }
 
+    /// The least similarity a pair still needs (units aside): the least
+    /// similar listed pair's once the list is full, and never below the
+    /// minimum similarity.
+    fn least_wanted(&self) -> f64 {
+        self.floor.map_or(self.min_similarity, |(similarity, _)| {
+            similarity.max(self.min_similarity)
+        })
+    }
+
     /// Whether no candidate of bound at most `bound` can be listed (units
-    /// aside) or is wanted: the list is full of pairs more similar, or the
-    /// bound is below the minimum similarity.
+    /// aside) or is wanted.
     fn closed_below(&self, bound: u32) -> bool {
-        as_similarity(bound) < self.min_similarity
-            || self
-                .floor
-                .is_some_and(|(similarity, _)| as_similarity(bound) < similarity)
+        as_similarity(bound) < self.least_wanted()
     }
 
     /// Adds the pairs `scored` that have a fragment and share enough
@@ -179,13 +184,7 @@ impl<'a> Listing<'a> {
     pub(crate) fn open(&self, dropped: &Dropped) -> (usize, f64) {
         match dropped.first {
             Some(first) if self.limit > 0 && self.could_list(&first) => {
-                let floor = self.floor.map_or(0, |(similarity, _)| {
-                    (similarity * f64::from(WHOLE_PAIR)).floor() as u32
-                });
-                // A bound below the minimum is not wanted (bounds are
-                // rounded up: one that reaches it is at least this).
-                let wanted = (self.min_similarity * f64::from(WHOLE_PAIR)).floor() as u32;
-                let floor = floor.max(wanted);
+                let floor = (self.least_wanted() * f64::from(WHOLE_PAIR)).floor() as u32;
                 (dropped.at_least(floor).max(1), as_similarity(first.bound))
             }
             _ => (0, 0.0),
