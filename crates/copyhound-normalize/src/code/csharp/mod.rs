@@ -379,7 +379,8 @@ impl Reader<'_> {
             "global" => next == "using",
             "alias" => last == "extern",
             "where" => {
-                (in_query && self.ends_query_operand(word)) || (next_is_word && after_next == ":")
+                (in_query && next != "in" && self.ends_query_operand(word))
+                    || (next_is_word && after_next == ":")
             }
             "unmanaged" | "notnull" => matches!(last, ":" | ","),
             "with" => next == "{",
@@ -394,7 +395,12 @@ impl Reader<'_> {
                     && (after_next == "in"
                         || (is_word(self.tokens.get(index + 2)) && self.word(index + 3) == "in"))
             }
-            _ if in_query && QUERY_WORDS.contains(&word) => self.ends_query_operand(word),
+            // Before `in` a query word is a range variable, whatever comes
+            // before it (`from int select in xs`: a type that could end a
+            // pattern).
+            _ if in_query && QUERY_WORDS.contains(&word) => {
+                next != "in" && self.ends_query_operand(word)
+            }
             _ if ATTRIBUTE_TARGETS.contains(&word) => last == "[" && next == ":",
             _ => false,
         };
