@@ -95,12 +95,26 @@ impl Emitter<'_, '_> {
             }
             return;
         }
-        let mut writers: Vec<Vec<usize>> = vec![Vec::new(); variables];
+        // The statements writing each variable, in one vector: variable
+        // `v`'s are `writers[starts[v]..starts[v + 1]]` (a vector per
+        // variable was most of the allocations of reading a file).
+        let mut starts = vec![0usize; variables + 1];
+        for &(id, _) in &statements {
+            for &v in &self.facts[id].writes {
+                starts[v as usize + 1] += 1;
+            }
+        }
+        for v in 0..variables {
+            starts[v + 1] += starts[v];
+        }
+        let mut writers = vec![0usize; starts[variables]];
+        let mut next = starts.clone();
         let mut parent = HashMap::with_capacity(statements.len());
         let mut queue = Vec::new();
         for &(id, up) in &statements {
             for &v in &self.facts[id].writes {
-                writers[v as usize].push(id);
+                writers[next[v as usize]] = id;
+                next[v as usize] += 1;
             }
             if let Some(up) = up {
                 parent.insert(id, up);
@@ -118,7 +132,7 @@ impl Emitter<'_, '_> {
             for &v in &self.facts[id].mentions {
                 if !live_variable[v as usize] {
                     live_variable[v as usize] = true;
-                    queue.extend(writers[v as usize].iter().copied());
+                    queue.extend_from_slice(&writers[starts[v as usize]..starts[v as usize + 1]]);
                 }
             }
             if let Some(&up) = parent.get(&id) {

@@ -3,12 +3,18 @@
 
 use std::ops::Range;
 
+use smallvec::SmallVec;
+
 use super::super::syntax::{Form, Part, Source, Statement};
 use super::words::{ASSIGNMENTS, nested};
 
+/// Targets, or names, of one statement: nearly always a few, held in
+/// place, since every assignment of every function asks for them.
+pub(super) type Few<T> = SmallVec<[T; 4]>;
+
 /// The targets of a Python assignment whose left side is `range` (`a`,
 /// `a, b`, `(a, b)`, `a[i]`, `x.y`, `x: int`): each element's token range.
-pub(super) fn python_targets(source: &Source<'_>, range: Range<usize>) -> Vec<Range<usize>> {
+pub(super) fn python_targets(source: &Source<'_>, range: Range<usize>) -> Few<Range<usize>> {
     let mut range = range;
     // Chained `a = b = 1`: each `=` is seen on its own; take the last part.
     while let Some(eq) = top_level_find(source, range.clone(), "=") {
@@ -19,14 +25,14 @@ pub(super) fn python_targets(source: &Source<'_>, range: Range<usize>) -> Vec<Ra
         range.end = colon;
     }
     if range.is_empty() {
-        return Vec::new();
+        return Few::new();
     }
     if matches!(source.word(range.start), "(" | "[")
         && source.partner(range.start) == Some(range.end - 1)
     {
         range = range.start + 1..range.end - 1;
     }
-    let mut targets = Vec::new();
+    let mut targets = Few::new();
     let mut start = range.start;
     let mut index = start;
     while index < range.end {
@@ -49,14 +55,14 @@ pub(super) fn python_targets(source: &Source<'_>, range: Range<usize>) -> Vec<Ra
             target.start += 1;
         }
     }
-    targets.retain(|target| !target.is_empty());
+    targets.retain(|target| target.start < target.end);
     targets
 }
 
 /// The names a Python header binds: `for a, b in`, `with … as a`,
 /// `except E as e`; as the index of each target's last token.
-pub(super) fn python_header_targets(source: &Source<'_>, range: Range<usize>) -> Vec<usize> {
-    let mut out = Vec::new();
+pub(super) fn python_header_targets(source: &Source<'_>, range: Range<usize>) -> Few<usize> {
+    let mut out = Few::new();
     let first = range.start;
     if source.word(first) == "for"
         || (source.word(first) == "async" && source.word(first + 1) == "for")
