@@ -371,16 +371,16 @@ fn compare_batch(
         min_fragment,
         score_gap: options.score_gap,
     };
-    let count = |selection: Selection<'_>| {
+    let count = |cap: usize, selection: Selection<'_>| {
         candidate_pairs(
             (&detail.index, &firsts),
             &bounds,
             &rules,
             order,
-            (scored_at_most, selection),
+            (cap, selection),
         )
     };
-    let first = count(Selection::FIRST);
+    let first = count(scored_at_most, Selection::FIRST);
     progress.advance(1);
 
     let mut listing = Listing::new(options, order);
@@ -389,12 +389,13 @@ fn compare_batch(
         first,
         (scored_at_most, options.extra_passes, count),
         progress,
-        |chunk| {
+        |chunk, listed_from| {
             let scoring = Scoring {
                 units,
                 detail: &detail,
                 weights: &weights,
                 name_rank: &name_rank,
+                listed_from,
             };
             match &twins {
                 Some(class) => score_twins_once(&scoring, class, chunk, progress),
@@ -453,6 +454,8 @@ struct Scoring<'a> {
     weights: &'a [UnitWeights],
     /// Each unit's rank among the distinct unit names ([`name_ranks`]).
     name_rank: &'a [u32],
+    /// Pairs less similar cannot be listed: their lines are not counted.
+    listed_from: f64,
 }
 
 /// Whether the pair of units `first` and `other` (a candidate's `a` and
@@ -550,6 +553,7 @@ fn score_candidates(
         detail,
         weights,
         name_rank,
+        listed_from,
     }: &Scoring<'_>,
     candidates: &[CandidatePair],
     progress: &dyn Progress,
@@ -603,7 +607,7 @@ fn score_candidates(
                     (b, &prepared[b], &weights[b]),
                     shared,
                     (fragments, detail.score_gap),
-                    lines,
+                    (lines, listed_from),
                 )
             },
         )

@@ -143,6 +143,14 @@ impl<'a> Listing<'a> {
         })
     }
 
+    /// The least similarity a pair scored now can be listed with: the
+    /// least similar listed pair's once the list is full (a pair less
+    /// similar is cut from it at once), else 0. Scoring skips what only a
+    /// listed pair needs (its lines) below it.
+    fn listed_from(&self) -> f64 {
+        self.floor.map_or(0.0, |(similarity, _)| similarity)
+    }
+
     /// Whether no candidate of bound at most `bound` can be listed (units
     /// aside) or is wanted.
     fn closed_below(&self, bound: u32) -> bool {
@@ -252,18 +260,30 @@ impl Ord for TotalOrder {
     }
 }
 
+/// The most candidates a later counting pass keeps, in first-pass caps:
+/// each thread's buffer holds up to twice as many (16 bytes a candidate;
+/// 100 MB on two threads at the default 400,000-candidate cap).
+pub(crate) const LATER_PASS_CAPS: usize = 4;
+
 /// Scores the `first` pass's candidates into `listing` with `score` (as
 /// [`score_in_order`]) by rank; then, while the candidates the cap left
 /// out that could still be listed are few enough for the extra passes'
 /// caps to hold (at most `extra_passes` of `cap` each), counts again with
-/// `count`, keeping only those, and scores them best bound first. Returns
-/// the last pass's candidates, for what they left out.
+/// `count` (a cap, the selection), keeping only those, and scores them
+/// best bound first. Returns the last pass's candidates, for what they
+/// left out.
+///
+/// A later pass keeps as many as could still be listed, up to
+/// [`LATER_PASS_CAPS`] caps: every pass counts the whole batch again, so
+/// that 3.6 million candidates left to score cost three passes, not nine.
+/// Which batches get later passes (and so an exact listing) is as for
+/// passes of one cap each.
 pub(crate) fn score_in_passes(
     listing: &mut Listing<'_>,
     first: Candidates,
-    (cap, extra_passes, count): (usize, usize, impl Fn(Selection<'_>) -> Candidates),
+    (cap, extra_passes, count): (usize, usize, impl Fn(usize, Selection<'_>) -> Candidates),
     progress: &dyn Progress,
-    mut score: impl FnMut(&[CandidatePair]) -> Vec<PairScore>,
+    mut score: impl FnMut(&[CandidatePair], f64) -> Vec<PairScore>,
 ) -> Candidates {
     let mut candidates = first;
     let mut by = KeptBy::Rank;
@@ -284,11 +304,15 @@ pub(crate) fn score_in_passes(
         by = KeptBy::Bound;
         progress.start(Stage::Candidates, 1);
         let could_list = |c: &CandidatePair| listing.could_list(c);
-        let again = count(Selection {
-            by,
-            after: &kept_before,
-            admits: Some(&could_list),
-        });
+        let later_cap = open.clamp(cap, cap.saturating_mul(LATER_PASS_CAPS));
+        let again = count(
+            later_cap,
+            Selection {
+                by,
+                after: &kept_before,
+                admits: Some(&could_list),
+            },
+        );
         progress.advance(1);
         candidates.pairs = again.pairs;
         candidates.dropped = again.dropped;
@@ -297,18 +321,19 @@ pub(crate) fn score_in_passes(
 }
 
 /// Scores `candidates` (in unit order) with `score` (a chunk of candidates
-/// in unit order to their scores) into `listing`: all at once when they
+/// in unit order, and the least similarity a pair of it can be listed
+/// with, to their scores) into `listing`: all at once when they
 /// cannot fill it, else a chunk at a time in the order `by`, skipping
 /// those that cannot be listed and stopping when none left can.
 pub(crate) fn score_in_order(
     listing: &mut Listing<'_>,
     mut candidates: Vec<CandidatePair>,
     by: KeptBy,
-    mut score: impl FnMut(&[CandidatePair]) -> Vec<PairScore>,
+    mut score: impl FnMut(&[CandidatePair], f64) -> Vec<PairScore>,
 ) {
     if listing.pairs.len() + candidates.len() <= listing.limit {
         // Nothing to skip: the whole list is in unit order already.
-        let scored = score(&candidates);
+        let scored = score(&candidates, listing.listed_from());
         listing.add(candidates.len(), scored);
         return;
     }
@@ -335,7 +360,7 @@ pub(crate) fn score_in_order(
                 .filter(|c| listing.could_list(c)),
         );
         chunk.sort_unstable_by_key(|c| (c.a, c.b));
-        let scored = score(&chunk);
+        let scored = score(&chunk, listing.listed_from());
         listing.add(chunk.len(), scored);
         next = end;
         chunk_len = (listing.limit / 2).max(1);

@@ -135,13 +135,15 @@ pub(crate) type LineSet = Vec<u64>;
 /// The scores of the pair of units `a` and `b` with `fragments` (sorted by
 /// their place in `a` when `gap` is not 0), `lines` as scratch space;
 /// chains of fragments with gaps of at most `gap` symbols count in the
-/// similarity gaps included.
+/// similarity gaps included. A pair less similar than `listed_from` cannot
+/// be listed: its covered lines, which only a listed pair shows, are left
+/// at 0 (most pairs a large batch scores are such).
 pub(crate) fn score(
     (a, prep_a, weights_a): (usize, &PreparedUnit, &UnitWeights),
     (b, prep_b, weights_b): (usize, &PreparedUnit, &UnitWeights),
     shared_fingerprints: usize,
     (fragments, gap): (&[Fragment], u32),
-    lines: &mut LineSet,
+    (lines, listed_from): (&mut LineSet, f64),
 ) -> PairScore {
     let similarity = if gap == 0 {
         mean_weighted_coverage(fragments.iter().map(|f| (f.a, f.b)), weights_a, weights_b)
@@ -157,10 +159,14 @@ pub(crate) fn score(
         longest_fragment: fragments.iter().map(Fragment::len).max().unwrap_or(0),
         total_overlap: saturating_u32(fragments.iter().map(|f| f.len() as usize).sum()),
         fragment_count: saturating_u32(fragments.len()),
-        covered_lines: [
-            covered_lines(prep_a, fragments, Which::A, lines),
-            covered_lines(prep_b, fragments, Which::B, lines),
-        ],
+        covered_lines: if similarity < listed_from {
+            [0; 2]
+        } else {
+            [
+                covered_lines(prep_a, fragments, Which::A, lines),
+                covered_lines(prep_b, fragments, Which::B, lines),
+            ]
+        },
     }
 }
 
