@@ -13,8 +13,8 @@
 //!
 //! When the cap left out few enough candidates that could still be listed
 //! (at most [`crate::CompareOptions::extra_passes`] caps of them), candidates are counted again
-//! and those are scored, best bound first, a cap at a time; the listing is
-//! then exact unless the work budget was reached.
+//! and those are scored, best bound first, up to [`LATER_PASS_CAPS`] caps
+//! a pass; the listing is then exact unless the work budget was reached.
 
 use crate::best::{Dropped, KeptBy};
 use crate::candidates::{

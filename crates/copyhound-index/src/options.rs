@@ -98,8 +98,9 @@ pub const SCORED_PER_LISTED: usize = 4;
 /// could be listed (bounds far looser than the scores: a plain comparison
 /// of 100,000 similar files) is not counted again for nothing. Twenty make
 /// a batch of 300 checked against 1,000,000 archived files with `-m 1%`
-/// exact (6.4 million candidates could still be listed, 16 caps), at about
-/// half as much time again.
+/// exact (6.4 million candidates could still be listed, 16 caps). A later
+/// pass keeps up to four caps at once, so fewer passes run than caps are
+/// needed.
 pub const EXTRA_PASSES: usize = 20;
 
 /// Everything a comparison needs besides its input.
