@@ -702,6 +702,27 @@ impl Reader<'_> {
             return false;
         };
         index = match first.kind {
+            // The raw tokens of `1.` are `1` and `.`: the `.` is the
+            // number's, not a field's.
+            TokenKind::Number
+                if self.word(index + 1) == "."
+                    && self
+                        .tokens
+                        .get(index + 1)
+                        .is_some_and(|dot| dot.range.start == first.range.end) =>
+            {
+                index + 2
+            }
+            // So are those of `L"w"`: a prefix and its literal.
+            TokenKind::Identifier
+                if matches!(self.word(index), "L" | "u" | "U" | "u8")
+                    && self.tokens.get(index + 1).is_some_and(|literal| {
+                        matches!(literal.kind, TokenKind::String | TokenKind::Char)
+                            && literal.range.start == first.range.end
+                    }) =>
+            {
+                index + 2
+            }
             TokenKind::Identifier | TokenKind::Number | TokenKind::String | TokenKind::Char => {
                 index + 1
             }
@@ -711,6 +732,21 @@ impl Reader<'_> {
                 index + 1
             }
             TokenKind::Punctuation if self.word(index) == "(" => match self.past_group(index) {
+                // A group before a name or literal is a cast's type
+                // (`(int)"s" + a`): the operand is what follows it.
+                Some(after)
+                    if self.tokens.get(after).is_some_and(|t| {
+                        matches!(
+                            t.kind,
+                            TokenKind::Identifier
+                                | TokenKind::Number
+                                | TokenKind::String
+                                | TokenKind::Char
+                        )
+                    }) =>
+                {
+                    return self.operand_then_tighter_operator(after);
+                }
                 Some(after) => after,
                 None => return false,
             },

@@ -97,6 +97,9 @@ fn operators_read_as_the_grammar_reads_them() {
         "void f() { x = -(a) && a + a; if ((a) && b[1](2) * c) g((a) && !b.c << d); }\n",
         "void f() { x = (a) && sizeof(b) + d; y = (a) && b; z = (a) && b || c + d; }\n",
         "void f() { x = sizeof (a) && b + c; y = (a) && b = c; z = (a) && b + c ? 1 : 2; }\n",
+        // A number ending in `.`, a prefixed literal, a cast: one operand each.
+        "void f() { x = -(-(a) && -1. + \"s\"); y = (a) && 1. * b; z = (a) && L\"w\" + a; }\n",
+        "void f() { x = -(-(a) && (int)\"s\" + a); y = (a) && (long) b * c; }\n",
     ] {
         assert_same(code);
     }
