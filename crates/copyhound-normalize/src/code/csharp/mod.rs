@@ -352,6 +352,12 @@ impl Reader<'_> {
                         && self.may_open_cast(self.out.len() - 1)
                         && self.starts_cast_operand(index + 2))
                     || (next == "(" && self.designation_follows(index + 1))
+                    // The type argument of a generic call (`this.a<var>(a)`).
+                    || (last == "<"
+                        && next == ">"
+                        && after_next == "("
+                        && self.out.len() >= 2
+                        && self.out[self.out.len() - 2].kind == TokenKind::Identifier)
             }
             "async" => {
                 (next_is_word
@@ -562,14 +568,41 @@ impl Reader<'_> {
     /// Whether the `(` pushed at `open` may open a cast: it follows no
     /// name, closer or keyword whose own syntax it is (`f(`, `typeof(`).
     fn may_open_cast(&self, open: usize) -> bool {
-        open.checked_sub(1).is_none_or(|before| {
-            let before = &self.out[before];
+        open.checked_sub(1).is_none_or(|at| {
+            let before = &self.out[at];
             match &self.text[before.range.clone()] {
-                ")" | "]" | ">" => false,
+                ")" | "]" => false,
+                // A comparison's `>` (`a > (var)..^1`) may; one closing type
+                // arguments (`F<int>(x)`) is a call's.
+                ">" => !self.closes_type_arguments(at),
                 w if before.kind == TokenKind::Keyword => !SYNTAX_BEFORE_PARENTHESES.contains(&w),
                 _ => matches!(before.kind, TokenKind::Operator | TokenKind::Punctuation),
             }
         })
+    }
+
+    /// Whether the `>` pushed at `close` closes type arguments: before it,
+    /// over tokens a type can hold, a `<` after a name (or `var`).
+    fn closes_type_arguments(&self, close: usize) -> bool {
+        let word = |at: usize| &self.text[self.out[at].range.clone()];
+        let mut depth = 0usize;
+        for at in (0..close).rev() {
+            match word(at) {
+                ">" => depth += 1,
+                "<" if depth > 0 => depth -= 1,
+                "<" => {
+                    return at > 0
+                        && (self.out[at - 1].kind == TokenKind::Identifier
+                            || word(at - 1) == "var");
+                }
+                "," | "." | "::" | "?" | "[" | "]" | "*" => {}
+                w if self.out[at].kind == TokenKind::Identifier
+                    || PREDEFINED_TYPES.contains(&w)
+                    || w == "var" => {}
+                _ => return false,
+            }
+        }
+        false
     }
 
     /// Whether the token at `index` can start the operand of a cast
