@@ -225,7 +225,7 @@ impl Scanner<'_> {
         }
         if len > 1
             && matches!(b, b'+' | b'-' | b'!' | b'^' | b'*' | b'&')
-            && self.operand_expected()
+            && (self.operand_expected() || self.statement_starts(start, len))
         {
             // Where only a unary operator may stand, the grammar's lexer
             // takes `&` of `&^x`, `-` of `--x`.
@@ -243,6 +243,20 @@ impl Scanner<'_> {
         };
         self.push(kind, start, start + len);
         Some(())
+    }
+
+    /// Whether the `++` or `--` at `start` (`len` bytes) starts a statement,
+    /// where Go has neither: after a block's `}`, or after a line break
+    /// that ends the statement before (`a := a` newline `--a`).
+    fn statement_starts(&self, start: usize, len: usize) -> bool {
+        let step = &self.text[start..start + len];
+        let Some(last) = self.tokens.last() else {
+            return false;
+        };
+        matches!(step, "++" | "--")
+            && (&self.text[last.range.clone()] == "}"
+                || (self.text[last.range.end..start].contains('\n')
+                    && ends_statement(self.text, last)))
     }
 
     /// Whether an operand must come next: after an operator (but `++`,
