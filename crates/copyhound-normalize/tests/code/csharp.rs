@@ -59,6 +59,7 @@ fn query_words_are_names_where_a_name_stands() {
         "class A { void F() { var q = from by in xs where this.a orderby by descending select by < o?.P; var s = from int on in xs let into = on join equals in ys on on equals equals select into; } }\n",
         "class A { void F() { var t = from x in xs orderby x ascending, base.y descending, F(x) select new { x }; var u = from x in xs orderby (a) descending, (b) ascending where (a) select x; } }\n",
         "class A { void F() { var v = from var in xs orderby var ascending select var; foreach (var async in xs) { } var w = from x in xs join record in ys on record equals x select x; } }\n",
+        "class A { void F() { var q = from int select in xs where select > 0 select select; var r = from where in xs select where; } }\n",
         "class A { void F() { var q = a switch { 1 => from a in xs orderby a => a, a ascending group a by a => a into a select a, _ => 0 }; var r = from x in xs where x is int let y = x select y; } }\n",
     ] {
         assert_same(code);
@@ -73,6 +74,10 @@ fn lambdas_and_casts_read_as_the_grammar_reads_them() {
         // `(a) && b` is a cast of `&(&b)` to the grammar; `(var)` a type
         // before an operand, a name before an operator.
         "class A { void F() { x = (a) && b; x = (A.B<C, D>[]) && b; x = f(a) && b; x = (0) && b; x = (a, b) && c; x = (var) - 1; x = (var) * 2; x = a(var) + 1; x = (var) && b; } }\n",
+        // An array rank holds any expression to the grammar; a `(` after
+        // a comparison's `>` may open a cast, one after type arguments
+        // is a call's.
+        "class A { void F() { x = (a[a..^1]) && a; y = a[a > (var)..^1]; z = this.a < var > (a); w = F<int>(x); } }\n",
         "class A { void F() { var (a, b) = t; var c = var(); x = o is var; x = o is List<int> ? a => 1 : null; x = a[1] ? b => 1 : null; when >>= 1; } int[]? P => p; }\n",
     ] {
         assert_same(code);

@@ -193,6 +193,9 @@ impl Reader<'_> {
         for at in (close.saturating_sub(MAX_LEN)..close).rev() {
             let token = &self.out[at];
             match word(at) {
+                // An array rank holds any expression to the grammar
+                // (`(a[a..^1])`).
+                w if squares > 0 && !matches!(w, "[" | "]" | "(" | ")") => {}
                 closer @ (">" | ">>" | ">>>") => angles += closer.len(),
                 "<" => angles = angles.saturating_sub(1),
                 "," if angles == 0 => return false,
