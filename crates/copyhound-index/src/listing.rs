@@ -159,14 +159,21 @@ impl<'a> Listing<'a> {
 
     /// Adds the pairs `scored` that have a fragment and share enough
     /// fingerprints, keeping the most similar.
-    pub(crate) fn add(&mut self, candidates: usize, scored: Vec<PairScore>) {
+    pub(crate) fn add(&mut self, candidates: usize, mut scored: Vec<PairScore>) {
         self.scored += candidates;
         let before = self.pairs.len();
-        self.pairs.extend(
-            scored.into_iter().filter(|p| {
-                p.fragment_count > 0 && p.shared_fingerprints as usize >= self.min_shared
-            }),
-        );
+        let min_shared = self.min_shared;
+        let wanted =
+            |p: &PairScore| p.fragment_count > 0 && p.shared_fingerprints as usize >= min_shared;
+        if self.pairs.is_empty() {
+            // The first chunk (a small batch's only one) is kept where it
+            // was scored: copied into a list grown a step at a time, its
+            // pages were faulted in (and zeroed) again at every step.
+            scored.retain(wanted);
+            self.pairs = scored;
+        } else {
+            self.pairs.extend(scored.into_iter().filter(wanted));
+        }
         self.matching += self.pairs.len() - before;
         if self.pairs.len() > self.limit {
             let mut pairs = std::mem::take(&mut self.pairs);
