@@ -459,15 +459,13 @@ impl Reader<'_> {
             TokenKind::Operator if word == "\\" && self.ends_line(token.range.end) => {
                 return index + 1;
             }
-            TokenKind::Identifier if matches!(word, "L" | "u" | "U" | "u8") && touches_next => {
-                let next = next.expect("touches");
-                if matches!(next.kind, TokenKind::String | TokenKind::Char) {
-                    self.out.push(Token {
-                        kind: next.kind,
-                        range: token.range.start..next.range.end,
-                    });
-                    return index + 2;
-                }
+            TokenKind::Identifier if self.is_literal_prefix(index) => {
+                let next = next.expect("a prefix's literal follows it");
+                self.out.push(Token {
+                    kind: next.kind,
+                    range: token.range.start..next.range.end,
+                });
+                return index + 2;
             }
             TokenKind::Operator
                 if matches!(word, "-" | "+")
@@ -559,40 +557,54 @@ impl Reader<'_> {
     /// token of the lexer (`2.f` is `2`, `.`, `f` to the lexer, `123abc`
     /// one token), the rest of that token is lexed anew.
     fn number(&mut self, index: usize, start: usize) -> usize {
-        let digits = self.tokens[index].range.start;
-        let bytes = self.text.as_bytes();
-        let mut end = digits + (self.dialect.number_len)(&bytes[digits..]);
+        let (digits_end, end) = self.number_ends(index);
         self.out.push(Token {
             kind: TokenKind::Number,
-            range: start..end,
+            range: start..digits_end,
         });
-        if self.dialect.literal_suffixes
-            && bytes
-                .get(end)
-                .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_')
-        {
-            let suffix = end;
-            while bytes
-                .get(end)
-                .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
-            {
-                end += 1;
-            }
+        if end > digits_end {
             self.out.push(Token {
                 kind: TokenKind::Keyword,
-                range: suffix..end,
+                range: digits_end..end,
             });
         }
-        let mut after = index;
-        while after < self.tokens.len() && self.tokens[after].range.end <= end {
-            after += 1;
-        }
+        let mut after = self.first_token_past(index, end);
         if let Some(split) = self.tokens.get(after).filter(|t| t.range.start < end) {
             let rest = end..split.range.end;
             lexer(self.dialect.lang).tokenize_into(self.text, rest, &mut self.out);
             after += 1;
         }
         after
+    }
+
+    /// Where the number whose digits start the raw token at `index` ends
+    /// by the dialect's rule, and where its suffix (`2.f`, `10ul`) ends.
+    fn number_ends(&self, index: usize) -> (usize, usize) {
+        let bytes = self.text.as_bytes();
+        let digits = self.tokens[index].range.start;
+        let digits_end = digits + (self.dialect.number_len)(&bytes[digits..]);
+        let mut end = digits_end;
+        if self.dialect.literal_suffixes
+            && bytes
+                .get(end)
+                .is_some_and(|&b| b.is_ascii_alphabetic() || b == b'_')
+        {
+            while bytes
+                .get(end)
+                .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
+            {
+                end += 1;
+            }
+        }
+        (digits_end, end)
+    }
+
+    /// The first raw token from `index` on not wholly before `end`.
+    fn first_token_past(&self, mut index: usize, end: usize) -> usize {
+        while self.tokens.get(index).is_some_and(|t| t.range.end <= end) {
+            index += 1;
+        }
+        index
     }
 
     /// Whether a line break follows `at` (`\r\n` too).
@@ -702,30 +714,11 @@ impl Reader<'_> {
             return false;
         };
         index = match first.kind {
-            // The raw tokens of `1.` are `1` and `.`: the `.` is the
-            // number's, not a field's.
-            TokenKind::Number
-                if self.word(index + 1) == "."
-                    && self
-                        .tokens
-                        .get(index + 1)
-                        .is_some_and(|dot| dot.range.start == first.range.end) =>
-            {
-                index + 2
-            }
-            // So are those of `L"w"`: a prefix and its literal.
-            TokenKind::Identifier
-                if matches!(self.word(index), "L" | "u" | "U" | "u8")
-                    && self.tokens.get(index + 1).is_some_and(|literal| {
-                        matches!(literal.kind, TokenKind::String | TokenKind::Char)
-                            && literal.range.start == first.range.end
-                    }) =>
-            {
-                index + 2
-            }
-            TokenKind::Identifier | TokenKind::Number | TokenKind::String | TokenKind::Char => {
-                index + 1
-            }
+            // A literal is one operand, however many raw tokens it spans
+            // (`1.` is `1` and `.`, `L"w"` a prefix and a string).
+            TokenKind::Number => self.first_token_past(index, self.number_ends(index).1),
+            TokenKind::Identifier if self.is_literal_prefix(index) => index + 2,
+            TokenKind::Identifier | TokenKind::String | TokenKind::Char => index + 1,
             TokenKind::Keyword
                 if VALUE_WORDS.contains(&self.word(index)) || self.word(index) == "this" =>
             {
@@ -803,6 +796,17 @@ impl Reader<'_> {
             closers
         });
         Some(closers[index] as usize).filter(|&after| after != u32::MAX as usize)
+    }
+
+    /// Whether the raw token at `index` is the prefix of the string or
+    /// character literal it touches (`L"w"`, `u8'a'`).
+    fn is_literal_prefix(&self, index: usize) -> bool {
+        let prefix = &self.tokens[index];
+        matches!(self.word(index), "L" | "u" | "U" | "u8")
+            && self.tokens.get(index + 1).is_some_and(|literal| {
+                matches!(literal.kind, TokenKind::String | TokenKind::Char)
+                    && literal.range.start == prefix.range.end
+            })
     }
 
     /// Whether the sign at `index` belongs to the number after it.
