@@ -333,6 +333,10 @@ impl Reader<'_> {
         }
         let in_query = self.queries.last().is_some_and(|q| q.depth == self.depth);
         let contextual = match word {
+            // Before `in` a query word is a range variable, whatever comes
+            // before it (`from int select in xs`: a type that could end a
+            // pattern).
+            _ if in_query && next == "in" && QUERY_WORDS.contains(&word) => false,
             "_" => self.pattern.is_some() || self.designation.is_some(),
             "and" | "or" | "not" => self.pattern.is_some(),
             "managed" | "unmanaged" if last == "*" => {
@@ -388,8 +392,7 @@ impl Reader<'_> {
             "global" => next == "using",
             "alias" => last == "extern",
             "where" => {
-                (in_query && next != "in" && self.ends_query_operand(word))
-                    || (next_is_word && after_next == ":")
+                (in_query && self.ends_query_operand(word)) || (next_is_word && after_next == ":")
             }
             "unmanaged" | "notnull" => matches!(last, ":" | ","),
             "with" => next == "{",
@@ -404,12 +407,7 @@ impl Reader<'_> {
                     && (after_next == "in"
                         || (is_word(self.tokens.get(index + 2)) && self.word(index + 3) == "in"))
             }
-            // Before `in` a query word is a range variable, whatever comes
-            // before it (`from int select in xs`: a type that could end a
-            // pattern).
-            _ if in_query && QUERY_WORDS.contains(&word) => {
-                next != "in" && self.ends_query_operand(word)
-            }
+            _ if in_query && QUERY_WORDS.contains(&word) => self.ends_query_operand(word),
             _ if ATTRIBUTE_TARGETS.contains(&word) => last == "[" && next == ":",
             _ => false,
         };
