@@ -49,6 +49,10 @@ fn templates_read_as_the_grammar_reads_them() {
         "void f() { s = a.b<c>-1; r = p->q < r > -1; x = a < 0 || b > -1; }\n",
         "auto p = std::make_unique<Foo<int>>(1); std::function<void(int)> g;\n",
         "template <class T> using Vec = std::vector<T>; Vec<Vec<int>> w;\n",
+        // After a member or a qualified name, a `>=` or `>>=` closes a
+        // list of names and assigns; a literal or `.` inside compares.
+        "int f() { x = this->a < a >= a; y = p.a < b, c >= a; z = a::b < c >= a; w = a < a >= a; }\n",
+        "int f() { x = p->a < b<c>>= a; y = p->a < b<c> >= a; z = p->a < a >>= a; w = p->a < 1 >= a; v = p->a < a.b >= a; }\n",
         // `sizeof` of a qualified type is an operand: `&&` after it is one
         // operator, where after a cast it would be two unary `&`.
         "void f() { b = sizeof(std::string) && (g(a)); c = sizeof(int) && x; d = (std::size_t)-1; }\n",

@@ -175,13 +175,23 @@ fn directive_lines(text: &str, tokens: &[Token]) -> Vec<bool> {
     directive
 }
 
+/// A token whose first `closes` bytes are each a `>` of their own (the
+/// `>`s closing template arguments, or a `>>`'s two), its rest one
+/// operator.
+#[derive(Clone, Copy)]
+struct Split {
+    index: usize,
+    closes: usize,
+}
+
 /// The C++ pass over the table's tokens (see the module docs).
 struct Pass<'a> {
     text: &'a str,
     tokens: &'a [Token],
     directive: Vec<bool>,
-    /// Indices of the `>>` tokens that are two `>`, in order.
-    split: Vec<usize>,
+    /// The tokens holding `>`s that close template arguments (`>>`, and
+    /// after a member `>=` and `>>=`), in order.
+    split: Vec<Split>,
     /// Starts of the `>` that close template arguments.
     closers: Vec<usize>,
     out: Vec<Token>,
@@ -260,6 +270,17 @@ impl Pass<'_> {
                 ")" | "]" | "}" if groups == 0 => return None,
                 ")" | "]" | "}" => groups -= 1,
                 _ if groups > 0 => {}
+                // After a member's or qualified name, a `>=` or `>>=` that
+                // closes a list of names does, and the rest of it assigns
+                // (`p->a<b>= c`, `a::b<c<d>>= e`).
+                ">=" | ">>=" if self.closes_member_names(open, index, depth) => {
+                    let closes = depth;
+                    for at in 0..closes {
+                        closers.push(start + at);
+                    }
+                    split.push(Split { index, closes });
+                    break;
+                }
                 ">=" | ">>=" => return None,
                 "<" if self.may_open_template(index) => depth += 1,
                 ">" => {
@@ -270,7 +291,8 @@ impl Pass<'_> {
                     }
                 }
                 ">>" => {
-                    split.push(index);
+                    // The first `>` closes, and the second closes or compares.
+                    split.push(Split { index, closes: 2 });
                     closers.push(start);
                     if depth == 1 {
                         // The second `>` compares with what follows.
@@ -295,6 +317,22 @@ impl Pass<'_> {
         self.closers.extend(closers);
         self.split.extend(split);
         Some(index)
+    }
+
+    /// Whether the `>=` or `>>=` at `close`, with the `<` at `open` and
+    /// `depth` lists open, closes them all as the grammar reads it: the
+    /// template is a member's or a qualified name (after `.`, `->` or
+    /// `::`; a plain `a < b >= c` compares), what is open holds only names
+    /// and commas, and the closer's `>`s close every open list.
+    fn closes_member_names(&self, open: usize, close: usize, depth: usize) -> bool {
+        let angles = self.word(close).len() - 1;
+        open >= 2
+            && matches!(self.word(open - 2), "." | "->" | "::")
+            && depth <= angles
+            && (open + 1..close).all(|at| {
+                matches!(self.word(at), "," | "::" | "<" | ">")
+                    || self.tokens[at].kind == TokenKind::Identifier
+            })
     }
 
     /// Whether the token at `index` can start an operand.
@@ -338,10 +376,16 @@ impl Pass<'_> {
                 index += 1;
                 continue;
             }
-            if self.split.get(next_split) == Some(&index) {
+            if let Some(&Split { closes, .. }) =
+                self.split.get(next_split).filter(|s| s.index == index)
+            {
                 next_split += 1;
-                for at in token.range.clone() {
+                let (start, end) = (token.range.start, token.range.end);
+                for at in start..start + closes {
                     self.push(TokenKind::Operator, at..at + 1);
+                }
+                if start + closes < end {
+                    self.push(TokenKind::Operator, start + closes..end);
                 }
                 index += 1;
                 continue;
