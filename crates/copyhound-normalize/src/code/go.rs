@@ -437,7 +437,8 @@ fn float_len(rest: &[u8]) -> usize {
 /// a name or a type there: after `.` and the words that a name follows
 /// (`const`, `var`, `func`, labels' `goto`…), before a type on the same
 /// line (a parameter or field `iota int`), first in a line of a `const (…)`
-/// or `var (…)` group, and in the type list of a type switch's `case`.
+/// or `var (…)` group, in the type list of a type switch's `case`, and as
+/// the type argument of a generic call.
 fn name_operand_words(text: &str, tokens: &mut [Token]) {
     let word = |index: usize| {
         tokens
@@ -489,7 +490,14 @@ fn name_operand_words(text: &str, tokens: &mut [Token]) {
             before,
             "." | "const" | "var" | "type" | "func" | "goto" | "break" | "continue"
         );
-        if in_case_types || type_follows || group_start || names {
+        // The one type argument of a generic call (`f[nil](x)`), on any
+        // line: the grammar reads `f[nil]` as an instantiation there.
+        let call_type_argument = before == "["
+            && index >= 2
+            && tokens[index - 2].kind == TokenKind::Identifier
+            && word(index + 1) == "]"
+            && word(index + 2) == "(";
+        if in_case_types || type_follows || group_start || names || call_type_argument {
             renamed.push(index);
         }
     }

@@ -27,6 +27,9 @@ fn operand_words_are_keywords_as_operands_and_names_elsewhere() {
         "package p\nfunc f(iota int, true bool, nil map[string]int) {}\ntype T struct { false chan int }\n",
         "package p\nconst (\n\ttrue = 0 == 0\n\tfalse = !true\n)\nvar nil = 1\nconst iota = 0\n",
         "package p\nfunc f() error {\n\tx.nil = y.true\n\tg(s, nil...)\n\treturn nil\n}\nfunc g() { a := new(T); b := make([]int, 0); _ = iota }\n",
+        // A generic call's type argument is a name to the grammar, which
+        // reads the call across a line break too; an index is an operand.
+        "package p\nfunc f() {\n\tx = -a[nil]\n\t(a).a\n\ty = a.b[true](c)\n\tz = a[nil]\n\tw = a[iota] + 1\n}\n",
     ] {
         assert_same(code);
     }
