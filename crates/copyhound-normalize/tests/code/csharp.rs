@@ -78,6 +78,9 @@ fn lambdas_and_casts_read_as_the_grammar_reads_them() {
         // a comparison's `>` may open a cast, one after type arguments
         // is a call's.
         "class A { void F() { x = (a[a..^1]) && a; y = a[a > (var)..^1]; z = this.a < var > (a); w = F<int>(x); } }\n",
+        // `this` and `base` as a generic call's type argument are names
+        // to the grammar; `var` is a keyword there only unqualified.
+        "class A { void F() { x = a < this.a > (a); y = a.b < base.c.d > (a); z = a < this > (a); w = a < var.b > (a); v = a < this.a > a; } }\n",
         "class A { void F() { var (a, b) = t; var c = var(); x = o is var; x = o is List<int> ? a => 1 : null; x = a[1] ? b => 1 : null; when >>= 1; } int[]? P => p; }\n",
     ] {
         assert_same(code);

@@ -328,6 +328,9 @@ impl Reader<'_> {
         if matches!(last, "." | "->" | "::") {
             return keywords().contains(word);
         }
+        if matches!(word, "this" | "base") && self.is_call_type_argument(index) {
+            return false;
+        }
         if keywords().contains(word) {
             return true;
         }
@@ -359,12 +362,9 @@ impl Reader<'_> {
                         && self.may_open_cast(self.out.len() - 1)
                         && self.starts_cast_operand(index + 2))
                     || (next == "(" && self.designation_follows(index + 1))
-                    // The type argument of a generic call (`this.a<var>(a)`).
-                    || (last == "<"
-                        && next == ">"
-                        && after_next == "("
-                        && self.out.len() >= 2
-                        && self.out[self.out.len() - 2].kind == TokenKind::Identifier)
+                    // The type argument of a generic call (`this.a<var>(a)`),
+                    // not qualified (`a<var.b>(c)` names a type `var`).
+                    || (next == ">" && self.is_call_type_argument(index))
             }
             "async" => {
                 (next_is_word
@@ -412,6 +412,23 @@ impl Reader<'_> {
             _ => false,
         };
         contextual || self.is_implicit_parameter(index)
+    }
+
+    /// Whether the word at `index`, with the names qualified from it, is
+    /// the one type argument of a generic call (`a<var>(b)`,
+    /// `a<this.b>(c)`): the grammar reads `var` there as a keyword, and
+    /// `this` and `base` as names.
+    fn is_call_type_argument(&self, index: usize) -> bool {
+        let after_name =
+            self.out.len() >= 2 && self.out[self.out.len() - 2].kind == TokenKind::Identifier;
+        if self.last_word() != "<" || !after_name {
+            return false;
+        }
+        let mut at = index + 1;
+        while self.word(at) == "." && is_word(self.tokens.get(at + 1)) {
+            at += 2;
+        }
+        self.word(at) == ">" && self.word(at + 1) == "("
     }
 
     /// Whether the name at `index` is a lambda's one parameter written
