@@ -53,6 +53,9 @@ fn templates_read_as_the_grammar_reads_them() {
         // list of names and assigns; a literal or `.` inside compares.
         "int f() { x = this->a < a >= a; y = p.a < b, c >= a; z = a::b < c >= a; w = a < a >= a; }\n",
         "int f() { x = p->a < b<c>>= a; y = p->a < b<c> >= a; z = p->a < a >>= a; w = p->a < 1 >= a; v = p->a < a.b >= a; }\n",
+        // A `>>` after a member's argument that cannot be a type shifts;
+        // after a name, a call (a function type) or elsewhere it closes.
+        "int f() { x = p->a < 0 >> a; y = p.a < \"s\" >> a; z = p->a < (0) >> a; w = p->a < f(b) >> a; v = p->a < b >> a; u = a < (0) >> a; t = p->a < 0, b >> a; }\n",
         // `sizeof` of a qualified type is an operand: `&&` after it is one
         // operator, where after a cast it would be two unary `&`.
         "void f() { b = sizeof(std::string) && (g(a)); c = sizeof(int) && x; d = (std::size_t)-1; }\n",

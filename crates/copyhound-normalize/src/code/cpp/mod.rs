@@ -295,8 +295,13 @@ impl Pass<'_> {
                     split.push(Split { index, closes: 2 });
                     closers.push(start);
                     if depth == 1 {
-                        // The second `>` compares with what follows.
-                        if !self.starts_operand(index + 1) {
+                        // The second `>` compares with what follows. After
+                        // an argument of a member's list that cannot be a
+                        // type, the grammar reads a shift instead
+                        // (`p->a < 0 >> b`).
+                        let shifts =
+                            self.is_member_template(open) && self.ends_value(open, index - 1);
+                        if shifts || !self.starts_operand(index + 1) {
                             return None;
                         }
                         break;
@@ -326,13 +331,41 @@ impl Pass<'_> {
     /// and commas, and the closer's `>`s close every open list.
     fn closes_member_names(&self, open: usize, close: usize, depth: usize) -> bool {
         let angles = self.word(close).len() - 1;
-        open >= 2
-            && matches!(self.word(open - 2), "." | "->" | "::")
+        (self.is_member_template(open) || self.word(open.wrapping_sub(2)) == "::")
             && depth <= angles
             && (open + 1..close).all(|at| {
                 matches!(self.word(at), "," | "::" | "<" | ">")
                     || self.tokens[at].kind == TokenKind::Identifier
             })
+    }
+
+    /// Whether the `<` at `open` follows a member's name (after `.` or
+    /// `->`).
+    fn is_member_template(&self, open: usize) -> bool {
+        open >= 2 && matches!(self.word(open - 2), "." | "->")
+    }
+
+    /// Whether the token at `last`, in the list opened at `open`, ends an
+    /// argument that cannot be a type: a literal, or a parenthesised
+    /// expression standing alone (`(0)`, where `f(b)` may be a function
+    /// type).
+    fn ends_value(&self, open: usize, last: usize) -> bool {
+        if self.tokens[last].kind.is_literal() {
+            return true;
+        }
+        if self.word(last) != ")" {
+            return false;
+        }
+        let mut depth = 0usize;
+        for at in (open + 1..last).rev() {
+            match self.word(at) {
+                ")" => depth += 1,
+                "(" if depth == 0 => return matches!(self.word(at - 1), "<" | ","),
+                "(" => depth -= 1,
+                _ => {}
+            }
+        }
+        false
     }
 
     /// Whether the token at `index` can start an operand.
