@@ -256,6 +256,8 @@ impl Pass<'_> {
     fn template_end(&mut self, open: usize) -> Option<usize> {
         const MAX_LEN: usize = 256;
         let (mut depth, mut groups) = (1usize, 0usize);
+        // Where the last bracket opened at the list's own level is.
+        let mut group_open = open;
         let (mut closers, mut split) = (Vec::new(), Vec::new());
         let last = (open + MAX_LEN).min(self.tokens.len());
         let mut index = open + 1;
@@ -266,7 +268,12 @@ impl Pass<'_> {
             let start = self.tokens[index].range.start;
             match self.word(index) {
                 ";" => return None,
-                "(" | "[" | "{" => groups += 1,
+                "(" | "[" | "{" => {
+                    if groups == 0 {
+                        group_open = index;
+                    }
+                    groups += 1;
+                }
                 ")" | "]" | "}" if groups == 0 => return None,
                 ")" | "]" | "}" => groups -= 1,
                 _ if groups > 0 => {}
@@ -274,11 +281,11 @@ impl Pass<'_> {
                 // closes a list of names does, and the rest of it assigns
                 // (`p->a<b>= c`, `a::b<c<d>>= e`).
                 ">=" | ">>=" if self.closes_member_names(open, index, depth) => {
-                    let closes = depth;
-                    for at in 0..closes {
-                        closers.push(start + at);
-                    }
-                    split.push(Split { index, closes });
+                    closers.extend((0..depth).map(|at| start + at));
+                    split.push(Split {
+                        index,
+                        closes: depth,
+                    });
                     break;
                 }
                 ">=" | ">>=" => return None,
@@ -300,7 +307,7 @@ impl Pass<'_> {
                         // type, the grammar reads a shift instead
                         // (`p->a < 0 >> b`).
                         let shifts =
-                            self.is_member_template(open) && self.ends_value(open, index - 1);
+                            self.is_member_template(open) && self.ends_value(index - 1, group_open);
                         if shifts || !self.starts_operand(index + 1) {
                             return None;
                         }
@@ -331,7 +338,7 @@ impl Pass<'_> {
     /// and commas, and the closer's `>`s close every open list.
     fn closes_member_names(&self, open: usize, close: usize, depth: usize) -> bool {
         let angles = self.word(close).len() - 1;
-        (self.is_member_template(open) || self.word(open.wrapping_sub(2)) == "::")
+        matches!(self.before_template(open), "." | "->" | "::")
             && depth <= angles
             && (open + 1..close).all(|at| {
                 matches!(self.word(at), "," | "::" | "<" | ">")
@@ -339,33 +346,27 @@ impl Pass<'_> {
             })
     }
 
+    /// The token before the template's name, whose arguments the `<` at
+    /// `open` opens (`.`, `->` or `::` when it is a member or qualified).
+    fn before_template(&self, open: usize) -> &str {
+        open.checked_sub(2).map_or("", |at| self.word(at))
+    }
+
     /// Whether the `<` at `open` follows a member's name (after `.` or
     /// `->`).
     fn is_member_template(&self, open: usize) -> bool {
-        open >= 2 && matches!(self.word(open - 2), "." | "->")
+        matches!(self.before_template(open), "." | "->")
     }
 
-    /// Whether the token at `last`, in the list opened at `open`, ends an
-    /// argument that cannot be a type: a literal, or a parenthesised
-    /// expression standing alone (`(0)`, where `f(b)` may be a function
-    /// type).
-    fn ends_value(&self, open: usize, last: usize) -> bool {
-        if self.tokens[last].kind.is_literal() {
-            return true;
-        }
-        if self.word(last) != ")" {
-            return false;
-        }
-        let mut depth = 0usize;
-        for at in (open + 1..last).rev() {
-            match self.word(at) {
-                ")" => depth += 1,
-                "(" if depth == 0 => return matches!(self.word(at - 1), "<" | ","),
-                "(" => depth -= 1,
-                _ => {}
-            }
-        }
-        false
+    /// Whether the token at `last` ends an argument that cannot be a type:
+    /// a literal, or a parenthesised expression standing alone (`(0)`,
+    /// where `f(b)` may be a function type), `group_open` being where the
+    /// last bracket at the list's level opened.
+    fn ends_value(&self, last: usize, group_open: usize) -> bool {
+        self.tokens[last].kind.is_literal()
+            || (self.word(last) == ")"
+                && self.word(group_open) == "("
+                && matches!(self.word(group_open - 1), "<" | ","))
     }
 
     /// Whether the token at `index` can start an operand.
