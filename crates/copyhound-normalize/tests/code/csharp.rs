@@ -81,7 +81,34 @@ fn lambdas_and_casts_read_as_the_grammar_reads_them() {
         // `this` and `base` as a generic call's type argument are names
         // to the grammar; `var` is a keyword there only unqualified.
         "class A { void F() { x = a < this.a > (a); y = a.b < base.c.d > (a); z = a < this > (a); w = a < var.b > (a); v = a < this.a > a; } }\n",
+        // So is every keyword that is no type; a type's keeps its kind.
+        "class A { void F() { x = a < null > (b); x = a < true > (b); x = a < default > (b); x = a < null.b > (c); x = a < class > (b); x = a < int > (b); x = a < ref > (b); x = a < null > b; x = a < true ? b : c; } }\n",
         "class A { void F() { var (a, b) = t; var c = var(); x = o is var; x = o is List<int> ? a => 1 : null; x = a[1] ? b => 1 : null; when >>= 1; } int[]? P => p; }\n",
+        // `(var) * …` is a cast of a dereference where the operand is a
+        // name, or parentheses around names, member accesses, indexes
+        // and type arguments ending in a name, `]` or `>`; else a product.
+        "class A { void F() { x = (var) * a; x = (var) * (this.a); x = (var) * (o!.Q); x = (var) * ((a)); x = (var) * (*a); x = (var) * (a.b[0]); x = (var) * (a, b); x = (var) * a(); } }\n",
+        "class A { void F() { x = (var) * 1; x = (var) * -a; x = (var) * (1); x = (var) * (a()); x = (var) * (a++); x = (var) * (a!); x = (var) * (a + b); x = (var) * new A(); x = a<List<int>>(var) * (a()); } }\n",
+    ] {
+        assert_same(code);
+    }
+}
+
+#[test]
+fn shifts_after_type_arguments_read_as_the_grammar_reads_them() {
+    for code in [
+        // A `>>` family closer with more `>`s than lists open after a
+        // name closes them and is an operator after: `a<b> > c`.
+        "class A { void F() { x = a < b >> c; x = a < b.c >> (d); x = a < b, c >> d; x = a < int >> 1; x = a < b? >> c; x = a < b * >> 1; x = a < b[] >> c; x = a < global::b >> c; } }\n",
+        "class A { void F() { x = a < b >>> c; x = a < b < c >>> d; x = a < b >>= c; x = a < b < c >>= d; x = a < b >>>= c; x = a < b<c> >> d; x = a < b.c<d>.e >> f; F(a < b, c >> d); F((a, b < c >> d)); } }\n",
+        // `this`, `base` and `var` there as in a generic call's one type
+        // argument; an index holds any expression.
+        "class A { void F() { x = this.a < this.a >> (a); x = a < base >> 1; x = a < var >> 1; x = a < var.b >> 1; x = a < null >> b; x = a < a[0 + 1] >> a; x = a < a[b > c] >> a; x = a < a[b >> c] >> a; x = a < a[x => 1] >> a; } }\n",
+        // Not type arguments: a literal, a non-tuple in parentheses, a
+        // `?.`, an operator, or no name before the `<`.
+        "class A { void F() { x = a < 1 >> a; x = a < (c) >> a; x = a < b < (c) >> a; x = a < ((b, c)) >> a; x = a < (b, (c)) >> a; x = a < b?.c >> 1; x = a < b < c?.d >> e; x = a < a + b >> a; x = F<a>(b) < c >> 1; x = (a < a) >> a; } }\n",
+        // Tuples are types.
+        "class A { void F() { x = a < (c, d) >> a; x = a < (int, string) >> a; x = a < b < (c, d) >> a; } }\n",
     ] {
         assert_same(code);
     }

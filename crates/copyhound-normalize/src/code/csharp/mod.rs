@@ -27,7 +27,9 @@
 //!   in parentheses before `&&` makes it `&` `&` (`(a) && b`), `var` in
 //!   parentheses before an operand is the keyword, and so is
 //!   `descending` after a name in parentheses (`orderby (a) descending`);
-//! - `>>` and `>>>` that close nested type arguments are single `>`s;
+//! - `>>` and `>>>` that close nested type arguments are single `>`s,
+//!   and one with more `>`s than lists open closes them and is an
+//!   operator after (`a < b >> c` is `a<b>` `>` `c`);
 //! - directives (`#if`, `#region`, `#pragma warning disable …`) are one
 //!   keyword with their `#`; their words as the grammar classes them, the
 //!   text of `#region`, `#error` and `#warning` as the table reads it;
@@ -328,11 +330,11 @@ impl Reader<'_> {
         if matches!(last, "." | "->" | "::") {
             return keywords().contains(word);
         }
-        if matches!(word, "this" | "base") && self.is_call_type_argument(index) {
-            return false;
-        }
         if keywords().contains(word) {
-            return true;
+            // The grammar reads a keyword that cannot be a type as a name
+            // where it is the one type argument (`a<null>(b)`, `a<this.b>(c)`).
+            let type_word = PREDEFINED_TYPES.contains(&word) || matches!(word, "ref" | "delegate");
+            return type_word || !self.is_one_type_argument(index);
         }
         let in_query = self.queries.last().is_some_and(|q| q.depth == self.depth);
         let contextual = match word {
@@ -364,7 +366,7 @@ impl Reader<'_> {
                     || (next == "(" && self.designation_follows(index + 1))
                     // The type argument of a generic call (`this.a<var>(a)`),
                     // not qualified (`a<var.b>(c)` names a type `var`).
-                    || (next == ">" && self.is_call_type_argument(index))
+                    || (next != "." && self.is_one_type_argument(index))
             }
             "async" => {
                 (next_is_word
@@ -416,9 +418,11 @@ impl Reader<'_> {
 
     /// Whether the word at `index`, with the names qualified from it, is
     /// the one type argument of a generic call (`a<var>(b)`,
-    /// `a<this.b>(c)`): the grammar reads `var` there as a keyword, and
-    /// `this` and `base` as names.
-    fn is_call_type_argument(&self, index: usize) -> bool {
+    /// `a<this.b>(c)`) or of a list a `>>` closes with a `>` to spare
+    /// (`a < this.b >> c`, which the grammar reads as `a<this.b> > c`):
+    /// the grammar reads `var` there as a keyword, and the keywords no
+    /// type is (`this`, `null`, `class`) as names.
+    fn is_one_type_argument(&self, index: usize) -> bool {
         let after_name =
             self.out.len() >= 2 && self.out[self.out.len() - 2].kind == TokenKind::Identifier;
         if self.last_word() != "<" || !after_name {
@@ -428,7 +432,11 @@ impl Reader<'_> {
         while self.word(at) == "." && is_word(self.tokens.get(at + 1)) {
             at += 2;
         }
-        self.word(at) == ">" && self.word(at + 1) == "("
+        match self.word(at) {
+            ">" => self.word(at + 1) == "(",
+            ">>" | ">>>" | ">>=" | ">>>=" => true,
+            _ => false,
+        }
     }
 
     /// Whether the name at `index` is a lambda's one parameter written
@@ -637,11 +645,50 @@ impl Reader<'_> {
                     self.word(index),
                     "this" | "base" | "new" | "null" | "true" | "false" | "default" | "typeof"
                 ),
-                TokenKind::Operator | TokenKind::Punctuation => matches!(
-                    self.word(index),
-                    "-" | "+" | ".." | "^" | "!" | "~" | "&" | "&&" | "("
-                ),
+                TokenKind::Operator | TokenKind::Punctuation => match self.word(index) {
+                    "-" | "+" | ".." | "^" | "!" | "~" | "&" | "&&" | "(" => true,
+                    "*" => self.dereferences_name(index),
+                    _ => false,
+                },
             })
+    }
+
+    /// Whether the `*` at `index` is followed, through more `*`s, by a
+    /// name, `this` or `base`, or by parentheses around names, member
+    /// accesses, indexes and type arguments that end in a name, `]` or
+    /// `>`: the grammar reads `(var) * a` and `(var) * (o!.b[0])` as a
+    /// cast of a dereference, and `(var) * 1`, `(var) * !a`, `(var) *
+    /// (a())` or `(var) * (a + b)` as a product.
+    fn dereferences_name(&self, index: usize) -> bool {
+        let (mut at, mut parentheses) = (index + 1, 0);
+        while matches!(self.word(at), "*" | "(") {
+            parentheses += usize::from(self.word(at) == "(");
+            at += 1;
+        }
+        let is_name = |at: usize| {
+            self.tokens.get(at).is_some_and(|token| {
+                token.kind == TokenKind::Identifier || matches!(self.word(at), "this" | "base")
+            })
+        };
+        if parentheses == 0 {
+            return is_name(at);
+        }
+        let mut brackets = 0usize;
+        let start = at;
+        loop {
+            match self.word(at) {
+                "[" => brackets += 1,
+                "]" if brackets > 0 => brackets -= 1,
+                ")" if brackets == 0 => break,
+                "" => return false,
+                _ if brackets > 0 || is_name(at) => {}
+                "." | "!" | "->" | "," | "<" | ">" => {}
+                _ => return false,
+            }
+            at += 1;
+        }
+        let ends = at > start && (is_name(at - 1) || matches!(self.word(at - 1), "]" | ">"));
+        ends && (at..at + parentheses).all(|at| self.word(at) == ")")
     }
 
     /// Whether the token at `index` can start an operand.
@@ -769,57 +816,75 @@ fn drop_using_directives(text: &str, tokens: &mut Vec<Token>) {
 ///
 /// One pass: the `<` and `(` open since the last token no type has are a
 /// stack, and a closer that closes a `<` after a name keeps the splits
-/// made since it. A `)` or closer that crosses the other bracket, or any
-/// token no type has, ends every candidate open.
+/// made since it. A `[`…`]` holds an expression, whatever its tokens. A
+/// `)`, `]` or closer that crosses another bracket, a parenthesised group
+/// that is no tuple (`(c)`: one element), a `?.`, or any token no type
+/// has, ends every candidate open.
+///
+/// A `>>`, `>>>`, `>>=` or `>>>=` with more `>`s than lists open closes
+/// those it can, and its rest is one operator (`a < b >> c` is `a<b> > c`
+/// to the grammar, `a < b >>= c` is `a<b> >= c`); a `>` followed by `=`
+/// is not split (the grammar reads `a < b >= c` either way, by what
+/// follows).
 fn split_type_argument_closers(text: &str, tokens: &mut Vec<Token>) {
     let mut open: Vec<Open> = Vec::new();
-    // Closers inside candidates still open, and those kept.
-    let (mut pending, mut split) = (Vec::new(), Vec::new());
+    // Closers inside candidates still open, and those kept with how many
+    // single `>`s each gives.
+    let (mut pending, mut split): (Vec<usize>, Vec<(usize, usize)>) = (Vec::new(), Vec::new());
     for (at, token) in tokens.iter().enumerate() {
         let word = &text[token.range.clone()];
-        let closes = match word {
-            "<" => {
-                // `var` too: a method of that name in a pattern (`is
-                // var<T>(…)`), whose `var` the grammar reads as a keyword.
-                let after_name = at > 0
-                    && (tokens[at - 1].kind == TokenKind::Identifier
-                        || &text[tokens[at - 1].range.clone()] == "var");
-                if after_name || !open.is_empty() {
-                    open.push(Open::Angle {
-                        after_name,
-                        pending: pending.len(),
-                    });
-                }
-                continue;
+        // A bracket in a type holds an expression (`a[0]`, `a[b > c]`):
+        // only its own nesting counts.
+        if open.last() == Some(&Open::Bracket) && word != "[" && word != "]" {
+            continue;
+        }
+        let previous = at
+            .checked_sub(1)
+            .map_or("", |p| &text[tokens[p].range.clone()]);
+        if word == "<" {
+            // `var` too: a method of that name in a pattern (`is
+            // var<T>(…)`), whose `var` the grammar reads as a keyword.
+            let after_name =
+                at > 0 && (tokens[at - 1].kind == TokenKind::Identifier || previous == "var");
+            if after_name || !open.is_empty() {
+                open.push(Open::Angle {
+                    after_name,
+                    pending: pending.len(),
+                });
             }
-            ">" => 1,
-            ">>" => 2,
-            ">>>" => 3,
-            _ if open.is_empty() => continue,
-            "(" => {
-                open.push(Open::Paren);
-                continue;
-            }
-            ")" => {
-                match open.iter().rposition(|o| matches!(o, Open::Paren)) {
-                    Some(paren) => open.truncate(paren),
-                    None => open.clear(),
-                }
-                if open.is_empty() {
-                    pending.clear();
-                }
-                continue;
-            }
-            "," | "." | "::" | "?" | "[" | "]" | "*" | "in" | "out" => continue,
-            _ if token.kind == TokenKind::Identifier => continue,
-            w if PREDEFINED_TYPES.contains(&w) => continue,
-            _ => {
-                open.clear();
+            continue;
+        }
+        let Some(closes) = candidate_step(&mut open, word, token.kind, previous) else {
+            if open.is_empty() {
                 pending.clear();
-                continue;
             }
+            continue;
         };
-        if closes > open.len() || open[open.len() - closes..].contains(&Open::Paren) {
+        let angles = open
+            .iter()
+            .rev()
+            .take_while(|o| matches!(o, Open::Angle { .. }))
+            .count();
+        let closed = closes.min(angles);
+        if closed == 0 {
+            open.clear();
+            pending.clear();
+            continue;
+        }
+        let Open::Angle {
+            after_name,
+            pending: since,
+        } = open[open.len() - closed]
+        else {
+            unreachable!("the lists closed are angles");
+        };
+        if closed < word.len() {
+            // The closer ends every list it can and is an operator after
+            // them: what it closes is settled now.
+            if after_name {
+                split.extend(pending.drain(since..).map(|p| (p, tokens[p].range.len())));
+                split.push((at, closed));
+            }
             open.clear();
             pending.clear();
             continue;
@@ -827,35 +892,82 @@ fn split_type_argument_closers(text: &str, tokens: &mut Vec<Token>) {
         if closes > 1 {
             pending.push(at);
         }
-        if let Open::Angle {
-            after_name: true,
-            pending: since,
-        } = open[open.len() - closes]
-        {
-            split.extend(pending.drain(since..));
+        if after_name {
+            split.extend(pending.drain(since..).map(|p| (p, tokens[p].range.len())));
         }
         open.truncate(open.len() - closes);
         if open.is_empty() {
             pending.clear();
         }
     }
-    if split.is_empty() {
-        return;
+    if !split.is_empty() {
+        split.sort_unstable();
+        split_closers(tokens, &split);
     }
-    split.sort_unstable();
+}
+
+/// What a token other than `<`, in or out of candidates `open`, does to
+/// them: the `>`s of a closer (`>`, `>>`, `>>>`, `>>=`, `>>>=`), else
+/// `None`, a bracket or a comma counted, and every candidate ended by a
+/// token no type has; `previous` is the token before.
+fn candidate_step(
+    open: &mut Vec<Open>,
+    word: &str,
+    kind: TokenKind,
+    previous: &str,
+) -> Option<usize> {
+    match word {
+        ">" | ">>" | ">>>" | ">>=" | ">>>=" => return Some(word.trim_end_matches('=').len()),
+        _ if open.is_empty() => {}
+        "(" => open.push(Open::Paren { tuple: false }),
+        ")" => match open.iter().rposition(|o| matches!(o, Open::Paren { .. })) {
+            Some(paren) if open[paren] == (Open::Paren { tuple: true }) => open.truncate(paren),
+            _ => open.clear(),
+        },
+        "," => {
+            if let Some(Open::Paren { tuple }) = open.last_mut() {
+                *tuple = true;
+            }
+        }
+        "[" => open.push(Open::Bracket),
+        "]" => match open.iter().rposition(|o| *o == Open::Bracket) {
+            Some(bracket) => open.truncate(bracket),
+            None => open.clear(),
+        },
+        "." if previous == "?" => open.clear(),
+        "." | "::" | "?" | "*" | "in" | "out" => {}
+        _ if kind == TokenKind::Identifier => {}
+        w if PREDEFINED_TYPES.contains(&w) || w == "var" => {}
+        _ => open.clear(),
+    }
+    None
+}
+
+/// `tokens` with each token at a place of `split` (ascending) cut into
+/// as many single `>`s as it says, and its rest (`>`, `>=`, …) as one
+/// operator.
+fn split_closers(tokens: &mut Vec<Token>, split: &[(usize, usize)]) {
     let mut out = Vec::with_capacity(tokens.len() + split.len() * 2);
     let mut next = 0;
     for (index, token) in tokens.drain(..).enumerate() {
-        if split.get(next) == Some(&index) {
-            next += 1;
-            for at in token.range {
-                out.push(Token {
-                    kind: TokenKind::Operator,
-                    range: at..at + 1,
-                });
+        match split.get(next) {
+            Some(&(at, singles)) if at == index => {
+                next += 1;
+                let rest = token.range.start + singles;
+                for at in token.range.start..rest {
+                    out.push(Token {
+                        kind: TokenKind::Operator,
+                        range: at..at + 1,
+                    });
+                }
+                if rest < token.range.end {
+                    out.push(Token {
+                        kind: TokenKind::Operator,
+                        range: rest..token.range.end,
+                    });
+                }
             }
-        } else {
-            out.push(token);
+            _ => out.push(token),
         }
     }
     *tokens = out;
@@ -866,9 +978,9 @@ fn split_type_argument_closers(text: &str, tokens: &mut Vec<Token>) {
 enum Open {
     /// A `<`: after a name it starts a candidate, whose splits are
     /// those pending from `pending` on.
-    Angle {
-        after_name: bool,
-        pending: usize,
-    },
-    Paren,
+    Angle { after_name: bool, pending: usize },
+    /// A `(`: a tuple type once a `,` at its level was met.
+    Paren { tuple: bool },
+    /// A `[`: an array type's rank, or an index.
+    Bracket,
 }
