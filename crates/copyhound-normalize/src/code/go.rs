@@ -6,13 +6,15 @@
 //! Go grammar's tokens follow from the text alone, but for a few words:
 //!
 //! - `true`, `false`, `nil` and `iota` are keywords as operands and names
-//!   after a `.` (a field); `new` and `make` are always names;
+//!   after a `.` (a field) or where the grammar reads brackets as type
+//!   arguments (`f[nil](x)`, `a[b[c[nil]]]`); `new` and `make` are always
+//!   names;
 //! - numbers are the grammar's longest match of its integer, float and
 //!   imaginary literals (`0x1p-2`, `1_000`, `017`, `1.5i`), runes and
 //!   strings one token each, `<-`, `&^=` and `...` one operator each —
 //!   but where only a unary operator may stand, a longer operator is its
-//!   first character (`x < &^y` is `&`, `^`, as the grammar's lexer reads
-//!   broken code);
+//!   first character (`x < &^y` is `&`, `^`, and so is `&^y` starting a
+//!   line's statement, as the grammar's lexer reads broken code);
 //! - with `drop_imports`, the `package` clause and the `import`
 //!   declarations go (and a file of nothing else goes whole, its `;`s
 //!   too); as the tree walker does for every language, a top-level
@@ -245,18 +247,17 @@ impl Scanner<'_> {
         Some(())
     }
 
-    /// Whether the `++` or `--` at `start` (`len` bytes) starts a statement,
-    /// where Go has neither: after a block's `}`, or after a line break
-    /// that ends the statement before (`a := a` newline `--a`).
+    /// Whether the operator at `start` (`len` bytes) starts a statement,
+    /// where Go has no binary or assigning one: after a line break that
+    /// ends the statement before (`a := a` newline `--a`, `&^a`, `-=a`),
+    /// or, for `++` and `--`, after a `}` (`S{} != b` compares).
     fn statement_starts(&self, start: usize, len: usize) -> bool {
-        let step = &self.text[start..start + len];
         let Some(last) = self.tokens.last() else {
             return false;
         };
-        matches!(step, "++" | "--")
-            && (&self.text[last.range.clone()] == "}"
-                || (self.text[last.range.end..start].contains('\n')
-                    && ends_statement(self.text, last)))
+        let steps = matches!(&self.text[start..start + len], "++" | "--");
+        (steps && &self.text[last.range.clone()] == "}")
+            || (self.text[last.range.end..start].contains('\n') && ends_statement(self.text, last))
     }
 
     /// Whether an operand must come next: after an operator (but `++`,
@@ -490,20 +491,47 @@ fn name_operand_words(text: &str, tokens: &mut [Token]) {
             before,
             "." | "const" | "var" | "type" | "func" | "goto" | "break" | "continue"
         );
-        // The one type argument of a generic call (`f[nil](x)`), on any
-        // line: the grammar reads `f[nil]` as an instantiation there.
-        let call_type_argument = before == "["
-            && index >= 2
-            && tokens[index - 2].kind == TokenKind::Identifier
-            && word(index + 1) == "]"
-            && word(index + 2) == "(";
-        if in_case_types || type_follows || group_start || names || call_type_argument {
+        let instantiated = is_instantiation_argument(text, tokens, index);
+        if in_case_types || type_follows || group_start || names || instantiated {
             renamed.push(index);
         }
     }
     for index in renamed {
         tokens[index].kind = TokenKind::Identifier;
     }
+}
+
+/// Whether the word at `index` is the whole index of `N[…]` (in
+/// parentheses or not), nested in the indexes of names (`a[b[c[nil]]]`),
+/// that the grammar reads as type arguments: when the nesting, plus one
+/// for a `[` after the outermost `]` and two for a `(` (a call of an
+/// instantiation, on any line: `f[nil](x)`), less one when the outermost
+/// name is `new` or `make`, reaches three. Shapes the grammar reads so
+/// for other reasons (`a[nil]{}` outside a statement's header,
+/// `a[b, c][nil]`, `a[(b[c[nil]])]`) are not followed: no valid Go has
+/// them, for no such word is a type.
+fn is_instantiation_argument(text: &str, tokens: &[Token], index: usize) -> bool {
+    let word = |index: usize| tokens.get(index).map_or("", |t| &text[t.range.clone()]);
+    let (mut first, mut last) = (index, index);
+    while first > 0 && word(first - 1) == "(" && word(last + 1) == ")" {
+        (first, last) = (first - 1, last + 1);
+    }
+    let mut levels = 0;
+    while first > 2 * levels + 1
+        && word(first - 2 * levels - 1) == "["
+        && tokens[first - 2 * levels - 2].kind == TokenKind::Identifier
+        && word(last + levels + 1) == "]"
+    {
+        levels += 1;
+    }
+    let follows = match word(last + levels + 1) {
+        "[" => 1,
+        "(" => 2,
+        _ => 0,
+    };
+    // `new` and `make` take a type in parentheses to the grammar.
+    let builtin = matches!(word(first - 2 * levels), "new" | "make");
+    levels > 0 && levels + follows >= 3 + usize::from(builtin)
 }
 
 /// The indices of the `{` that open a type switch's body (`switch

@@ -30,6 +30,12 @@ fn operand_words_are_keywords_as_operands_and_names_elsewhere() {
         // A generic call's type argument is a name to the grammar, which
         // reads the call across a line break too; an index is an operand.
         "package p\nfunc f() {\n\tx = -a[nil]\n\t(a).a\n\ty = a.b[true](c)\n\tz = a[nil]\n\tw = a[iota] + 1\n}\n",
+        // Nested in three indexes of names, or two and then a `[` or
+        // `(`, the grammar reads the brackets as type arguments; in
+        // fewer, after a literal, or of `new` or `make`, as indexes.
+        "package p\nvar x = a[a[a[nil]]]\nvar y = a[b[c[d[true]]]]\nvar z = a[a[nil]][b]\nvar w = a[a[iota]](x)\nvar v = (a[a[a[false]]]).b\n",
+        "package p\nvar x = new[nil](a)\nvar y = make[nil]\n(a)\nvar z = new[new[new[true]]]\nvar w = new[a[nil]](b)\nvar v = a[a[new[nil]]]\nvar u = a[(nil)](b)\nvar t = a[a[(nil)]]\n",
+        "package p\nvar x = a[a[nil]]\nvar y = a[nil][b][c]\nvar z = a[a[nil]].b\nvar w = a[a[a[0]]][nil]\nvar v = a[0][a[nil]]\nvar u = a[b.c[nil]]\nfunc f() {\n\tif m[true] {\n\t}\n\tfor a[a[nil]] {\n\t}\n}\n",
     ] {
         assert_same(code);
     }
@@ -44,6 +50,10 @@ fn literals_and_operators_are_the_longest_match() {
         "package p\nfunc f(c chan int, a, b uint) {\n\tc <- 1; x := <-c; a &^= b; a <<= 2; b >>= 1\n\ty := a &^ b ^ ^a\n\tz := [...]int{1, 2}; g(z[:]...); a++; b--\n\tif x<-1 { }\n}\n",
         "package p\n/* block\ncomment */ func f() {} // line\n",
         "package p\nfunc f() {\n\tx = a < &^b\n\ty = &&c\n\tz = (--d)\n}\n",
+        // A line that starts a statement starts with an operand: `&^a`,
+        // `&&a`, `-=a` there are unary operators; after a literal's `}`
+        // on its line, binary ones.
+        "package p\nfunc f() {\n\ta := a\n\t&^a\n\tb := b\n\t&&b\n\tc := c\n\t-=c\n\tif d {\n\t}\n\t!=d\n\tx := S{} != S{} && T{} &^ u\n}\n",
     ] {
         assert_same(code);
     }
