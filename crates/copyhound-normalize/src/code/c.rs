@@ -638,9 +638,14 @@ impl Reader<'_> {
     /// What the group that the last token pushed closes holds, if that is
     /// a `)` after a type or a lone name in parentheses.
     fn closes_type(&self) -> Option<TypeGroup> {
-        let (last, before) = self.context().split_last()?;
+        let (last, mut before) = self.context().split_last()?;
         if &self.text[last.range.clone()] != ")" {
             return None;
+        }
+        // Array declarators end a type (`(a[2])`, `(int[n][m])`) whatever
+        // their sizes hold: the grammar reads the group as a cast.
+        while let Some(open) = self.array_declarator_starts(before) {
+            before = &before[..open];
         }
         let (mut words, mut names, mut type_word) = (0, 0, false);
         let (mut ends_in_pointer, mut qualified) = (false, false);
@@ -675,6 +680,8 @@ impl Reader<'_> {
                         None
                     };
                 }
+                // A `*` before a name dereferences it (`(*a)`).
+                "*" if names > 0 => return None,
                 "*" => ends_in_pointer |= words == 0,
                 "::" if self.dialect.lang == Language::Cpp => qualified = true,
                 _ if token.kind == TokenKind::Identifier => {
@@ -688,6 +695,52 @@ impl Reader<'_> {
                     type_word |= word != "const" && word != "volatile";
                 }
                 _ => return None,
+            }
+        }
+        None
+    }
+
+    /// Whether the tokens in `start..end` are a type with a type word in
+    /// it (`int`, `struct node *`, `unsigned long`): names and `*`s
+    /// around one of C's type words.
+    fn names_a_type(&self, start: usize, end: usize) -> bool {
+        let mut type_word = false;
+        for index in start..end {
+            let word = self.word(index);
+            if PRIMITIVE_TYPES.contains(&word) || matches!(word, "struct" | "union" | "enum") {
+                type_word = true;
+            } else if !(word == "*"
+                || matches!(word, "const" | "volatile")
+                || self.tokens[index].kind == TokenKind::Identifier)
+            {
+                return false;
+            }
+        }
+        type_word
+    }
+
+    /// Where the `[…]` that ends `tokens` opens, when a name, type word,
+    /// `*` or another `]` stands before it (an array declarator); the
+    /// look stops after 16 tokens.
+    fn array_declarator_starts(&self, tokens: &[Token]) -> Option<usize> {
+        if tokens.last().map(|t| &self.text[t.range.clone()]) != Some("]") {
+            return None;
+        }
+        let mut depth = 0usize;
+        for (back, token) in tokens.iter().rev().enumerate().take(16) {
+            match &self.text[token.range.clone()] {
+                "]" => depth += 1,
+                "[" => depth -= 1,
+                _ => {}
+            }
+            if depth == 0 {
+                let open = tokens.len() - 1 - back;
+                let before = open.checked_sub(1).map(|b| &tokens[b])?;
+                let word = &self.text[before.range.clone()];
+                let declares = before.kind == TokenKind::Identifier
+                    || PRIMITIVE_TYPES.contains(&word)
+                    || matches!(word, "*" | "]");
+                return declares.then_some(open);
             }
         }
         None
@@ -726,7 +779,9 @@ impl Reader<'_> {
             }
             TokenKind::Punctuation if self.word(index) == "(" => match self.past_group(index) {
                 // A group before a name or literal is a cast's type
-                // (`(int)"s" + a`): the operand is what follows it.
+                // (`(int)"s" + a`), and so is one that names a type
+                // before anything (`(int)-0`): the operand is what
+                // follows it.
                 Some(after)
                     if self.tokens.get(after).is_some_and(|t| {
                         matches!(
@@ -736,7 +791,7 @@ impl Reader<'_> {
                                 | TokenKind::String
                                 | TokenKind::Char
                         )
-                    }) =>
+                    }) || self.names_a_type(index + 1, after - 1) =>
                 {
                     return self.operand_then_tighter_operator(after);
                 }

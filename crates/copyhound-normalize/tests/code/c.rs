@@ -100,6 +100,12 @@ fn operators_read_as_the_grammar_reads_them() {
         // A number ending in `.`, a prefixed literal, a cast: one operand each.
         "void f() { x = -(-(a) && -1. + \"s\"); y = (a) && 1. * b; z = (a) && L\"w\" + a; }\n",
         "void f() { x = -(-(a) && (int)\"s\" + a); y = (a) && (long) b * c; }\n",
+        // Array declarators end a cast's type, whatever their sizes hold;
+        // a `*` before a name dereferences it.
+        "void f() { x = (a[a]) && a - 0; y = (a[f(1)][]) && b * c; z = (int[3]) && b; w = (a[2]) -1; v = (a[a]) && b; }\n",
+        // A type in parentheses before a sign casts the signed operand.
+        "void f() { x = (a) && (int)-0; if (-(a) && (int *)-0) { } y = (a) && (int)-0 + 1; z = (a) && (b * c)-0; }\n",
+        "void f() { x = (*a) && b - 0; y = (*a[2]) && b - 0; z = (int * const) && b - 0; w = (*a) -1; v = (b[0] = 1) && c - 0; }\n",
     ] {
         assert_same(code);
     }

@@ -30,6 +30,8 @@ fn literals_read_as_the_grammar_reads_them() {
         "auto n = 1.5_km + 10ULL + 0x1Fu + 1'000'000 + 12_x + 3.f + 1e5f + 0b1010 + 2z;\n",
         "auto m = 1.0f16 + 123abc + 1.2.3 + 0x1p-3 + 0x1.8p3f + .5e-2L + 07 + 10uz + 5LLU;\n",
         "char c = u8'a', d = L'b', e = '\\n', f = U'c';\n",
+        // A literal's suffix opens no template arguments: `>>` shifts.
+        "void f() { a = 'c'_ch < a >> a; b = \"s\"_s < b >> b; c = 1_km < c >> c; }\n",
     ] {
         assert_same(code);
     }
@@ -49,6 +51,8 @@ fn templates_read_as_the_grammar_reads_them() {
         "void f() { s = a.b<c>-1; r = p->q < r > -1; x = a < 0 || b > -1; }\n",
         "auto p = std::make_unique<Foo<int>>(1); std::function<void(int)> g;\n",
         "template <class T> using Vec = std::vector<T>; Vec<Vec<int>> w;\n",
+        // A list inside brackets inside a list is a list too.
+        "int f() { return a + this->a < sizeof(std::vector<std::vector<int>>) + a > a; x = a < (b<c<int>>) + a > a; }\n",
         // After a member or a qualified name, a `>=` or `>>=` closes a
         // list of names and assigns; a literal or `.` inside compares.
         "int f() { x = this->a < a >= a; y = p.a < b, c >= a; z = a::b < c >= a; w = a < a >= a; }\n",

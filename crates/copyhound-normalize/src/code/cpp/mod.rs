@@ -65,8 +65,10 @@ pub(crate) fn tokenize(text: &str, drop_imports: bool) -> Vec<Token> {
         out: Vec::with_capacity(tokens.len()),
     };
     pass.find_template_arguments();
-    // Found in order of position, so sorted for the lookups that follow.
-    debug_assert!(pass.closers.is_sorted());
+    // Found in order of position but for lists inside a list's brackets,
+    // which are searched after it: sorted for the lookups that follow.
+    pass.closers.sort_unstable();
+    pass.split.sort_unstable_by_key(|split| split.index);
     pass.rebuild();
     let (mut out, mut dropped) = c::read(text, &pass.out, &CPP, &pass.closers, drop_imports);
     if drop_imports {
@@ -222,14 +224,24 @@ impl Pass<'_> {
     /// Finds the template argument lists and notes their closers and the
     /// `>>` to split.
     fn find_template_arguments(&mut self) {
-        let mut index = 0;
-        while index < self.tokens.len() {
+        self.find_template_arguments_in(0, self.tokens.len());
+    }
+
+    /// [`Self::find_template_arguments`] over the tokens `start..end`.
+    /// The brackets inside a list found are searched again: a list's own
+    /// search skips them (`a<sizeof(b<c<int>>)>`).
+    fn find_template_arguments_in(&mut self, start: usize, end: usize) {
+        let mut index = start;
+        while index < end {
             if !self.directive[index]
                 && self.word(index) == "<"
                 && self.may_open_template(index)
-                && let Some(end) = self.template_end(index)
+                && let Some((close, groups)) = self.template_end(index)
             {
-                index = end + 1;
+                for (open, group_end) in groups {
+                    self.find_template_arguments_in(open + 1, group_end);
+                }
+                index = close + 1;
             } else {
                 index += 1;
             }
@@ -237,25 +249,32 @@ impl Pass<'_> {
     }
 
     /// Whether the `<` at `open` may open template arguments: it follows
-    /// a name or `template`.
+    /// a name (not a literal's suffix: `'c'_ch < a >> b` shifts) or
+    /// `template`.
     fn may_open_template(&self, open: usize) -> bool {
         let Some(before) = open.checked_sub(1) else {
             return false;
         };
         let word = self.word(before);
+        let suffix = self.touches_previous(before)
+            && self.tokens[before - 1].kind.is_literal()
+            && self.tokens[before - 1].kind != TokenKind::Number;
         word == "template"
             || (self.is_word(before)
+                && !suffix
                 && !keywords().contains(word)
                 && self.word(before.wrapping_sub(1)) != "operator")
     }
 
     /// If template arguments open at `open`, the index of the token that
-    /// closes them (a `>`, or a `>>` whose second `>` compares); their
-    /// closers and splits are noted. Gives up after a token no argument
-    /// list can hold, or after 256 tokens, so that `a < b` costs little.
-    fn template_end(&mut self, open: usize) -> Option<usize> {
+    /// closes them (a `>`, or a `>>` whose second `>` compares), and where
+    /// the brackets at their own level open and close; their closers and
+    /// splits are noted. Gives up after a token no argument list can hold,
+    /// or after 256 tokens, so that `a < b` costs little.
+    fn template_end(&mut self, open: usize) -> Option<(usize, Vec<(usize, usize)>)> {
         const MAX_LEN: usize = 256;
         let (mut depth, mut groups) = (1usize, 0usize);
+        let mut group_ranges = Vec::new();
         // Where the last bracket opened at the list's own level is.
         let mut group_open = open;
         let (mut closers, mut split) = (Vec::new(), Vec::new());
@@ -275,7 +294,12 @@ impl Pass<'_> {
                     groups += 1;
                 }
                 ")" | "]" | "}" if groups == 0 => return None,
-                ")" | "]" | "}" => groups -= 1,
+                ")" | "]" | "}" => {
+                    groups -= 1;
+                    if groups == 0 {
+                        group_ranges.push((group_open, index));
+                    }
+                }
                 _ if groups > 0 => {}
                 // After a member's or qualified name, a `>=` or `>>=` that
                 // closes a list of names does, and the rest of it assigns
@@ -328,7 +352,7 @@ impl Pass<'_> {
         }
         self.closers.extend(closers);
         self.split.extend(split);
-        Some(index)
+        Some((index, group_ranges))
     }
 
     /// Whether the `>=` or `>>=` at `close`, with the `<` at `open` and
