@@ -268,7 +268,7 @@ mod generated {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(256))]
+        #![proptest_config(crate::code::support::random_programs(256))]
         #[test]
         fn random_c_reads_as_the_grammar_reads_it(
             directives in prop::collection::vec(directive(), 0..4),

@@ -317,7 +317,7 @@ mod generated {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(256))]
+        #![proptest_config(crate::code::support::random_programs(256))]
         #[test]
         fn random_cpp_reads_as_the_grammar_reads_it(
             declarations in prop::collection::vec(declaration(), 0..4),

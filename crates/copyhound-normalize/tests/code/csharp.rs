@@ -344,7 +344,7 @@ mod generated {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(256))]
+        #![proptest_config(crate::code::support::random_programs(256))]
         #[test]
         fn random_csharp_reads_as_the_grammar_reads_it(
             members in prop::collection::vec(member(), 0..3),

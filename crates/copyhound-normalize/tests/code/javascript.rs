@@ -359,7 +359,7 @@ mod generated {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(256))]
+        #![proptest_config(crate::code::support::random_programs(256))]
         #[test]
         fn random_javascript_reads_as_the_grammar_reads_it(
             statements in prop::collection::vec(statement(), 1..6),

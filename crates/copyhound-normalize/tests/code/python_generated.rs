@@ -457,7 +457,7 @@ fn join_header(pad: &str, header: &str, suite: Suite) -> Vec<String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(crate::code::support::random_programs(256))]
     #[test]
     fn random_python_reads_as_the_grammar_reads_it(
         statements in prop::collection::vec(statement(0, 2), 1..8),

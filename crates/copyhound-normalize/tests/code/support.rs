@@ -11,6 +11,18 @@ use copyhound_normalize::code::{
 
 use super::datasets::{datasets_dir, files_under};
 
+/// The proptest configuration of a random-program test: `default` cases,
+/// or as many as `PROPTEST_CASES` asks for, so that a longer campaign
+/// needs no edit (`PROPTEST_CASES=20000 PROPTEST_RNG_SEED=7 cargo test
+/// … random_go`; `ProptestConfig::with_cases` alone would not read it).
+pub fn random_programs(default: u32) -> proptest::prelude::ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|cases| cases.parse().ok())
+        .unwrap_or(default);
+    proptest::prelude::ProptestConfig::with_cases(cases)
+}
+
 /// The folder of the code fixtures.
 pub fn fixture_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/code")

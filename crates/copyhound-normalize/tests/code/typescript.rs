@@ -372,7 +372,7 @@ mod generated {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(128))]
+        #![proptest_config(crate::code::support::random_programs(128))]
         #[test]
         fn random_angle_operands_read_as_the_typescript_grammar_reads_them(
             statements in prop::collection::vec(statement(), 0..3),
@@ -400,7 +400,7 @@ mod generated {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(128))]
+        #![proptest_config(crate::code::support::random_programs(128))]
         #[test]
         fn random_tsx_reads_as_the_grammar_reads_it(
             statements in prop::collection::vec(statement(), 0..3),
@@ -434,7 +434,7 @@ mod generated {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(256))]
+        #![proptest_config(crate::code::support::random_programs(256))]
         #[test]
         fn random_typescript_reads_as_the_grammar_reads_it(
             statements in prop::collection::vec(statement(), 1..6),
