@@ -72,6 +72,8 @@ mod settings;
 mod walk;
 
 pub use archive::ArchiveLimits;
+/// Re-exported for callers that set [`CompareSettings::max_occurrences`].
+pub use copyhound_index::MaxOccurrences;
 pub use error::PipelineError;
 pub use fingerprints::{
     FileFingerprints, FingerprintRecord, ListingFormat, NotebookLine, list_fingerprints,

@@ -28,7 +28,7 @@ use copyhound_pipeline::code_archive::{
     Submission, SubmissionError, SubmissionRequest, SubmissionResult, archive_settings,
     check_submission,
 };
-use copyhound_pipeline::{ArchiveLimits, FrontEndChoice};
+use copyhound_pipeline::{ArchiveLimits, FrontEndChoice, MaxOccurrences};
 
 use crate::api::{Route, assemble, blocking};
 use crate::error::{ApiError, ApiResult};
@@ -43,6 +43,7 @@ struct Shared {
     dir: PathBuf,
     max_upload_bytes: usize,
     isolation: Option<IsolatedExtractor>,
+    max_occurrences: MaxOccurrences,
     /// Held by the check in progress.
     one_at_a_time: Mutex<()>,
 }
@@ -66,6 +67,7 @@ pub fn router(dir: &Path, config: &ServerConfig) -> Result<Router, ServerError> 
         dir: dir.to_owned(),
         max_upload_bytes: config.max_upload_bytes,
         isolation: config.isolation.clone(),
+        max_occurrences: config.archive_max_occurrences,
         one_at_a_time: Mutex::new(()),
     }));
     Ok(assemble(routes(), state).layer(axum::Extension(admission)))
@@ -96,6 +98,7 @@ impl ArchiveState {
                 max_entry_bytes: upload_limit,
                 ..ArchiveLimits::default()
             },
+            max_occurrences: shared.max_occurrences,
         };
         let submission = Submission {
             name: &upload.name,

@@ -8,6 +8,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use copyhound_db::Database;
+use copyhound_pipeline::MaxOccurrences;
 use copyhound_pipeline::code_archive::is_archive;
 
 use crate::{ServerConfig, ServerError, Token};
@@ -52,6 +53,9 @@ pub fn serve_until_signal(
     config: ServerConfig,
 ) -> Result<(), ServerError> {
     let archive = is_archive(db_dir);
+    if !archive && config.archive_max_occurrences != MaxOccurrences::Unlimited {
+        return Err(ServerError::LimitWithoutArchive(db_dir.to_owned()));
+    }
     if config.token.is_none() && !archive {
         tracing::warn!(
             "no write token (--token-file or {TOKEN_VARIABLE}): the server is read-only; adds and removals are refused"

@@ -46,6 +46,7 @@ use std::sync::Arc;
 use axum::{Extension, Router};
 use copyhound_db::Database;
 use copyhound_normalize::extract::isolated::IsolatedExtractor;
+use copyhound_pipeline::MaxOccurrences;
 use tokio::net::TcpListener;
 
 pub use audit::AuditConfig;
@@ -75,6 +76,9 @@ pub struct ServerConfig {
     pub isolation: Option<IsolatedExtractor>,
     /// Connections, timeouts and admission of work.
     pub limits: Limits,
+    /// Over a code archive: fingerprints more units hold than this are
+    /// ignored in every check (`compare -m`).
+    pub archive_max_occurrences: MaxOccurrences,
 }
 
 impl Default for ServerConfig {
@@ -86,6 +90,7 @@ impl Default for ServerConfig {
             audit: AuditConfig::default(),
             isolation: None,
             limits: Limits::default(),
+            archive_max_occurrences: MaxOccurrences::Unlimited,
         }
     }
 }
@@ -114,6 +119,12 @@ pub enum ServerError {
     /// The token file holds no token.
     #[error("the token file {} is empty", .0.display())]
     EmptyToken(PathBuf),
+    /// An occurrence limit for a server over a text database.
+    #[error(
+        "--max-occurrences applies to a code archive (`db init --code`), and {} is none",
+        .0.display()
+    )]
+    LimitWithoutArchive(PathBuf),
     /// The database could not be opened.
     #[error(transparent)]
     Database(#[from] copyhound_db::DbError),

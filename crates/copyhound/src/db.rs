@@ -355,9 +355,7 @@ fn search(args: &SearchArgs) -> Result<ExitCode> {
 
 fn rotate(args: &RotateArgs) -> Result<ExitCode> {
     let mut db = DocumentDatabase::open(&args.db)?.with_isolation(isolated_extractor());
-    let progress = |done: u64, end: u64| {
-        eprintln!("rotated through document {done} of {end}");
-    };
+    let progress = |done: u64, end: u64| eprintln!("rotated through document {done} of {end}");
     let report = db.rotate(args.batch, &progress)?;
     write_rotation(&report, &mut io::stdout().lock())?;
     Ok(ExitCode::from(u8::from(!report.unrotated.is_empty())))

@@ -57,6 +57,9 @@ pub struct ServeArgs {
     /// Seconds a client has to send a document once admitted.
     #[arg(long, default_value_t = 60, value_name = "SECS")]
     body_timeout: u64,
+    /// Over a code archive: ignore fingerprints more units hold than this, as `compare -m`.
+    #[arg(short = 'm', long, value_name = "N|SHARE")]
+    max_occurrences: Option<copyhound_index::MaxOccurrences>,
     /// Worker threads for HTTP (database work has a pool of its own).
     #[arg(long, default_value_t = 2)]
     workers: usize,
@@ -82,6 +85,7 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
             max_inflight_bytes: args.max_inflight_mib.saturating_mul(1 << 20),
             ..Limits::default()
         },
+        archive_max_occurrences: args.max_occurrences.unwrap_or_default(),
     };
     serve_until_signal(&args.db, args.listen, args.workers, config)?;
     Ok(ExitCode::SUCCESS)

@@ -14,6 +14,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use copyhound_index::MaxOccurrences;
 use copyhound_report::{Location, PairReport, Problem, ProblemKind, Report, Tool};
 use serde::Serialize;
 
@@ -35,7 +36,7 @@ pub struct Submission<'a> {
 }
 
 /// What a check asks for besides the submission.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SubmissionRequest {
     /// At most this many matches, most similar first.
     pub limit: usize,
@@ -49,10 +50,16 @@ pub struct SubmissionRequest {
     pub limits: FrontEndChoice,
     /// How much an archive submitted may expand to.
     pub archive_limits: ArchiveLimits,
+    /// Fingerprints more units hold than this (the archive's and the
+    /// submission) are ignored, as by `compare --against -m`: the code
+    /// every submission shares says nothing about copying, and only units
+    /// sharing other fingerprints are read back from the archive.
+    pub max_occurrences: MaxOccurrences,
 }
 
 impl Default for SubmissionRequest {
-    /// 20 matches, passages for the best 3, no texts, default limits.
+    /// 20 matches, passages for the best 3, no texts, default limits,
+    /// every fingerprint kept.
     fn default() -> Self {
         Self {
             limit: 20,
@@ -60,6 +67,7 @@ impl Default for SubmissionRequest {
             include_text: false,
             limits: FrontEndChoice::default(),
             archive_limits: ArchiveLimits::default(),
+            max_occurrences: MaxOccurrences::Unlimited,
         }
     }
 }
@@ -206,6 +214,7 @@ pub fn check_submission(
     let settings = CompareSettings {
         front_end: FrontEnd::new(&chosen.front_end)?,
         selection: chosen.selection,
+        max_occurrences: request.max_occurrences,
         ..CompareSettings::default()
     };
     let inputs = Inputs {

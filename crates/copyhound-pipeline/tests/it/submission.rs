@@ -8,7 +8,7 @@ use std::io::Write;
 use copyhound_pipeline::code_archive::{
     Submission, SubmissionError, SubmissionRequest, check_submission,
 };
-use copyhound_pipeline::{CompareSettings, Inputs, UnitMode};
+use copyhound_pipeline::{CompareSettings, Inputs, MaxOccurrences, UnitMode};
 
 use crate::code_archive::{archive_keeping, archive_of, submissions};
 use crate::support::{Batch, outcome, report};
@@ -103,6 +103,66 @@ fn a_renamed_copy_scores_as_compare_against_and_its_passages_are_located() {
     // Without texts asked for, none is sent.
     let plain = check_submission(&archive, submission, &SubmissionRequest::default()).unwrap();
     assert!(plain.files[0].text.is_none() && plain.matches[0].files[0].text.is_none());
+}
+
+/// With an occurrence limit the check scores as `compare --against -m`
+/// does with the same limit, and the limit changes what it finds.
+#[test]
+fn an_occurrence_limit_scores_as_compare_against_with_it() {
+    let batch = Batch::new();
+    submissions(&batch);
+    let archive = archive_of(&batch, &batch.path("old"));
+    let copy = std::fs::read(batch.path("new/copy.java")).unwrap();
+    let submission = Submission {
+        name: "copy.java",
+        bytes: &copy,
+    };
+    let limit = MaxOccurrences::Count(2);
+    let limited = SubmissionRequest {
+        max_occurrences: limit,
+        ..SubmissionRequest::default()
+    };
+    let found = check_submission(&archive, submission, &limited).unwrap();
+    let alone = Inputs {
+        new: vec![batch.path("new/copy.java")],
+        against: vec![archive.clone()],
+        unit: UnitMode::File,
+        ..Inputs::default()
+    };
+    let settings = CompareSettings {
+        max_occurrences: limit,
+        ..CompareSettings::default()
+    };
+    let compared = report(&outcome(&alone, &settings));
+    let archived = |pair: &copyhound_report::PairReport| {
+        let side = if pair.a.path == "copy.java" {
+            &pair.b
+        } else {
+            &pair.a
+        };
+        (side.path.clone(), pair.similarity.to_bits())
+    };
+    let found_scores: Vec<(String, u64)> = found
+        .matches
+        .iter()
+        .map(|m| (m.unit.clone(), m.similarity.to_bits()))
+        .collect();
+    assert!(!found_scores.is_empty());
+    assert_eq!(
+        found_scores,
+        compared.pairs.iter().map(archived).collect::<Vec<_>>()
+    );
+    let unlimited = check_submission(&archive, submission, &SubmissionRequest::default()).unwrap();
+    let similarities = |matches: &[copyhound_pipeline::code_archive::ArchiveMatch]| {
+        matches
+            .iter()
+            .map(|m| m.similarity.to_bits())
+            .collect::<Vec<_>>()
+    };
+    assert_ne!(
+        similarities(&found.matches),
+        similarities(&unlimited.matches)
+    );
 }
 
 /// An archive that keeps no texts reads its units' files again; one that

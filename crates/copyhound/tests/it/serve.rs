@@ -30,6 +30,19 @@ fn serve_refuses_a_folder_that_is_not_a_database() {
 }
 
 #[test]
+fn serve_refuses_an_occurrence_limit_over_a_text_database() {
+    let dir = temp_dir();
+    db(&["init"], dir.path()).success();
+    copyhound()
+        .args(["serve", "--listen", "127.0.0.1:0", "-m", "1%"])
+        .arg(dir.path())
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .failure()
+        .stderr(contains("--max-occurrences applies to a code archive"));
+}
+
+#[test]
 fn serve_refuses_an_empty_token_file() {
     let dir = temp_dir();
     let token = dir.path().join("token");
@@ -152,6 +165,38 @@ fn serve_over_a_code_archive_checks_a_file_as_compare_against_does() {
         answer["matches"].as_array().unwrap().len(),
         report["pairs"].as_array().unwrap().len()
     );
+    drop(server);
+
+    // With an occurrence limit, as `compare --against -m` with it.
+    copyhound()
+        .arg("compare")
+        .arg(&file)
+        .args(["-q", "-m", "2", "--json"])
+        .arg(dir.path().join("limited.json"))
+        .arg("--against")
+        .arg(&archive)
+        .assert()
+        .success();
+    let limited = std::fs::read_to_string(dir.path().join("limited.json")).unwrap();
+    let limited: Value = serde_json::from_str(&limited).unwrap();
+    let server = Server::start_with(&archive, None, &["-m", "2"]);
+    let answer = server.post_file(
+        "/api/archive/search",
+        "wordfreq.py",
+        &std::fs::read(&file).unwrap(),
+    );
+    let similarities = |values: &Value, key: &str| -> Vec<Value> {
+        let list = values[key].as_array().unwrap();
+        list.iter().map(|item| item["similarity"].clone()).collect()
+    };
+    assert_eq!(
+        similarities(&answer, "matches"),
+        similarities(&limited, "pairs")
+    );
+    assert_ne!(
+        similarities(&limited, "pairs"),
+        similarities(&report, "pairs")
+    );
 }
 
 /// Every key path of `value`, array elements written `[]`, sorted.
@@ -193,11 +238,16 @@ struct Server {
 
 impl Server {
     fn start(database: &std::path::Path) -> Self {
-        Self::start_with_token(database, None)
+        Self::start_with(database, None, &[])
     }
 
     /// With `token`, every request carries it.
     fn start_with_token(database: &std::path::Path, token: Option<&str>) -> Self {
+        Self::start_with(database, token, &[])
+    }
+
+    /// With `token` and `serve`'s further `options`.
+    fn start_with(database: &std::path::Path, token: Option<&str>, options: &[&str]) -> Self {
         let port = TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
@@ -207,6 +257,7 @@ impl Server {
         command
             .args(["serve", "--no-texts", "--listen"])
             .arg(format!("127.0.0.1:{port}"))
+            .args(options)
             .arg(database)
             .env_remove("COPYHOUND_TOKEN")
             .stdout(Stdio::null())
