@@ -20,6 +20,25 @@ fn request() -> SubmissionRequest {
     }
 }
 
+/// The test submissions, their old ones archived (texts kept).
+fn archived_submissions() -> (Batch, std::path::PathBuf) {
+    let batch = Batch::new();
+    submissions(&batch);
+    let archive = archive_of(&batch, &batch.path("old"));
+    (batch, archive)
+}
+
+/// The batch's copy alone, compared against `archive` as `compare
+/// new/copy.java --against ARCHIVE` does.
+fn copy_against(batch: &Batch, archive: &std::path::Path) -> Inputs {
+    Inputs {
+        new: vec![batch.path("new/copy.java")],
+        against: vec![archive.to_path_buf()],
+        unit: UnitMode::File,
+        ..Inputs::default()
+    }
+}
+
 /// The lines `[first, last]` of `text`, joined.
 fn lines(text: &str, [first, last]: [u32; 2]) -> String {
     text.lines()
@@ -31,9 +50,7 @@ fn lines(text: &str, [first, last]: [u32; 2]) -> String {
 
 #[test]
 fn a_renamed_copy_scores_as_compare_against_and_its_passages_are_located() {
-    let batch = Batch::new();
-    submissions(&batch);
-    let archive = archive_of(&batch, &batch.path("old"));
+    let (batch, archive) = archived_submissions();
     let copy = std::fs::read_to_string(batch.path("new/copy.java")).unwrap();
 
     let submission = Submission {
@@ -57,13 +74,10 @@ fn a_renamed_copy_scores_as_compare_against_and_its_passages_are_located() {
     );
 
     // The same file alone, compared against the archive by `compare`.
-    let alone = Inputs {
-        new: vec![batch.path("new/copy.java")],
-        against: vec![archive.clone()],
-        unit: UnitMode::File,
-        ..Inputs::default()
-    };
-    let compared = report(&outcome(&alone, &CompareSettings::default()));
+    let compared = report(&outcome(
+        &copy_against(&batch, &archive),
+        &CompareSettings::default(),
+    ));
     assert_eq!(compared.pairs.len(), result.matches.len());
     for (pair, found) in compared.pairs.iter().zip(&result.matches) {
         // The same computation: the same bits.
@@ -109,9 +123,7 @@ fn a_renamed_copy_scores_as_compare_against_and_its_passages_are_located() {
 /// does with the same limit, and the limit changes what it finds.
 #[test]
 fn an_occurrence_limit_scores_as_compare_against_with_it() {
-    let batch = Batch::new();
-    submissions(&batch);
-    let archive = archive_of(&batch, &batch.path("old"));
+    let (batch, archive) = archived_submissions();
     let copy = std::fs::read(batch.path("new/copy.java")).unwrap();
     let submission = Submission {
         name: "copy.java",
@@ -123,17 +135,11 @@ fn an_occurrence_limit_scores_as_compare_against_with_it() {
         ..SubmissionRequest::default()
     };
     let found = check_submission(&archive, submission, &limited).unwrap();
-    let alone = Inputs {
-        new: vec![batch.path("new/copy.java")],
-        against: vec![archive.clone()],
-        unit: UnitMode::File,
-        ..Inputs::default()
-    };
     let settings = CompareSettings {
         max_occurrences: limit,
         ..CompareSettings::default()
     };
-    let compared = report(&outcome(&alone, &settings));
+    let compared = report(&outcome(&copy_against(&batch, &archive), &settings));
     let archived = |pair: &copyhound_report::PairReport| {
         let side = if pair.a.path == "copy.java" {
             &pair.b
@@ -192,9 +198,7 @@ fn an_archived_unit_that_cannot_be_read_again_is_named_without_its_path() {
 
 #[test]
 fn a_zip_is_one_unit_read_as_a_folder() {
-    let batch = Batch::new();
-    submissions(&batch);
-    let archive = archive_of(&batch, &batch.path("old"));
+    let (batch, archive) = archived_submissions();
     let copy = std::fs::read(batch.path("new/copy.java")).unwrap();
     let fresh = std::fs::read(batch.path("new/fresh.java")).unwrap();
     let mut zip = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
@@ -235,9 +239,7 @@ fn a_zip_is_one_unit_read_as_a_folder() {
 
 #[test]
 fn what_cannot_be_checked_is_refused_naming_the_submission() {
-    let batch = Batch::new();
-    submissions(&batch);
-    let archive = archive_of(&batch, &batch.path("old"));
+    let (_batch, archive) = archived_submissions();
     let check = |name: &str, bytes: &[u8]| {
         check_submission(&archive, Submission { name, bytes }, &request()).unwrap_err()
     };
