@@ -197,6 +197,17 @@ enum TypeGroup {
     SizeofName,
 }
 
+/// Whether `word` names a type in a cast (`int`, `struct`, …); the
+/// closer look of casts and of their operands shares it.
+fn is_type_word(word: &str) -> bool {
+    PRIMITIVE_TYPES.contains(&word) || matches!(word, "struct" | "union" | "enum")
+}
+
+/// Whether `word` qualifies a type without naming one.
+fn is_qualifier(word: &str) -> bool {
+    matches!(word, "const" | "volatile")
+}
+
 /// Keywords that are values: a sign after them is an operator.
 const VALUE_WORDS: &[&str] = &["NULL", "nullptr", "true", "false", "TRUE", "FALSE"];
 
@@ -688,11 +699,9 @@ impl Reader<'_> {
                     words += 1;
                     names += 1;
                 }
-                _ if PRIMITIVE_TYPES.contains(&word)
-                    || matches!(word, "const" | "volatile" | "struct" | "union" | "enum") =>
-                {
+                _ if is_type_word(word) || is_qualifier(word) => {
                     words += 1;
-                    type_word |= word != "const" && word != "volatile";
+                    type_word |= is_type_word(word);
                 }
                 _ => return None,
             }
@@ -707,10 +716,10 @@ impl Reader<'_> {
         let mut type_word = false;
         for index in start..end {
             let word = self.word(index);
-            if PRIMITIVE_TYPES.contains(&word) || matches!(word, "struct" | "union" | "enum") {
+            if is_type_word(word) {
                 type_word = true;
             } else if !(word == "*"
-                || matches!(word, "const" | "volatile")
+                || is_qualifier(word)
                 || self.tokens[index].kind == TokenKind::Identifier)
             {
                 return false;
